@@ -1,0 +1,58 @@
+//! The command-line interface definition (clap derive): commands, flags and their help.
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "bmn",
+    version,
+    about = "Play, analyse and search Beggar-My-Neighbour (Strip Jack Naked)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play a deal to the end: who wins after how many cards and tricks, or the cycle if it never ends.
+    Play(PlayArgs),
+}
+
+/// Options shared by every command that plays a game.
+#[derive(Args, Debug, Clone)]
+pub struct RulesArgs {
+    /// Penalty table, e.g. "J1,Q2,K3,A4" or Knocking Dolly "K3,J2,Q1,A0" (A0: takes the pile at
+    /// once); kinds not listed keep their standard value, "A-" makes a kind plain.
+    #[arg(long, value_name = "TABLE")]
+    pub penalties: Option<String>,
+    /// With more than two players, what happens when a payer runs out part-way through a debt:
+    /// `pass` the rest to the next player (Paulhus) or the player with dibs `collect`s the pile.
+    #[arg(long, value_name = "RULE", default_value = "pass", value_parser = ["pass", "collect"])]
+    pub on_empty: String,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The deal, hands separated by '/', top card first: e.g. "--K---A----AAJ-/J-". Symbols
+    /// - J Q K A X, Paulhus digits 0-5, or real cards ("9C JH 10s Q♠"). "-" reads it from stdin.
+    #[arg(allow_hyphen_values = true)]
+    pub deal: String,
+    /// Who leads, numbered from 1.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub leader: u64,
+    /// Print every position, trick by trick: `1. <stack> 2. <stack> (leader N)`.
+    #[arg(long)]
+    pub trace: bool,
+    /// Stop after K tricks (or earlier if the game ends) and print the position reached.
+    #[arg(long, value_name = "K")]
+    pub tricks: Option<u64>,
+    /// Check that the hands hold exactly this deck (e.g. standard, camicia, 2J,2Q,2K,2A,16-).
+    #[arg(long, value_name = "DECK")]
+    pub deck: Option<String>,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,33 @@
+//! The `bmn` binary: parses the command line, runs the command, maps errors to exit codes.
+
+mod cli;
+mod input;
+mod output;
+mod play;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::input::BadInput;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS, // `bmn ... | head`
+        Err(err) => {
+            eprintln!("bmn: error: {err:#}");
+            // 2 for anything the user typed wrong (as clap does for flags), 1 for the rest.
+            ExitCode::from(if err.downcast_ref::<BadInput>().is_some() {
+                2
+            } else {
+                1
+            })
+        }
+    }
+}

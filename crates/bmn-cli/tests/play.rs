@@ -1,0 +1,253 @@
+//! `bmn play` end to end: golden.json in text and JSON, traces, limits, and every kind of bad input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn bmn(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bmn runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+#[track_caller]
+fn ok(args: &[&str]) -> String {
+    let out = bmn(args, None);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[track_caller]
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// Bad input: exit code 2, one line on stderr naming the problem, nothing on stdout, no panic.
+#[track_caller]
+fn bad(args: &[&str], expected: &str) {
+    let out = bmn(args, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+fn golden() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/golden.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn golden_records_in_text_and_json() {
+    let golden = golden();
+    let mut failures = Vec::new();
+    for r in golden["records"].as_array().unwrap() {
+        let deal = r["deal"].as_str().unwrap();
+        let leader = r["leader"].to_string();
+        let want = json!({"outcome": "finished", "winner": r["winner"], "cards": r["cards"], "tricks": r["tricks"]});
+        let got = json(&["play", deal, "--leader", &leader, "--json"]);
+        if got != want {
+            failures.push(format!("{}: json {got}, want {want}", r["name"]));
+        }
+        let text = ok(&["play", deal, "--leader", &leader]);
+        let want_text = format!(
+            "player {} wins after {} cards and {} tricks\n",
+            r["winner"], r["cards"], r["tricks"]
+        );
+        if text != want_text {
+            failures.push(format!("{}: text {text:?}, want {want_text:?}", r["name"]));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn golden_cycles_in_text_and_json() {
+    let golden = golden();
+    for c in golden["cycles"].as_array().unwrap() {
+        let deal = c["deal"].as_str().unwrap();
+        let leader = c["leader"].to_string();
+        let got = json(&["play", deal, "--leader", &leader, "--json"]);
+        assert_eq!(got["outcome"], "cycle", "{}", c["name"]);
+        assert_eq!(got["preperiod"], c["preperiod"], "{}", c["name"]);
+        assert_eq!(got["period"], c["period"], "{}", c["name"]);
+        if let Some(first) = c.get("first_cycle_position") {
+            assert_eq!(got["cycle_start"], *first, "{}", c["name"]);
+        }
+        let text = ok(&["play", deal, "--leader", &leader]);
+        let (pre, per) = (&c["preperiod"], &c["period"]);
+        assert!(text.starts_with("the game never ends\n"), "{text}");
+        assert!(
+            text.contains(&format!(
+                "preperiod: {} tricks ({} cards)",
+                pre["tricks"], pre["cards"]
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "period:    {} tricks ({} cards)",
+                per["tricks"], per["cards"]
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("cycle id: {}", got["cycle_id"].as_str().unwrap())),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn cycle_id_is_the_same_from_any_position_of_the_cycle() {
+    // Two positions of the Casella cycle: its first position, and the start deal with the
+    // players' seats swapped.
+    let a = json(&[
+        "play",
+        "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
+        "--json",
+    ]);
+    let b = json(&[
+        "play",
+        "---AAJ--J--------K---------Q-Q-K---Q-KAQJ-/-----KA-J-",
+        "--leader",
+        "2",
+        "--json",
+    ]);
+    let c = json(&[
+        "play",
+        "----------Q----KQ-J-----KA/---K---Q-KQAJ-----AAJ--J--",
+        "--leader",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(a["cycle_id"], b["cycle_id"]);
+    assert_eq!(a["cycle_id"], c["cycle_id"]);
+    assert_eq!(b["preperiod"], json!({"tricks": 0, "cards": 0}));
+}
+
+#[test]
+fn trace_prints_every_position() {
+    let text = ok(&["play", "J--K---A----AA/-J-", "--trace", "--tricks", "1"]);
+    assert_eq!(
+        text,
+        "1. J--K---A----AA 2. -J- (leader 1)\n\
+         1. --K---A----AAJ- 2. J- (leader 1)\n\
+         stopped after 1 tricks (2 cards) at: --K---A----AAJ-/J- (leader 1)\n"
+    );
+    let cyc = ok(&["play", "--Q-J-/Q-J-", "--trace"]);
+    assert_eq!(
+        cyc.lines().filter(|l| l.starts_with("1. ")).count(),
+        4,
+        "{cyc}"
+    );
+    let t = json(&["play", "--K/J-", "--trace", "--json"]);
+    assert_eq!(t["trace"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        t["trace"][2],
+        json!({"deal": "/--K-J", "leader": 2, "tricks": 2, "cards": 7})
+    );
+}
+
+#[test]
+fn tricks_limit_stops_or_finishes() {
+    assert_eq!(
+        json(&["play", "J--K---A----AA/-J-", "--tricks", "1", "--json"]),
+        json!({"outcome": "stopped", "position": {"deal": "--K---A----AAJ-/J-", "leader": 1}, "cards": 2, "tricks": 1})
+    );
+    assert_eq!(
+        json(&["play", "--K/J-", "--tricks", "10", "--json"]),
+        json!({"outcome": "finished", "winner": 2, "cards": 7, "tricks": 2})
+    );
+}
+
+#[test]
+fn notations_and_variants() {
+    let paulhus = json(&["play", "1000200003/2000100003", "--json"]);
+    let symbols = json(&["play", "J---Q----K/Q---J----K", "--json"]);
+    assert_eq!(paulhus, symbols);
+    let real = json(&[
+        "play",
+        "JH 9C 2d 10s QS 3H 4H 5H 6H KD/Q♠ 9D 8D 7D J♦ 2C 3C 4C 5C K♣",
+        "--json",
+    ]);
+    assert_eq!(real, symbols);
+    // Three players, Knocking Dolly penalties, collect.
+    let v = json(&[
+        "play",
+        "-A-/--/J-",
+        "--penalties",
+        "K3,J2,Q1,A0",
+        "--on-empty",
+        "collect",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "finished");
+    ok(&["play", "--K---A----AAJ-/J-", "--deck", "1J,0Q,1K,3A,11-,1J"]);
+}
+
+#[test]
+fn deal_from_stdin_and_a_huge_stack() {
+    let out = bmn(&["play", "-", "--json"], Some("--K/J-\n"));
+    assert!(out.status.success());
+    let huge = format!("{}/J", "-".repeat(100_000));
+    let got = json(&["play", &huge, "--json"]);
+    assert_eq!(
+        got,
+        json!({"outcome": "finished", "winner": 2, "cards": 200_000, "tricks": 17})
+    );
+}
+
+#[test]
+fn bad_input_is_named_with_exit_code_2() {
+    bad(
+        &["play", "--Z-/J-"],
+        "unexpected character 'Z' at position 3 (hand 1)",
+    );
+    bad(&["play", "--K"], "at least 2 hands");
+    bad(&["play", "--K/"], "hand 2 is empty");
+    bad(&["play", ""], "the deal is empty");
+    bad(
+        &["play", "--K/J-", "--leader", "3"],
+        "leader 3 is out of range",
+    );
+    bad(&["play", "--K/J-", "--leader", "0"], "--leader");
+    bad(&["play", "--K/J-", "--leader", "x"], "--leader");
+    bad(&["play", "--K/J-", "--tricks", "-1"], "'-1'");
+    bad(
+        &["play", "9C 8/J"],
+        "'8' at position 4 (hand 1) has no suit",
+    );
+    bad(&["play", "--K/J-", "--penalties", "Z1"], "not a face card");
+    bad(
+        &["play", "--K/J-", "--deck", "standard"],
+        "the hands hold 3 - (deck has 36), 1 J (deck has 4)",
+    );
+    bad(&["play", "--K/J-", "--deck", "bogus"], "not a deck term");
+    bad(&["play", "--K/J-", "--on-empty", "keep"], "--on-empty");
+    bad(&["play"], "DEAL");
+    bad(&["frobnicate"], "unrecognized subcommand");
+}

@@ -1,0 +1,25 @@
+//! bmn-core: Beggar-My-Neighbour's rules, notation, reference engine and exact cycle detection.
+//!
+//! The contract is `shared/spec/rules.md`. This crate does no I/O: callers parse text into a
+//! [`Position`], play it with [`Game`] or [`play_out`], and print what they get back.
+
+pub mod cycle;
+pub mod deck;
+pub mod engine;
+pub mod error;
+pub mod kind;
+pub mod notation;
+pub mod penalty;
+pub mod player;
+pub mod position;
+pub mod rules;
+
+pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, play_out};
+pub use deck::Deck;
+pub use engine::{Game, Trick, play_trick};
+pub use error::{DeckError, ParseError, PenaltyError, PositionError};
+pub use kind::Kind;
+pub use penalty::PenaltyTable;
+pub use player::{MAX_PLAYERS, Player};
+pub use position::{DealError, Position, Stack};
+pub use rules::{OnEmpty, Rules};
