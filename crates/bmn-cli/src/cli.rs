@@ -17,6 +17,10 @@ pub struct Cli {
 pub enum Command {
     /// Play a deal to the end: who wins after how many cards and tricks, or the cycle if it never ends.
     Play(PlayArgs),
+    /// Play random deals on the fast kernels: the longest games, any that never end.
+    Search(SearchArgs),
+    /// Time the reference engine and every fast kernel on the same random deals.
+    Bench(BenchArgs),
 }
 
 /// Options shared by every command that plays a game.
@@ -52,6 +56,57 @@ pub struct PlayArgs {
     pub deck: Option<String>,
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// How many random deals to play (default 1000000 unless --time is given).
+    #[arg(long, value_name = "N", conflicts_with = "time")]
+    pub games: Option<u64>,
+    /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
+    /// finished, so it equals a --games run of the same count.
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<String>,
+    /// Seed of the deal stream: deal k is a function of (seed, k) only.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// How many of the longest games to report.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub top: usize,
+    /// Only deals where both players hold the same number of each penalty card.
+    #[arg(long)]
+    pub balanced: bool,
+    /// The deck (2 to 64 cards, standard penalties): standard, camicia, standard+jokers, 2J,2Q,2K,2A,16-, ...
+    #[arg(long, default_value = "standard", value_name = "DECK")]
+    pub deck: String,
+    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Games still going after this many tricks go to exact cycle detection.
+    #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
+    pub max_tricks: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Random standard deals played by every engine (the same deals for each).
+    #[arg(long, default_value_t = 300_000, value_name = "N")]
+    pub games: usize,
+    /// Threads per engine.
+    #[arg(long, default_value_t = 1, value_name = "T")]
+    pub threads: usize,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

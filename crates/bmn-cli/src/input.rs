@@ -62,3 +62,61 @@ pub fn rules(args: &RulesArgs) -> Result<Rules> {
         on_empty,
     })
 }
+
+/// `90s`, `10m`, `2h`, `1d` or plain seconds.
+pub fn duration(text: &str) -> Result<std::time::Duration> {
+    let t = text.trim();
+    let (number, unit) = t.split_at(
+        t.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(t.len()),
+    );
+    let scale = match unit {
+        "" | "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => {
+            return Err(BadInput(format!(
+                "bad --time '{text}': use a number with s, m, h or d, e.g. 10m"
+            ))
+            .into());
+        }
+    };
+    match number.parse::<f64>() {
+        Ok(n) if n > 0.0 && (n * scale).is_finite() => {
+            Ok(std::time::Duration::from_secs_f64(n * scale))
+        }
+        _ => Err(BadInput(format!(
+            "bad --time '{text}': use a positive number with s, m, h or d, e.g. 10m"
+        ))
+        .into()),
+    }
+}
+
+/// A kernel by name, which this CPU must be able to run; `None` picks the fastest.
+pub fn kernel(name: Option<&str>) -> Result<bmn_kernel::Kernel> {
+    let all = bmn_kernel::Kernel::all_available();
+    match name {
+        None => Ok(bmn_kernel::Kernel::best_available()),
+        Some(name) => all.into_iter().find(|k| k.name() == name).ok_or_else(|| {
+            let names: Vec<_> = bmn_kernel::Kernel::all_available()
+                .iter()
+                .map(|k| k.name())
+                .collect();
+            BadInput(format!(
+                "bad --kernel '{name}': this CPU runs {}",
+                names.join(", ")
+            ))
+            .into()
+        }),
+    }
+}
+
+/// Worker threads: the given count, or every core.
+pub fn threads(given: Option<usize>) -> Result<usize> {
+    match given {
+        Some(0) => Err(BadInput("bad --threads: must be at least 1".into()).into()),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}

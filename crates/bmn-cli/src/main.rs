@@ -1,9 +1,11 @@
 //! The `bmn` binary: parses the command line, runs the command, maps errors to exit codes.
 
+mod bench;
 mod cli;
 mod input;
 mod output;
 mod play;
+mod search;
 
 use std::process::ExitCode;
 
@@ -16,6 +18,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(args) => play::run(&args),
+        Command::Search(args) => search::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

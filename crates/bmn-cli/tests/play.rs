@@ -52,33 +52,23 @@ fn bad(args: &[&str], expected: &str) {
     assert!(out.stdout.is_empty(), "{args:?}");
 }
 
-fn golden() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/golden.json"
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 #[test]
 fn golden_records_in_text_and_json() {
-    let golden = golden();
     let mut failures = Vec::new();
-    for r in golden["records"].as_array().unwrap() {
-        let deal = r["deal"].as_str().unwrap();
-        let leader = r["leader"].to_string();
-        let want = json!({"outcome": "finished", "winner": r["winner"], "cards": r["cards"], "tricks": r["tricks"]});
-        let got = json(&["play", deal, "--leader", &leader, "--json"]);
+    for r in bmn_golden::load().records {
+        let leader = r.leader.to_string();
+        let want = json!({"outcome": "finished", "winner": r.winner, "cards": r.cards, "tricks": r.tricks});
+        let got = json(&["play", &r.deal, "--leader", &leader, "--json"]);
         if got != want {
-            failures.push(format!("{}: json {got}, want {want}", r["name"]));
+            failures.push(format!("{}: json {got}, want {want}", r.name));
         }
-        let text = ok(&["play", deal, "--leader", &leader]);
+        let text = ok(&["play", &r.deal, "--leader", &leader]);
         let want_text = format!(
             "player {} wins after {} cards and {} tricks\n",
-            r["winner"], r["cards"], r["tricks"]
+            r.winner, r.cards, r.tricks
         );
         if text != want_text {
-            failures.push(format!("{}: text {text:?}, want {want_text:?}", r["name"]));
+            failures.push(format!("{}: text {text:?}, want {want_text:?}", r.name));
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
@@ -86,31 +76,44 @@ fn golden_records_in_text_and_json() {
 
 #[test]
 fn golden_cycles_in_text_and_json() {
-    let golden = golden();
-    for c in golden["cycles"].as_array().unwrap() {
-        let deal = c["deal"].as_str().unwrap();
-        let leader = c["leader"].to_string();
-        let got = json(&["play", deal, "--leader", &leader, "--json"]);
-        assert_eq!(got["outcome"], "cycle", "{}", c["name"]);
-        assert_eq!(got["preperiod"], c["preperiod"], "{}", c["name"]);
-        assert_eq!(got["period"], c["period"], "{}", c["name"]);
-        if let Some(first) = c.get("first_cycle_position") {
-            assert_eq!(got["cycle_start"], *first, "{}", c["name"]);
+    for c in bmn_golden::load().cycles {
+        let leader = c.leader.to_string();
+        let got = json(&["play", &c.deal, "--leader", &leader, "--json"]);
+        let (pre, per) = (c.preperiod, c.period);
+        assert_eq!(got["outcome"], "cycle", "{}", c.name);
+        assert_eq!(
+            got["preperiod"],
+            json!({"tricks": pre.tricks, "cards": pre.cards}),
+            "{}",
+            c.name
+        );
+        assert_eq!(
+            got["period"],
+            json!({"tricks": per.tricks, "cards": per.cards}),
+            "{}",
+            c.name
+        );
+        if let Some(first) = &c.first_cycle_position {
+            assert_eq!(
+                got["cycle_start"],
+                json!({"deal": first.deal, "leader": first.leader}),
+                "{}",
+                c.name
+            );
         }
-        let text = ok(&["play", deal, "--leader", &leader]);
-        let (pre, per) = (&c["preperiod"], &c["period"]);
+        let text = ok(&["play", &c.deal, "--leader", &leader]);
         assert!(text.starts_with("the game never ends\n"), "{text}");
         assert!(
             text.contains(&format!(
                 "preperiod: {} tricks ({} cards)",
-                pre["tricks"], pre["cards"]
+                pre.tricks, pre.cards
             )),
             "{text}"
         );
         assert!(
             text.contains(&format!(
                 "period:    {} tricks ({} cards)",
-                per["tricks"], per["cards"]
+                per.tricks, per.cards
             )),
             "{text}"
         );

@@ -1,0 +1,138 @@
+//! `bmn search` and `bmn bench` end to end: the JSON contract, thread-count independence, errors.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bmn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(args)
+        .output()
+        .expect("bmn runs")
+}
+
+#[track_caller]
+fn json(args: &[&str]) -> Value {
+    let out = bmn(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The result without the fields that depend on the machine and the thread count.
+fn result(mut v: Value) -> Value {
+    for key in ["elapsed_seconds", "games_per_second", "threads"] {
+        v.as_object_mut().unwrap().remove(key);
+    }
+    v
+}
+
+#[test]
+fn search_json_is_the_same_for_one_and_two_threads() {
+    let args = [
+        "search", "--games", "40000", "--seed", "5", "--top", "5", "--json",
+    ];
+    let one = json(&[&args[..], &["--threads", "1"]].concat());
+    let two = json(&[&args[..], &["--threads", "2"]].concat());
+    for key in [
+        "games",
+        "seed",
+        "mean_cards",
+        "mean_tricks",
+        "games_per_second",
+        "histogram",
+        "longest",
+        "cycles",
+    ] {
+        assert!(one.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(one["games"], 40000);
+    assert_eq!(one["longest"].as_array().unwrap().len(), 5);
+    let first = &one["longest"][0];
+    for key in ["deal", "leader", "cards", "tricks", "winner"] {
+        assert!(first.get(key).is_some(), "longest lacks {key}");
+    }
+    assert_eq!(result(one), result(two));
+}
+
+#[test]
+fn search_longest_games_replay_exactly_in_bmn_play() {
+    let s = json(&[
+        "search",
+        "--games",
+        "20000",
+        "--balanced",
+        "--top",
+        "3",
+        "--json",
+    ]);
+    for f in s["longest"].as_array().unwrap() {
+        let p = json(&["play", f["deal"].as_str().unwrap(), "--json"]);
+        assert_eq!(
+            (&p["cards"], &p["tricks"], &p["winner"]),
+            (&f["cards"], &f["tricks"], &f["winner"])
+        );
+    }
+}
+
+#[test]
+fn search_finds_cycles_on_a_reduced_deck() {
+    let s = json(&[
+        "search",
+        "--deck",
+        "2J,2Q,2K,2A,8-",
+        "--games",
+        "20000",
+        "--json",
+    ]);
+    let cycles = s["cycles"].as_array().unwrap();
+    assert!(!cycles.is_empty());
+    for c in cycles.iter().take(5) {
+        let p = json(&["play", c["deal"].as_str().unwrap(), "--json"]);
+        assert_eq!(p["outcome"], "cycle");
+        assert_eq!(
+            (&p["period"], &p["cycle_id"]),
+            (&c["period"], &c["cycle_id"])
+        );
+    }
+}
+
+#[test]
+fn bench_reports_every_kernel_agreeing() {
+    let b = json(&["bench", "--games", "2000", "--json"]);
+    assert!(b["reference_games_per_second"].as_f64().unwrap() > 0.0);
+    assert!(b["fast_games_per_second"].as_f64().unwrap() > 0.0);
+    let kernels = b["kernels"].as_array().unwrap();
+    assert!(kernels.iter().any(|k| k["kernel"] == "portable"));
+    assert!(kernels.iter().all(|k| k["agrees_with_reference"] == true));
+}
+
+#[test]
+fn search_bad_input() {
+    for (args, expected) in [
+        (&["search", "--games", "0"][..], "--games"),
+        (&["search", "--time", "ten"], "bad --time 'ten'"),
+        (
+            &["search", "--deck", "2xstandard"],
+            "the fast search plays 2 to 64",
+        ),
+        (
+            &["search", "--deck", "1J,1Q,2-", "--balanced"],
+            "odd number of J",
+        ),
+        (&["search", "--kernel", "gpu"], "bad --kernel 'gpu'"),
+        (&["search", "--threads", "0"], "--threads"),
+        (
+            &["search", "--games", "5", "--time", "1m"],
+            "cannot be used with",
+        ),
+    ] {
+        let out = bmn(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,75 @@
+//! Fast exact two-player Beggar-My-Neighbour kernels and a reproducible uniform dealer.
+//!
+//! - [`play`]: scalar trick-level kernel (portable, safe): one game, resolved per penalty
+//!   card on bit-plane stacks (`hand.rs`, `scalar.rs`).
+//! - [`play_many`] with a [`Kernel`]: many games from a flat buffer of deals, either one at
+//!   a time ([`Kernel::Portable`]) or several in lockstep lanes (`lockstep.rs`).
+//! - Deals of at most 21 penalty cards (every standard deal) run on a two-word stack
+//!   encoding, a penalty mask with an end-of-stack sentinel and a queue of penalty codes
+//!   (`queue.rs`); larger ones fall back to the three bit planes of `hand.rs`.
+//! - [`dealer`]: a specified PRNG stream and exact Fisher-Yates, deal `k` = f(seed, k).
+//! - [`cardwise`]: a plain card-by-card loop, the speed baseline.
+//!
+//! Scope: two players, at most 64 cards, codes 0 plain, 1 J, 2 Q, 3 K, 4 A, 5 joker. The
+//! library does no I/O and never allocates per game.
+
+pub mod cardwise;
+pub mod dealer;
+mod hand;
+mod lockstep;
+mod queue;
+mod scalar;
+
+pub use hand::{MAX_CARDS, MAX_CODE};
+pub use lockstep::{Kernel, play_many};
+pub use scalar::{Position, play, play_to_position};
+
+/// Default trick cap for searches: the longest known finite game has 1164 tricks, so a game
+/// still running after this many is handed to exact cycle detection.
+pub const DEFAULT_MAX_TRICKS: u32 = 3000;
+
+/// Result of one game in the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The game ended: `winner` (0 = player 1, 1 = player 2) holds every card.
+    Finished {
+        /// 0 or 1.
+        winner: u8,
+        /// Cards laid on the pile during the whole game.
+        cards: u32,
+        /// Pile takings, the final one included.
+        tricks: u32,
+    },
+    /// The game had not ended after `tricks` (= the cap) tricks.
+    Capped {
+        /// Cards laid so far.
+        cards: u32,
+        /// Tricks played so far (the cap).
+        tricks: u32,
+    },
+}
+
+impl Outcome {
+    /// Cards laid.
+    pub fn cards(&self) -> u32 {
+        match *self {
+            Outcome::Finished { cards, .. } | Outcome::Capped { cards, .. } => cards,
+        }
+    }
+
+    /// Tricks played.
+    pub fn tricks(&self) -> u32 {
+        match *self {
+            Outcome::Finished { tricks, .. } | Outcome::Capped { tricks, .. } => tricks,
+        }
+    }
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome::Capped {
+            cards: 0,
+            tricks: 0,
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Differential tests: every kernel against the plain card-by-card oracle on >= 10^5 deals.
+
+mod common;
+
+use bmn_kernel::cardwise::play_cardwise;
+use bmn_kernel::dealer::{STANDARD_DECK, deal_range};
+use bmn_kernel::{Kernel, Outcome, play, play_many, play_to_position};
+use common::{TestRng, deck, oracle};
+
+/// Plays `count` shuffles of `cards`, split at `split`, player 1 leading, with cap `cap`,
+/// through the oracle, the scalar kernel, the card-wise loop and every batch kernel.
+#[track_caller]
+fn compare(rng: &mut TestRng, cards: &[u8], split: usize, count: usize, cap: u32) {
+    let n = cards.len();
+    let mut flat = Vec::with_capacity(count * n);
+    let mut expected = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut d = cards.to_vec();
+        rng.shuffle(&mut d);
+        let e = oracle(&d[..split], &d[split..], 0, cap);
+        assert_eq!(play(&d[..split], &d[split..], 0, cap), e, "scalar on {d:?}");
+        assert_eq!(
+            play_cardwise(&d[..split], &d[split..], 0, cap),
+            e,
+            "cardwise on {d:?}"
+        );
+        // Player 2 leading, through the scalar kernel.
+        let e2 = oracle(&d[..split], &d[split..], 1, cap);
+        assert_eq!(
+            play(&d[..split], &d[split..], 1, cap),
+            e2,
+            "scalar, p2 leads, on {d:?}"
+        );
+        flat.extend_from_slice(&d);
+        expected.push(e);
+    }
+    for kernel in Kernel::all_available() {
+        let mut out = vec![Outcome::default(); count];
+        play_many(kernel, &flat, n, split, cap, &mut out);
+        for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
+            assert_eq!(
+                got,
+                want,
+                "{} on {:?}",
+                kernel.name(),
+                &flat[i * n..(i + 1) * n]
+            );
+        }
+    }
+}
+
+#[test]
+fn standard_deck_26_26() {
+    let mut rng = TestRng(0x1234_5678_9abc_def1);
+    compare(&mut rng, &STANDARD_DECK, 26, 40_000, 3000);
+}
+
+#[test]
+fn reduced_decks_paulhus() {
+    // 2 J, 2 Q, 2 K, 2 A and n plain cards: short games and many cycles.
+    let mut rng = TestRng(77);
+    for plain in 0..=24 {
+        let d = deck(plain, 2, &[1, 2, 3, 4]);
+        compare(&mut rng, &d, d.len() / 2, 1_200, 200);
+    }
+}
+
+#[test]
+fn unbalanced_hands_and_jokers() {
+    let mut rng = TestRng(991);
+    compare(&mut rng, &STANDARD_DECK, 30, 8_000, 3000);
+    compare(&mut rng, &STANDARD_DECK, 22, 8_000, 3000);
+    compare(&mut rng, &STANDARD_DECK, 51, 2_000, 3000);
+    let mut jokers = STANDARD_DECK.to_vec();
+    jokers.extend([5, 5]);
+    compare(&mut rng, &jokers, 27, 10_000, 3000);
+}
+
+#[test]
+fn random_compositions_up_to_64_cards_and_small_caps() {
+    let mut rng = TestRng(4242);
+    for _ in 0..300 {
+        let n = 1 + rng.below(64);
+        let cards: Vec<u8> = (0..n)
+            .map(|_| {
+                if rng.below(3) == 0 {
+                    1 + rng.below(5) as u8
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let split = rng.below(n + 1);
+        let cap = rng.below(60) as u32;
+        compare(&mut rng, &cards, split, 60, cap);
+    }
+}
+
+#[test]
+fn cards_are_conserved() {
+    let mut rng = TestRng(5150);
+    for i in 0..20_000 {
+        let n = 2 + rng.below(63);
+        let cards: Vec<u8> = (0..n)
+            .map(|_| {
+                if rng.below(3) == 0 {
+                    1 + rng.below(5) as u8
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let split = rng.below(n + 1);
+        let cap = if i % 2 == 0 {
+            rng.below(40) as u32
+        } else {
+            3000
+        };
+        let (p1, p2) = cards.split_at(split);
+        let (o, pos) = play_to_position(p1, p2, (i % 2) as u8, cap);
+        let mut before = [0usize; 6];
+        let mut after = [0usize; 6];
+        cards.iter().for_each(|&c| before[c as usize] += 1);
+        pos.hand(0)
+            .iter()
+            .chain(pos.hand(1))
+            .for_each(|&c| after[c as usize] += 1);
+        assert_eq!(before, after, "{cards:?} split {split}");
+        assert_eq!(o, play(p1, p2, (i % 2) as u8, cap));
+        match o {
+            Outcome::Finished { winner, .. } if !p1.is_empty() && !p2.is_empty() => {
+                assert_eq!(pos.hand(winner as usize).len(), n);
+            }
+            Outcome::Capped { tricks, .. } => {
+                assert_eq!(tricks, cap);
+                // Continuing from the capped position must agree with the oracle's game.
+                let rest = oracle(pos.hand(0), pos.hand(1), pos.leader, 3000);
+                let full = oracle(p1, p2, (i % 2) as u8, cap + 3000);
+                let shifted = match rest {
+                    Outcome::Finished {
+                        winner,
+                        cards,
+                        tricks,
+                    } => Outcome::Finished {
+                        winner,
+                        cards: cards + o.cards(),
+                        tricks: tricks + cap,
+                    },
+                    Outcome::Capped { cards, tricks } => Outcome::Capped {
+                        cards: cards + o.cards(),
+                        tricks: tricks + cap,
+                    },
+                };
+                assert_eq!(shifted, full);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn dealt_games_match_the_oracle() {
+    // The crate's own dealer feeding the batch kernels, as the search will use them.
+    let count = 5_000;
+    let mut flat = vec![0u8; count * 52];
+    deal_range(31337, 1_000_000, &STANDARD_DECK, &mut flat);
+    for kernel in Kernel::all_available() {
+        let mut out = vec![Outcome::default(); count];
+        play_many(kernel, &flat, 52, 26, 3000, &mut out);
+        for (d, o) in flat.chunks_exact(52).zip(&out) {
+            assert_eq!(*o, oracle(&d[..26], &d[26..], 0, 3000), "{}", kernel.name());
+        }
+    }
+}
+
+#[test]
+fn both_sides_of_the_queue_encoding_limit() {
+    // Deals of at most 21 penalty cards run on the queue encoding, others on bit planes
+    // (scalar and lockstep alike): both sides of the switch, and a 64-card deck.
+    let mut rng = TestRng(2121);
+    for (plain, per) in [(31, 5), (30, 5), (36, 6), (39, 6), (34, 6)] {
+        let d = deck(plain, per, &[1, 2, 3, 4]);
+        let penalty = 4 * per;
+        let d: Vec<u8> = if penalty == 20 || penalty == 24 {
+            d.into_iter().chain([5]).collect() // 21 or 25 with a joker
+        } else {
+            d
+        };
+        compare(&mut rng, &d, d.len() / 2, 3_000, 3000);
+    }
+}

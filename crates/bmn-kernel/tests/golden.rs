@@ -1,0 +1,213 @@
+//! The published records and cycles of `shared/data/golden.json` through every kernel.
+
+mod common;
+
+use bmn_kernel::cardwise::play_cardwise;
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Outcome, play, play_many};
+use common::{oracle, parse_deal};
+use serde_json::Value;
+
+fn golden() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/golden.json"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).expect("golden.json parses")
+}
+
+/// Runs one deal through every engine and kernel; all must give `expected`.
+#[track_caller]
+fn check(deal: &str, leader: u8, max_tricks: u32, expected: Outcome) {
+    let (p1, p2) = parse_deal(deal);
+    assert_eq!(
+        oracle(&p1, &p2, leader, max_tricks),
+        expected,
+        "oracle on {deal}"
+    );
+    assert_eq!(
+        play(&p1, &p2, leader, max_tricks),
+        expected,
+        "scalar on {deal}"
+    );
+    assert_eq!(
+        play_cardwise(&p1, &p2, leader, max_tricks),
+        expected,
+        "cardwise on {deal}"
+    );
+    // The batch entry deals with player 1 leading: swap the hands when player 2 leads.
+    let (first, second, swapped) = if leader == 0 {
+        (&p1, &p2, false)
+    } else {
+        (&p2, &p1, true)
+    };
+    let flat: Vec<u8> = first.iter().chain(second.iter()).copied().collect();
+    for kernel in Kernel::all_available() {
+        let mut out = [Outcome::default()];
+        play_many(kernel, &flat, flat.len(), first.len(), max_tricks, &mut out);
+        let got = match out[0] {
+            Outcome::Finished {
+                winner,
+                cards,
+                tricks,
+            } if swapped => Outcome::Finished {
+                winner: 1 - winner,
+                cards,
+                tricks,
+            },
+            o => o,
+        };
+        assert_eq!(got, expected, "{} on {deal}", kernel.name());
+    }
+}
+
+#[test]
+fn every_record_comes_out_exactly() {
+    let g = golden();
+    let records = g["records"].as_array().unwrap();
+    assert!(records.len() >= 9);
+    for r in records {
+        let leader = r["leader"].as_u64().unwrap() as u8 - 1;
+        let expected = Outcome::Finished {
+            winner: r["winner"].as_u64().unwrap() as u8 - 1,
+            cards: r["cards"].as_u64().unwrap() as u32,
+            tricks: r["tricks"].as_u64().unwrap() as u32,
+        };
+        check(
+            r["deal"].as_str().unwrap(),
+            leader,
+            DEFAULT_MAX_TRICKS,
+            expected,
+        );
+    }
+}
+
+#[test]
+fn the_nessler_2022_record() {
+    check(
+        "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+        0,
+        DEFAULT_MAX_TRICKS,
+        Outcome::Finished {
+            winner: 1,
+            cards: 8344,
+            tricks: 1164,
+        },
+    );
+}
+
+#[test]
+fn the_golden_cycles_are_capped() {
+    let g = golden();
+    for c in g["cycles"].as_array().unwrap() {
+        let deal = c["deal"].as_str().unwrap();
+        let leader = c["leader"].as_u64().unwrap() as u8 - 1;
+        let (p1, p2) = parse_deal(deal);
+        let pre = c["preperiod"]["tricks"].as_u64().unwrap() as u32;
+        let per = c["period"]["tricks"].as_u64().unwrap() as u32;
+        let pre_cards = c["preperiod"]["cards"].as_u64().unwrap() as u32;
+        let per_cards = c["period"]["cards"].as_u64().unwrap() as u32;
+        // Capped at any cap; at preperiod + 5 periods the card count is exact.
+        let cap = pre + 5 * per;
+        let expected = Outcome::Capped {
+            cards: pre_cards + 5 * per_cards,
+            tricks: cap,
+        };
+        assert_eq!(oracle(&p1, &p2, leader, cap), expected, "{deal}");
+        check(deal, leader, cap, expected);
+        match play(&p1, &p2, leader, DEFAULT_MAX_TRICKS) {
+            Outcome::Capped { tricks, .. } => assert_eq!(tricks, DEFAULT_MAX_TRICKS),
+            o => panic!("{deal} finished: {o:?}"),
+        }
+    }
+}
+
+#[test]
+fn empty_hands_and_tiny_games() {
+    check(
+        "/J",
+        0,
+        10,
+        Outcome::Finished {
+            winner: 1,
+            cards: 0,
+            tricks: 0,
+        },
+    );
+    check(
+        "J/",
+        1,
+        10,
+        Outcome::Finished {
+            winner: 0,
+            cards: 0,
+            tricks: 0,
+        },
+    );
+    // Leader lays J, follower must pay and has only a plain card: pays it, J's owner wins.
+    check(
+        "J/-",
+        0,
+        10,
+        Outcome::Finished {
+            winner: 0,
+            cards: 2,
+            tricks: 1,
+        },
+    );
+    // Leader lays a plain card, follower lays J, leader must pay and has none.
+    check(
+        "-/J",
+        0,
+        10,
+        Outcome::Finished {
+            winner: 1,
+            cards: 2,
+            tricks: 1,
+        },
+    );
+    check(
+        "-/-",
+        0,
+        10,
+        Outcome::Finished {
+            winner: 1,
+            cards: 2,
+            tricks: 1,
+        },
+    );
+    check(
+        "--/-",
+        0,
+        10,
+        Outcome::Finished {
+            winner: 0,
+            cards: 3,
+            tricks: 1,
+        },
+    );
+    check(
+        "J/-",
+        0,
+        0,
+        Outcome::Capped {
+            cards: 0,
+            tricks: 0,
+        },
+    );
+}
+
+#[test]
+fn simd_kernels_are_tested_or_reported_skipped() {
+    // Every test here loops over `Kernel::all_available()`; say which SIMD paths that left out.
+    for k in [Kernel::Avx2, Kernel::Avx512] {
+        if !k.is_available() {
+            eprintln!(
+                "note: this CPU lacks {}: its kernel is skipped in these tests",
+                k.name()
+            );
+        }
+    }
+    assert_eq!(Kernel::all_available()[0], Kernel::Portable);
+    assert!(Kernel::all_available().contains(&Kernel::best_available()));
+}

@@ -1,0 +1,25 @@
+//! bmn-search: reproducible random searches over deals on the fast kernels, exact to the rules.
+//!
+//! Deals come from a [`DealSource`]; the kernels of `bmn-kernel` play them; any game still going
+//! at the trick cap is handed to bmn-core's exact cycle detection. Nothing here prints: callers
+//! get a [`Summary`] and progress callbacks.
+
+pub mod bench;
+pub mod deals;
+pub mod run;
+pub mod summary;
+
+pub use deals::DealSource;
+pub use run::{SearchConfig, UNIT, exact_outcome, play_range, position, search};
+pub use summary::{Found, FoundCycle, HISTOGRAM_BIN, Summary};
+
+/// Why a search cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("deck {deck} has {cards} cards; the fast search plays 2 to 64")]
+    DeckSize { deck: String, cards: usize },
+    #[error(
+        "deck {deck} has an odd number of {kind}: it cannot be split into equal halves (--balanced)"
+    )]
+    Unbalanceable { deck: String, kind: char },
+}

@@ -1,0 +1,199 @@
+//! `Summary`: what a search found, mergeable in any order into the same result.
+
+use std::cmp::Ordering;
+
+use bmn_core::{CycleId, Span};
+
+/// Width of a histogram bin, in cards.
+pub const HISTOGRAM_BIN: u64 = 50;
+
+/// Cycling deals kept in a summary (all are counted).
+pub const MAX_CYCLES_KEPT: usize = 1000;
+
+/// A finished game worth reporting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Index of the deal in the seed's stream.
+    pub index: u64,
+    pub deal: String,
+    pub cards: u64,
+    pub tricks: u64,
+    /// 1 or 2.
+    pub winner: usize,
+}
+
+impl Found {
+    /// Better first: more cards, then more tricks, then the deal text (smallest first), then the
+    /// index, so the order is total and the top K never depend on the order games finish in.
+    pub fn rank(&self, other: &Found) -> Ordering {
+        other
+            .cards
+            .cmp(&self.cards)
+            .then(other.tricks.cmp(&self.tricks))
+            .then_with(|| self.deal.cmp(&other.deal))
+            .then(self.index.cmp(&other.index))
+    }
+}
+
+/// A deal whose game never ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundCycle {
+    pub index: u64,
+    pub deal: String,
+    pub preperiod: Span,
+    pub period: Span,
+    pub cycle_id: CycleId,
+}
+
+/// Totals and finds of a set of games. `merge` is associative and commutative.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games played (finished and cycling).
+    pub games: u64,
+    /// Finished games won by player 1 and player 2.
+    pub wins: [u64; 2],
+    /// Sums over finished games.
+    pub total_cards: u128,
+    pub total_tricks: u128,
+    /// Finished games by cards, `HISTOGRAM_BIN` cards a bin.
+    pub histogram: Vec<u64>,
+    /// The best `top` finished games, best first.
+    pub longest: Vec<Found>,
+    /// How many games never end.
+    pub cycling: u64,
+    /// The first `MAX_CYCLES_KEPT` of them by deal index.
+    pub cycles: Vec<FoundCycle>,
+    top: usize,
+}
+
+impl Summary {
+    pub fn new(top: usize) -> Summary {
+        Summary {
+            top,
+            ..Summary::default()
+        }
+    }
+
+    pub fn finished(&self) -> u64 {
+        self.wins[0] + self.wins[1]
+    }
+
+    pub fn mean_cards(&self) -> f64 {
+        self.total_cards as f64 / self.finished().max(1) as f64
+    }
+
+    pub fn mean_tricks(&self) -> f64 {
+        self.total_tricks as f64 / self.finished().max(1) as f64
+    }
+
+    /// Cards of the K-th best game so far: a game with fewer cannot enter the top K.
+    pub fn threshold(&self) -> u64 {
+        if self.longest.len() < self.top {
+            0
+        } else {
+            self.longest.last().map_or(0, |f| f.cards)
+        }
+    }
+
+    /// Counts a finished game; `deal` is asked for only if the game may enter the top K.
+    pub fn add_finished(
+        &mut self,
+        index: u64,
+        cards: u64,
+        tricks: u64,
+        winner: usize,
+        deal: impl FnOnce() -> String,
+    ) {
+        self.games += 1;
+        self.wins[winner - 1] += 1;
+        self.total_cards += u128::from(cards);
+        self.total_tricks += u128::from(tricks);
+        let bin = (cards / HISTOGRAM_BIN) as usize;
+        if self.histogram.len() <= bin {
+            self.histogram.resize(bin + 1, 0);
+        }
+        self.histogram[bin] += 1;
+        if self.top > 0 && cards >= self.threshold() {
+            self.offer(Found {
+                index,
+                deal: deal(),
+                cards,
+                tricks,
+                winner,
+            });
+        }
+    }
+
+    pub fn add_cycle(&mut self, found: FoundCycle) {
+        self.games += 1;
+        self.cycling += 1;
+        self.cycles.push(found);
+        self.trim_cycles();
+    }
+
+    fn offer(&mut self, found: Found) {
+        let at = self
+            .longest
+            .partition_point(|f| f.rank(&found) == Ordering::Less);
+        self.longest.insert(at, found);
+        self.longest.truncate(self.top);
+    }
+
+    fn trim_cycles(&mut self) {
+        self.cycles.sort_by_key(|c| c.index);
+        self.cycles.truncate(MAX_CYCLES_KEPT);
+    }
+
+    /// Adds `other`'s games to these.
+    pub fn merge(&mut self, other: Summary) {
+        self.games += other.games;
+        self.wins[0] += other.wins[0];
+        self.wins[1] += other.wins[1];
+        self.total_cards += other.total_cards;
+        self.total_tricks += other.total_tricks;
+        if self.histogram.len() < other.histogram.len() {
+            self.histogram.resize(other.histogram.len(), 0);
+        }
+        for (mine, theirs) in self.histogram.iter_mut().zip(other.histogram) {
+            *mine += theirs;
+        }
+        for found in other.longest {
+            self.offer(found);
+        }
+        self.cycling += other.cycling;
+        self.cycles.extend(other.cycles);
+        self.trim_cycles();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(s: &mut Summary, index: u64, cards: u64) {
+        s.add_finished(index, cards, cards / 7, 1 + (index % 2) as usize, || {
+            format!("deal{index}")
+        });
+    }
+
+    #[test]
+    fn merge_order_does_not_matter() {
+        let mut whole = Summary::new(3);
+        let (mut a, mut b) = (Summary::new(3), Summary::new(3));
+        for i in 0..100u64 {
+            let cards = (i * 37) % 101 + 10;
+            add(&mut whole, i, cards);
+            add(if i % 3 == 0 { &mut a } else { &mut b }, i, cards);
+        }
+        let mut ab = a.clone();
+        ab.merge(b.clone());
+        let mut ba = b;
+        ba.merge(a);
+        assert_eq!(ab, whole);
+        assert_eq!(ba, whole);
+        assert_eq!(
+            whole.longest.iter().map(|f| f.cards).collect::<Vec<_>>(),
+            vec![110, 109, 108]
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! A search's result is a function of (seed, games) only: the same for 1 and 2 threads, and a
+//! run stopped early equals the run of the games it kept.
+
+use std::sync::atomic::AtomicBool;
+
+use bmn_core::Deck;
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
+use bmn_search::{DealSource, SearchConfig, UNIT, search};
+
+fn config(deck: &str, balanced: bool, seed: u64) -> SearchConfig {
+    SearchConfig {
+        seed,
+        source: DealSource::new(Deck::parse(deck).unwrap(), balanced).unwrap(),
+        top: 10,
+        kernel: Kernel::best_available(),
+        max_tricks: DEFAULT_MAX_TRICKS,
+    }
+}
+
+#[test]
+fn same_result_for_any_thread_count() {
+    for (deck, balanced) in [
+        ("standard", false),
+        ("standard", true),
+        ("2J,2Q,2K,2A,8-", false),
+    ] {
+        let c = config(deck, balanced, 42);
+        let games = Some(3 * UNIT + 123);
+        let one = search(&c, games, 1, &AtomicBool::new(false), |_| true);
+        let two = search(&c, games, 2, &AtomicBool::new(false), |_| true);
+        let three = search(&c, games, 3, &AtomicBool::new(false), |_| true);
+        assert_eq!(one.games, 3 * UNIT + 123);
+        assert_eq!(one, two, "{deck}");
+        assert_eq!(one, three, "{deck}");
+        let other_seed = search(
+            &config(deck, balanced, 43),
+            games,
+            2,
+            &AtomicBool::new(false),
+            |_| true,
+        );
+        assert_ne!(one, other_seed);
+    }
+    // The 8-plain deck has cycling deals, found through the reference engine.
+    let c = config("2J,2Q,2K,2A,8-", false, 42);
+    assert!(search(&c, Some(UNIT), 2, &AtomicBool::new(false), |_| true).cycling > 0);
+}
+
+#[test]
+fn a_stopped_run_keeps_a_whole_prefix_of_units() {
+    let c = config("standard", false, 7);
+    let stopped = search(&c, None, 2, &AtomicBool::new(false), |s| s.games < 2 * UNIT);
+    assert!(stopped.games >= 2 * UNIT && stopped.games % UNIT == 0);
+    let same = search(&c, Some(stopped.games), 1, &AtomicBool::new(false), |_| {
+        true
+    });
+    assert_eq!(stopped, same);
+}
