@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 use bmn_core::Deck;
 use bmn_search::{DealSource, HISTOGRAM_BIN, SearchConfig, Summary, search};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
@@ -94,9 +94,13 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     };
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos} games {per_sec} ETA {eta} {msg}",
+            "{elapsed_precise} [{wide_bar}] {human_pos} games {rate} ETA {eta} {msg}",
         )
         .expect("valid template")
+        // indicatif's own `{per_sec}` prints four decimals of games/s; millions read better.
+        .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.2} M/s", s.per_sec() / 1e6);
+        })
         .progress_chars("=> "),
     );
     let started = Instant::now();

@@ -106,7 +106,9 @@ fn bench_reports_every_kernel_agreeing() {
     assert!(b["reference_games_per_second"].as_f64().unwrap() > 0.0);
     assert!(b["fast_games_per_second"].as_f64().unwrap() > 0.0);
     let kernels = b["kernels"].as_array().unwrap();
+    assert!(b["search_games_per_second"].as_f64().unwrap() > 0.0);
     assert!(kernels.iter().any(|k| k["kernel"] == "portable"));
+    assert!(kernels.iter().any(|k| k["kernel"] == "search"));
     assert!(kernels.iter().all(|k| k["agrees_with_reference"] == true));
 }
 

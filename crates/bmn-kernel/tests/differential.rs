@@ -81,15 +81,7 @@ fn random_compositions_up_to_64_cards_and_small_caps() {
     let mut rng = TestRng(4242);
     for _ in 0..300 {
         let n = 1 + rng.below(64);
-        let cards: Vec<u8> = (0..n)
-            .map(|_| {
-                if rng.below(3) == 0 {
-                    1 + rng.below(5) as u8
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let cards = rng.cards(n);
         let split = rng.below(n + 1);
         let cap = rng.below(60) as u32;
         compare(&mut rng, &cards, split, 60, cap);
@@ -101,15 +93,7 @@ fn cards_are_conserved() {
     let mut rng = TestRng(5150);
     for i in 0..20_000 {
         let n = 2 + rng.below(63);
-        let cards: Vec<u8> = (0..n)
-            .map(|_| {
-                if rng.below(3) == 0 {
-                    1 + rng.below(5) as u8
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let cards = rng.cards(n);
         let split = rng.below(n + 1);
         let cap = if i % 2 == 0 {
             rng.below(40) as u32

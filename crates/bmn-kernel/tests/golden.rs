@@ -5,16 +5,6 @@ mod common;
 use bmn_kernel::cardwise::play_cardwise;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Outcome, play, play_many};
 use common::{oracle, parse_deal};
-use serde_json::Value;
-
-fn golden() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/golden.json"
-    );
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).expect("golden.json parses")
-}
 
 /// Runs one deal through every engine and kernel; all must give `expected`.
 #[track_caller]
@@ -63,22 +53,15 @@ fn check(deal: &str, leader: u8, max_tricks: u32, expected: Outcome) {
 
 #[test]
 fn every_record_comes_out_exactly() {
-    let g = golden();
-    let records = g["records"].as_array().unwrap();
+    let records = bmn_golden::load().records;
     assert!(records.len() >= 9);
     for r in records {
-        let leader = r["leader"].as_u64().unwrap() as u8 - 1;
         let expected = Outcome::Finished {
-            winner: r["winner"].as_u64().unwrap() as u8 - 1,
-            cards: r["cards"].as_u64().unwrap() as u32,
-            tricks: r["tricks"].as_u64().unwrap() as u32,
+            winner: r.winner as u8 - 1,
+            cards: r.cards as u32,
+            tricks: r.tricks as u32,
         };
-        check(
-            r["deal"].as_str().unwrap(),
-            leader,
-            DEFAULT_MAX_TRICKS,
-            expected,
-        );
+        check(&r.deal, r.leader as u8 - 1, DEFAULT_MAX_TRICKS, expected);
     }
 }
 
@@ -98,15 +81,12 @@ fn the_nessler_2022_record() {
 
 #[test]
 fn the_golden_cycles_are_capped() {
-    let g = golden();
-    for c in g["cycles"].as_array().unwrap() {
-        let deal = c["deal"].as_str().unwrap();
-        let leader = c["leader"].as_u64().unwrap() as u8 - 1;
+    for c in bmn_golden::load().cycles {
+        let deal = c.deal.as_str();
+        let leader = c.leader as u8 - 1;
         let (p1, p2) = parse_deal(deal);
-        let pre = c["preperiod"]["tricks"].as_u64().unwrap() as u32;
-        let per = c["period"]["tricks"].as_u64().unwrap() as u32;
-        let pre_cards = c["preperiod"]["cards"].as_u64().unwrap() as u32;
-        let per_cards = c["period"]["cards"].as_u64().unwrap() as u32;
+        let (pre, pre_cards) = (c.preperiod.tricks as u32, c.preperiod.cards as u32);
+        let (per, per_cards) = (c.period.tricks as u32, c.period.cards as u32);
         // Capped at any cap; at preperiod + 5 periods the card count is exact.
         let cap = pre + 5 * per;
         let expected = Outcome::Capped {

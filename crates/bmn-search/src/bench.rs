@@ -1,12 +1,14 @@
 //! Timing the reference engine and each kernel on the same deals (no printing: callers report).
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bmn_core::{Outcome as Exact, Rules, play_out};
 use bmn_kernel::{Kernel, Outcome};
 
 use crate::deals::DealSource;
-use crate::run::{exact_outcome, position};
+use crate::run::{SearchConfig, exact_outcome, position, search};
+use crate::summary::Summary;
 
 /// One engine's run over the bench deals.
 #[derive(Clone, Debug)]
@@ -93,4 +95,57 @@ pub fn time_kernel(
         wall: started.elapsed(),
         outcomes,
     }
+}
+
+/// The whole search pipeline (dealing, kernel, hand-over of capped games, merging) on deals
+/// `0..games` of `seed`, the same deals [`deal_all`] gives: what `bmn search` costs per game.
+pub fn time_search(
+    source: &DealSource,
+    seed: u64,
+    games: usize,
+    threads: usize,
+    kernel: Kernel,
+    max_tricks: u32,
+) -> (Duration, Summary) {
+    let config = SearchConfig {
+        seed,
+        source: source.clone(),
+        top: 1,
+        kernel,
+        max_tricks,
+    };
+    let started = Instant::now();
+    let summary = search(
+        &config,
+        Some(games as u64),
+        threads,
+        &AtomicBool::new(false),
+        |_| true,
+    );
+    (started.elapsed(), summary)
+}
+
+/// Whether a search's totals (wins, cards, tricks, cycling games) are those of `outcomes`.
+pub fn summary_matches(summary: &Summary, outcomes: &[Exact]) -> bool {
+    let mut wins = [0u64; 2];
+    let (mut cards, mut tricks, mut cycling) = (0u128, 0u128, 0u64);
+    for o in outcomes {
+        match o {
+            Exact::Finished {
+                winner,
+                cards: c,
+                tricks: t,
+            } => {
+                wins[winner.index()] += 1;
+                cards += u128::from(*c);
+                tricks += u128::from(*t);
+            }
+            Exact::Cycle(_) => cycling += 1,
+        }
+    }
+    summary.games == outcomes.len() as u64
+        && summary.wins == wins
+        && summary.total_cards == cards
+        && summary.total_tricks == tricks
+        && summary.cycling == cycling
 }

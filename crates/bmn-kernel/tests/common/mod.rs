@@ -1,73 +1,28 @@
-//! Shared test helpers: the plain card-by-card oracle, notation parsing, deck builders.
+//! Shared test helpers: the reference engine as the oracle, notation parsing, deck builders.
 #![allow(dead_code)]
 
+use bmn_core::{Game, Kind, Player, Position, Rules};
 use bmn_kernel::Outcome;
-use std::collections::VecDeque;
 
-/// Obviously correct two-player game, card by card, straight from the rules text.
+/// The yardstick: bmn-core's reference engine, played for at most `max_tricks` tricks and
+/// reported in the kernels' terms (a game still going is `Capped`).
 pub fn oracle(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
-    let mut hands = [VecDeque::from(p1.to_vec()), VecDeque::from(p2.to_vec())];
-    // A player already holds every card: the game is over before it starts.
-    if hands[0].is_empty() || hands[1].is_empty() {
-        let winner = if !hands[0].is_empty() {
-            0
-        } else if !hands[1].is_empty() {
-            1
-        } else {
-            leader
-        };
-        return Outcome::Finished {
-            winner,
-            cards: 0,
-            tricks: 0,
-        };
-    }
-    let mut lead = leader as usize;
-    let mut cards = 0u32;
-    let mut tricks = 0u32;
-    loop {
-        if tricks == max_tricks {
-            return Outcome::Capped { cards, tricks };
-        }
-        let mut pile: Vec<u8> = Vec::new();
-        let mut turn = lead; // who must play next
-        let mut dibs: Option<usize> = None; // who laid the last penalty card
-        let mut owed = 0u8; // cards still owed to them
-        loop {
-            let Some(card) = hands[turn].pop_front() else {
-                // Must play but has no cards: the other takes the pile, game over.
-                tricks += 1;
-                return Outcome::Finished {
-                    winner: (1 - turn) as u8,
-                    cards,
-                    tricks,
-                };
-            };
-            cards += 1;
-            pile.push(card);
-            if card > 0 {
-                dibs = Some(turn);
-                owed = card;
-                turn = 1 - turn;
-            } else if let Some(d) = dibs {
-                owed -= 1;
-                if owed == 0 {
-                    hands[d].extend(pile.drain(..));
-                    tricks += 1;
-                    if hands[1 - d].is_empty() {
-                        return Outcome::Finished {
-                            winner: d as u8,
-                            cards,
-                            tricks,
-                        };
-                    }
-                    lead = d;
-                    break;
-                }
-            } else {
-                turn = 1 - turn;
-            }
-        }
+    let hand = |h: &[u8]| {
+        h.iter()
+            .map(|&c| Kind::from_index(c.into()).expect("card code"))
+            .collect()
+    };
+    let start = Position::new(vec![hand(p1), hand(p2)], Player(leader.into())).expect("position");
+    let mut game = Game::new(Rules::STANDARD, start);
+    game.run(max_tricks.into());
+    let (cards, tricks) = (game.cards() as u32, game.tricks() as u32);
+    match game.winner() {
+        Some(w) => Outcome::Finished {
+            winner: w.index() as u8,
+            cards,
+            tricks,
+        },
+        None => Outcome::Capped { cards, tricks },
     }
 }
 
@@ -105,6 +60,18 @@ impl TestRng {
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+    /// `n` cards of a random composition: a third penalty cards, codes 1..=5 alike.
+    pub fn cards(&mut self, n: usize) -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                if self.below(3) == 0 {
+                    1 + self.below(5) as u8
+                } else {
+                    0
+                }
+            })
+            .collect()
     }
     pub fn shuffle(&mut self, v: &mut [u8]) {
         for i in (1..v.len()).rev() {
