@@ -73,7 +73,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     let mut rows: Vec<KernelJson> = std::iter::once(&reference)
         .chain(&kernels)
-        .map(|t| row(t.engine, t.wall.as_secs_f64(), t.outcomes == reference.outcomes))
+        .map(|t| {
+            row(
+                t.engine,
+                t.wall.as_secs_f64(),
+                t.outcomes == reference.outcomes,
+            )
+        })
         .collect();
     // The last row is the search pipeline, dealing included: the figure a record hunter sees.
     rows.push(row(

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use bmn_core::{Position, Span};
+use bmn_search::Summary;
 use serde::Serialize;
 
 /// `{"deal": "...", "leader": L}` (leader 1-based).
@@ -34,6 +35,39 @@ impl From<Span> for SpanJson {
             tricks: s.tricks,
             cards: s.cards,
         }
+    }
+}
+
+/// One distinct cycle of a search or enumeration: its id, period, how many deals reach it, its
+/// canonical representative and the first deal (by index) that reaches it.
+#[derive(Serialize, Debug, Clone)]
+pub struct CycleClassJson {
+    pub cycle_id: String,
+    pub period: SpanJson,
+    pub deals: u64,
+    pub representative: PositionJson,
+    pub first_index: u64,
+}
+
+impl CycleClassJson {
+    /// Every distinct cycle of `summary`, most-reached first (then by id).
+    pub fn list(summary: &Summary) -> Vec<CycleClassJson> {
+        let mut v: Vec<CycleClassJson> = summary
+            .classes
+            .iter()
+            .map(|(id, c)| CycleClassJson {
+                cycle_id: id.to_string(),
+                period: c.period.into(),
+                deals: c.deals,
+                representative: PositionJson {
+                    deal: c.representative.clone(),
+                    leader: c.representative_leader,
+                },
+                first_index: c.first_index,
+            })
+            .collect();
+        v.sort_by(|a, b| b.deals.cmp(&a.deals).then(a.cycle_id.cmp(&b.cycle_id)));
+        v
     }
 }
 

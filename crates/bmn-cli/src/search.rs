@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::cli::SearchArgs;
 use crate::input::{self, bad};
-use crate::output::{self, SpanJson};
+use crate::output::{self, CycleClassJson, SpanJson};
 
 /// Set by Ctrl-C: the search stops at the next unit boundary and reports what it found.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -36,6 +36,8 @@ struct SearchJson {
     longest: Vec<LongestJson>,
     cycling_games: u64,
     cycles: Vec<CycleJson>,
+    /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
+    distinct_cycles: Vec<CycleClassJson>,
 }
 
 #[derive(Serialize)]
@@ -169,6 +171,7 @@ fn report(
                     index: c.index,
                 })
                 .collect(),
+            distinct_cycles: CycleClassJson::list(s),
         });
     }
     let mut t = String::new();
@@ -207,7 +210,12 @@ fn report(
         s.wins[0] as f64 / fin,
         s.wins[1] as f64 / fin
     )?;
-    writeln!(t, "cycles:  {} game(s) never end", s.cycling)?;
+    writeln!(
+        t,
+        "cycles:  {} game(s) never end, {} distinct cycle(s)",
+        s.cycling,
+        s.classes.len()
+    )?;
     for c in s.cycles.iter().take(10) {
         writeln!(
             t,

@@ -11,7 +11,7 @@ pub mod summary;
 
 pub use deals::DealSource;
 pub use run::{SearchConfig, UNIT, exact_outcome, play_range, position, search};
-pub use summary::{Found, FoundCycle, HISTOGRAM_BIN, Summary};
+pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, MAX_CYCLES_KEPT, Summary};
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

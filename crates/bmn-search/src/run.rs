@@ -102,6 +102,8 @@ pub fn play_range(config: &SearchConfig, first: u64, end: u64) -> Summary {
                     preperiod: c.preperiod,
                     period: c.period,
                     cycle_id: c.id,
+                    representative: c.representative.deal_text(),
+                    representative_leader: c.representative.leader().number(),
                 }),
             }
         }

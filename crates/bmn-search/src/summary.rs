@@ -1,13 +1,15 @@
 //! `Summary`: what a search found, mergeable in any order into the same result.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 use bmn_core::{CycleId, Span};
 
 /// Width of a histogram bin, in cards.
 pub const HISTOGRAM_BIN: u64 = 50;
 
-/// Cycling deals kept in a summary (all are counted).
+/// Cycling deals kept in a summary by default (all are counted, and every distinct cycle is
+/// kept in `classes`).
 pub const MAX_CYCLES_KEPT: usize = 1000;
 
 /// A finished game worth reporting.
@@ -43,6 +45,23 @@ pub struct FoundCycle {
     pub preperiod: Span,
     pub period: Span,
     pub cycle_id: CycleId,
+    /// The cycle's canonical representative (`bmn_core::Cycle::representative`): deal text
+    /// and leader (1-based).
+    pub representative: String,
+    pub representative_leader: usize,
+}
+
+/// A distinct cycle and the games that reach it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleClass {
+    pub period: Span,
+    /// How many games reach it.
+    pub deals: u64,
+    /// Its canonical representative: deal text and leader (1-based).
+    pub representative: String,
+    pub representative_leader: usize,
+    /// The smallest deal index that reaches it.
+    pub first_index: u64,
 }
 
 /// Totals and finds of a set of games. `merge` is associative and commutative.
@@ -61,15 +80,25 @@ pub struct Summary {
     pub longest: Vec<Found>,
     /// How many games never end.
     pub cycling: u64,
-    /// The first `MAX_CYCLES_KEPT` of them by deal index.
+    /// The first `keep_cycles` of them by deal index.
     pub cycles: Vec<FoundCycle>,
+    /// Every distinct cycle reached, by id.
+    pub classes: BTreeMap<CycleId, CycleClass>,
     top: usize,
+    keep_cycles: usize,
 }
 
 impl Summary {
+    /// Keeps the best `top` finished games and the first [`MAX_CYCLES_KEPT`] cycling deals.
     pub fn new(top: usize) -> Summary {
+        Summary::keeping(top, MAX_CYCLES_KEPT)
+    }
+
+    /// Keeps the best `top` finished games and the first `keep_cycles` cycling deals.
+    pub fn keeping(top: usize, keep_cycles: usize) -> Summary {
         Summary {
             top,
+            keep_cycles,
             ..Summary::default()
         }
     }
@@ -127,8 +156,32 @@ impl Summary {
     pub fn add_cycle(&mut self, found: FoundCycle) {
         self.games += 1;
         self.cycling += 1;
-        self.cycles.push(found);
-        self.trim_cycles();
+        self.add_class(
+            found.cycle_id,
+            CycleClass {
+                period: found.period,
+                deals: 1,
+                representative: found.representative.clone(),
+                representative_leader: found.representative_leader,
+                first_index: found.index,
+            },
+        );
+        if self.cycles.len() < self.keep_cycles
+            || self.cycles.last().is_some_and(|c| c.index > found.index)
+        {
+            self.cycles.push(found);
+            self.trim_cycles();
+        }
+    }
+
+    fn add_class(&mut self, id: CycleId, class: CycleClass) {
+        self.classes
+            .entry(id)
+            .and_modify(|c| {
+                c.deals += class.deals;
+                c.first_index = c.first_index.min(class.first_index);
+            })
+            .or_insert(class);
     }
 
     fn offer(&mut self, found: Found) {
@@ -141,7 +194,7 @@ impl Summary {
 
     fn trim_cycles(&mut self) {
         self.cycles.sort_by_key(|c| c.index);
-        self.cycles.truncate(MAX_CYCLES_KEPT);
+        self.cycles.truncate(self.keep_cycles);
     }
 
     /// Adds `other`'s games to these.
@@ -163,6 +216,9 @@ impl Summary {
         self.cycling += other.cycling;
         self.cycles.extend(other.cycles);
         self.trim_cycles();
+        for (id, class) in other.classes {
+            self.add_class(id, class);
+        }
     }
 }
 
@@ -174,6 +230,43 @@ mod tests {
         s.add_finished(index, cards, cards / 7, 1 + (index % 2) as usize, || {
             format!("deal{index}")
         });
+    }
+
+    fn cycle(index: u64, id: u64) -> FoundCycle {
+        FoundCycle {
+            index,
+            deal: format!("deal{index}"),
+            preperiod: Span::default(),
+            period: Span {
+                tricks: id,
+                cards: 5 * id,
+            },
+            cycle_id: CycleId(id),
+            representative: format!("rep{id}"),
+            representative_leader: 1,
+        }
+    }
+
+    #[test]
+    fn cycles_are_grouped_by_id_and_the_list_is_capped_by_index() {
+        let mut whole = Summary::keeping(0, 3);
+        let (mut a, mut b) = (Summary::keeping(0, 3), Summary::keeping(0, 3));
+        for i in 0..20u64 {
+            let c = cycle(100 - i, i % 3);
+            whole.add_cycle(c.clone());
+            if i % 2 == 0 { &mut a } else { &mut b }.add_cycle(c);
+        }
+        a.merge(b);
+        assert_eq!(a, whole);
+        assert_eq!(whole.cycling, 20);
+        assert_eq!(
+            whole.cycles.iter().map(|c| c.index).collect::<Vec<_>>(),
+            vec![81, 82, 83]
+        );
+        let deals: Vec<_> = whole.classes.values().map(|c| c.deals).collect();
+        assert_eq!(deals, vec![7, 7, 6]);
+        assert_eq!(whole.classes[&CycleId(2)].first_index, 83);
+        assert_eq!(whole.classes[&CycleId(1)].representative, "rep1");
     }
 
     #[test]
