@@ -21,6 +21,8 @@ pub enum Command {
     Search(SearchArgs),
     /// Time the reference engine and every fast kernel on the same random deals.
     Bench(BenchArgs),
+    /// Play every deal of a (reduced) deck: wins, cycles, the longest game (Paulhus's tables).
+    Exhaustive(ExhaustiveArgs),
 }
 
 /// Options shared by every command that plays a game.
@@ -107,6 +109,40 @@ pub struct BenchArgs {
     /// Seed of the deals.
     #[arg(long, default_value_t = 2026)]
     pub seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ExhaustiveArgs {
+    /// The deck: a composition such as 2J,2Q,2K,2A,16- or 1J,1Q,1K,1A,20-, or camicia; every
+    /// distinct arrangement is a deal, its first half player 1's stack.
+    #[arg(long, value_name = "SPEC", required_unless_present = "merge")]
+    pub deck: Option<String>,
+    /// Who leads every deal, numbered from 1.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub leader: u64,
+    /// Also list every cycling deal with its preperiod (Paulhus's Table 2).
+    #[arg(long)]
+    pub list_cycles: bool,
+    /// Play only shard i of N (1-based): N disjoint ranges of deal indices that together
+    /// cover every deal; merge their checkpoints with --merge.
+    #[arg(long, value_name = "i/N")]
+    pub shard: Option<String>,
+    /// Keep the run's state in FILE: resumed from it if it exists (same deck, leader and
+    /// shard), rewritten every few seconds and at the end. Interrupt with Ctrl-C at any time.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Merge the checkpoints of finished shards of one deck and report them as one run.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["deck", "shard", "checkpoint"])]
+    pub merge: Vec<std::path::PathBuf>,
+    /// Worker threads (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

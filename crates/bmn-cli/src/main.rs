@@ -2,9 +2,11 @@
 
 mod bench;
 mod cli;
+mod exhaustive;
 mod input;
 mod output;
 mod play;
+mod progress;
 mod search;
 
 use std::process::ExitCode;
@@ -20,6 +22,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Exhaustive(args) => exhaustive::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

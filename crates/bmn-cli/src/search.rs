@@ -7,12 +7,12 @@ use std::time::Instant;
 use anyhow::Result;
 use bmn_core::Deck;
 use bmn_search::{DealSource, HISTOGRAM_BIN, SearchConfig, Summary, search};
-use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
 use crate::input::{self, bad};
 use crate::output::{self, CycleClassJson, SpanJson};
+use crate::progress;
 
 /// Set by Ctrl-C: the search stops at the next unit boundary and reports what it found.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -90,21 +90,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     // next unit (milliseconds) anyway.
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
 
-    let bar = match games {
-        Some(n) => ProgressBar::new(n),
-        None => ProgressBar::new_spinner(),
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos} games {rate} ETA {eta} {msg}",
-        )
-        .expect("valid template")
-        // indicatif's own `{per_sec}` prints four decimals of games/s; millions read better.
-        .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.2} M/s", s.per_sec() / 1e6);
-        })
-        .progress_chars("=> "),
-    );
+    let bar = progress::bar(games, "games");
     let started = Instant::now();
     let summary = search(&config, games, threads, &STOP, |s| {
         bar.set_position(s.games);

@@ -1,56 +1,9 @@
 //! `bmn play` end to end: golden.json in text and JSON, traces, limits, and every kind of bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-use serde_json::{Value, json};
-
-fn bmn(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bmn runs");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
-}
-
-#[track_caller]
-fn ok(args: &[&str]) -> String {
-    let out = bmn(args, None);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-#[track_caller]
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).unwrap()
-}
-
-/// Bad input: exit code 2, one line on stderr naming the problem, nothing on stdout, no panic.
-#[track_caller]
-fn bad(args: &[&str], expected: &str) {
-    let out = bmn(args, None);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(stderr.contains(expected), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?}");
-}
+use common::{bad, bmn, json, ok};
+use serde_json::json;
 
 #[test]
 fn golden_records_in_text_and_json() {

@@ -1,26 +1,9 @@
 //! `bmn search` and `bmn bench` end to end: the JSON contract, thread-count independence, errors.
 
-use std::process::Command;
+mod common;
 
+use common::{bad, json};
 use serde_json::Value;
-
-fn bmn(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(args)
-        .output()
-        .expect("bmn runs")
-}
-
-#[track_caller]
-fn json(args: &[&str]) -> Value {
-    let out = bmn(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// The result without the fields that depend on the machine and the thread count.
 fn result(mut v: Value) -> Value {
@@ -132,9 +115,6 @@ fn search_bad_input() {
             "cannot be used with",
         ),
     ] {
-        let out = bmn(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(expected), "{args:?}: {err}");
+        bad(args, expected);
     }
 }

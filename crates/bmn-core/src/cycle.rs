@@ -13,7 +13,9 @@ use crate::position::Position;
 use crate::rules::Rules;
 
 /// A stretch of play: tricks and cards laid in it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Span {
     pub tricks: u64,
     pub cards: u64,
@@ -21,7 +23,9 @@ pub struct Span {
 
 /// The canonical name of a cycle: FNV-1a 64 of its representative's deal text (see
 /// `CycleId::of_cycle`). The same for every position of the cycle, with players renamed or not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct CycleId(pub u64);
 
 impl fmt::Display for CycleId {

@@ -6,12 +6,16 @@
 
 pub mod bench;
 pub mod deals;
+pub mod play;
 pub mod run;
 pub mod summary;
+pub mod units;
 
 pub use deals::DealSource;
+pub use play::{Deals, exact, play_deals};
 pub use run::{SearchConfig, UNIT, exact_outcome, play_range, position, search};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, MAX_CYCLES_KEPT, Summary};
+pub use units::run_units;
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

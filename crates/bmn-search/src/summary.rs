@@ -4,6 +4,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use bmn_core::{CycleId, Span};
+use serde::{Deserialize, Serialize};
 
 /// Width of a histogram bin, in cards.
 pub const HISTOGRAM_BIN: u64 = 50;
@@ -13,7 +14,7 @@ pub const HISTOGRAM_BIN: u64 = 50;
 pub const MAX_CYCLES_KEPT: usize = 1000;
 
 /// A finished game worth reporting.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Found {
     /// Index of the deal in the seed's stream.
     pub index: u64,
@@ -38,7 +39,7 @@ impl Found {
 }
 
 /// A deal whose game never ends.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FoundCycle {
     pub index: u64,
     pub deal: String,
@@ -52,7 +53,7 @@ pub struct FoundCycle {
 }
 
 /// A distinct cycle and the games that reach it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CycleClass {
     pub period: Span,
     /// How many games reach it.
@@ -65,7 +66,7 @@ pub struct CycleClass {
 }
 
 /// Totals and finds of a set of games. `merge` is associative and commutative.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     /// Games played (finished and cycling).
     pub games: u64,

@@ -1,0 +1,190 @@
+//! `AllDeals`: every deal of a deck, numbered by the lexicographic rank of its arrangement.
+//!
+//! The deal definition is golden.json's (Paulhus 1999): each distinct arrangement of the
+//! deck's multiset of kinds, top card first; the first half is player 1's stack, the rest
+//! player 2's. With an odd number of cards the leader gets the extra card, as when dealing
+//! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.
+
+use bmn_core::{Deck, Kind, Player, Position};
+use bmn_search::Deals;
+
+use crate::error::ExhaustiveError;
+use crate::multiset::{Arrangements, next_arrangement};
+
+/// The deals of one deck with one seat leading.
+#[derive(Clone, Debug)]
+pub struct AllDeals {
+    deck: Deck,
+    arrangements: Arrangements,
+    leader: Player,
+    /// Cards of player 1.
+    first_hand: usize,
+    /// Deals in all, which fits a `u64` (checked).
+    count: u64,
+}
+
+impl AllDeals {
+    /// Every deal of `deck` with `leader` (player 1 or 2) leading.
+    pub fn new(deck: Deck, leader: Player) -> Result<AllDeals, ExhaustiveError> {
+        let len = deck.len() as usize;
+        if !(2..=bmn_kernel::MAX_CARDS).contains(&len) {
+            return Err(ExhaustiveError::DeckSize {
+                deck: deck.to_string(),
+                cards: len,
+            });
+        }
+        if leader.index() > 1 {
+            return Err(ExhaustiveError::Leader(leader.number()));
+        }
+        let arrangements = Arrangements::new(deck.counts()).ok_or(ExhaustiveError::TooMany {
+            deck: deck.to_string(),
+            deals: None,
+        })?;
+        let count = u64::try_from(arrangements.count()).map_err(|_| ExhaustiveError::TooMany {
+            deck: deck.to_string(),
+            deals: Some(arrangements.count()),
+        })?;
+        let first_hand = if leader == Player(0) {
+            len.div_ceil(2)
+        } else {
+            len / 2
+        };
+        Ok(AllDeals {
+            deck,
+            arrangements,
+            leader,
+            first_hand,
+            count,
+        })
+    }
+
+    pub fn deck(&self) -> &Deck {
+        &self.deck
+    }
+
+    /// How many deals there are.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Deal `index` as a position (player 1's half first).
+    pub fn deal(&self, index: u64) -> Position {
+        let mut codes = vec![0u8; self.len()];
+        self.fill(index, &mut codes);
+        self.position(&codes)
+    }
+
+    /// The index of `position` among these deals, if it is one of them.
+    pub fn index_of(&self, position: &Position) -> Option<u64> {
+        if position.players() != 2
+            || position.leader() != self.leader
+            || position.stack(Player(0)).len() != self.first_hand
+        {
+            return None;
+        }
+        let codes: Vec<u8> = position
+            .stacks()
+            .iter()
+            .flatten()
+            .map(|k| k.index() as u8)
+            .collect();
+        self.arrangements
+            .rank(&codes)
+            .and_then(|r| u64::try_from(r).ok())
+    }
+}
+
+impl Deals for AllDeals {
+    fn len(&self) -> usize {
+        self.arrangements.len()
+    }
+
+    fn split(&self) -> usize {
+        if self.leader == Player(0) {
+            self.first_hand
+        } else {
+            self.len() - self.first_hand
+        }
+    }
+
+    fn fill(&self, first: u64, out: &mut [u8]) {
+        let len = self.len();
+        let mut arrangement = vec![0u8; len];
+        self.arrangements
+            .unrank(u128::from(first), &mut arrangement);
+        for deal in out.chunks_exact_mut(len) {
+            if self.leader == Player(0) {
+                deal.copy_from_slice(&arrangement);
+            } else {
+                // The kernel wants the leader's hand first: player 2's half, then player 1's.
+                let (p1, p2) = arrangement.split_at(self.first_hand);
+                deal[..p2.len()].copy_from_slice(p2);
+                deal[p2.len()..].copy_from_slice(p1);
+            }
+            next_arrangement(&mut arrangement);
+        }
+    }
+
+    fn position(&self, codes: &[u8]) -> Position {
+        let hand = |h: &[u8]| -> Vec<Kind> {
+            h.iter()
+                .map(|&c| Kind::from_index(usize::from(c)).expect("card code"))
+                .collect()
+        };
+        let (lead, other) = codes.split_at(self.split());
+        let hands = if self.leader == Player(0) {
+            vec![hand(lead), hand(other)]
+        } else {
+            vec![hand(other), hand(lead)]
+        };
+        Position::new_deal(hands, self.leader).expect("a deal of the deck")
+    }
+
+    fn leader(&self) -> Player {
+        self.leader
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deals_are_numbered_in_order_and_found_again() {
+        for leader in [Player(0), Player(1)] {
+            let all = AllDeals::new(Deck::parse("1J,1Q,3-").unwrap(), leader).unwrap();
+            assert_eq!(all.count(), 20);
+            let mut codes = vec![0u8; 20 * 5];
+            all.fill(0, &mut codes);
+            let texts: Vec<String> = codes
+                .chunks_exact(5)
+                .enumerate()
+                .map(|(i, c)| {
+                    let p = all.position(c);
+                    assert_eq!(p, all.deal(i as u64));
+                    assert_eq!(all.index_of(&p), Some(i as u64));
+                    p.deal_text()
+                })
+                .collect();
+            let first_hand = if leader == Player(0) { 3 } else { 2 };
+            let want = if leader == Player(0) {
+                ["---/JQ", "---/QJ", "--J/-Q"]
+            } else {
+                ["--/-JQ", "--/-QJ", "--/J-Q"]
+            };
+            assert_eq!(&texts[..3], want);
+            assert!(texts.iter().all(|t| t.find('/') == Some(first_hand)));
+            let mut sorted = texts.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 20, "all distinct");
+        }
+    }
+
+    #[test]
+    fn decks_too_big_to_number_are_refused() {
+        let err = AllDeals::new(Deck::STANDARD, Player(0)).unwrap_err();
+        assert!(err.to_string().contains("653534134886878245000"), "{err}");
+        assert!(AllDeals::new(Deck::parse("1-").unwrap(), Player(0)).is_err());
+    }
+}

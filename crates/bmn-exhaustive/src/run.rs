@@ -1,0 +1,106 @@
+//! Enumerating a range of deals: units of [`UNIT`] deals on threads, merged in order, so a
+//! run can stop at any moment and resume from its last merged unit without losing or
+//! double-counting a deal, and shards of one deck merge into the unsplit run's report.
+
+use std::ops::Range;
+use std::sync::atomic::AtomicBool;
+
+use bmn_kernel::Kernel;
+use bmn_search::{Summary, play_deals, run_units};
+use serde::{Deserialize, Serialize};
+
+use crate::deals::AllDeals;
+
+/// Deals per unit of work: a few milliseconds on the fast kernels, so Ctrl-C, progress and
+/// checkpoints are prompt, while the bookkeeping per unit costs nothing measurable.
+pub const UNIT: u64 = 1 << 16;
+
+/// Trick cap before a game is handed to exact cycle detection. Reduced decks' finite games
+/// are far shorter than standard ones, so cycling deals are handed over sooner than with the
+/// search's cap; any cap gives the same results (the hand-over is exact).
+pub const MAX_TRICKS: u32 = 1000;
+
+/// What to enumerate: a range of the deals of a deck, on a kernel.
+#[derive(Clone, Debug)]
+pub struct Enumeration {
+    pub deals: AllDeals,
+    /// Deal indices covered (a shard's range, or all of them).
+    pub range: Range<u64>,
+    pub kernel: Kernel,
+    pub max_tricks: u32,
+    /// Keep every cycling deal (Paulhus's Table 2), not only the distinct cycles.
+    pub list_cycles: bool,
+}
+
+/// How far an enumeration has got: the summary of units `0..next_unit` of its range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    pub next_unit: u64,
+    pub summary: Summary,
+}
+
+impl Enumeration {
+    /// Units in the range.
+    pub fn units(&self) -> u64 {
+        (self.range.end - self.range.start).div_ceil(UNIT)
+    }
+
+    /// Deal indices of unit `u`.
+    fn unit_range(&self, unit: u64) -> Range<u64> {
+        let start = self.range.start + unit * UNIT;
+        start..(start + UNIT).min(self.range.end)
+    }
+
+    /// Deals covered by units `0..next_unit`.
+    pub fn deals_done(&self, progress: &Progress) -> u64 {
+        (progress.next_unit * UNIT).min(self.range.end - self.range.start)
+    }
+
+    /// Whether every unit is done.
+    pub fn is_complete(&self, progress: &Progress) -> bool {
+        progress.next_unit >= self.units()
+    }
+
+    /// Nothing done yet.
+    pub fn start(&self) -> Progress {
+        Progress {
+            next_unit: 0,
+            summary: Summary::keeping(1, if self.list_cycles { usize::MAX } else { 0 }),
+        }
+    }
+
+    /// Plays units from `progress.next_unit` on, merging into `progress`, until the range is
+    /// done, `stop` is set, or `report(summary, next_unit)` (called as units merge and every
+    /// 200 ms, with what `progress` would then hold) returns false.
+    pub fn run(
+        &self,
+        progress: &mut Progress,
+        threads: usize,
+        stop: &AtomicBool,
+        report: impl FnMut(&Summary, u64) -> bool,
+    ) {
+        let fresh = self.start().summary;
+        progress.next_unit = run_units(
+            progress.next_unit,
+            Some(self.units()),
+            threads,
+            stop,
+            &mut progress.summary,
+            Summary::merge,
+            |unit| {
+                let mut s = fresh.clone();
+                let r = self.unit_range(unit);
+                play_deals(
+                    &self.deals,
+                    self.kernel,
+                    self.max_tricks,
+                    r.start,
+                    r.end,
+                    &mut s,
+                );
+                s
+            },
+            report,
+        );
+    }
+}

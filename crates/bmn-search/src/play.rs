@@ -1,0 +1,96 @@
+//! Playing numbered deals exactly: batches through a fast kernel, capped games handed to
+//! bmn-core's cycle detection, results into a [`Summary`]. Random searches and exhaustive
+//! enumerations differ only in where their deals come from (a [`Deals`]).
+
+use bmn_core::{Outcome as Exact, Player, Position, Rules, play_out};
+use bmn_kernel::{Kernel, Outcome};
+
+use crate::summary::{FoundCycle, Summary};
+
+/// Deals played and summed per kernel call: large enough that the lockstep lanes seldom sit
+/// idle at the end of a call, small enough to stay in L1/L2.
+pub const BATCH: usize = 1024;
+
+/// A numbered family of two-player deals in which one seat leads every deal.
+pub trait Deals: Sync {
+    /// Cards in one deal.
+    fn len(&self) -> usize;
+    /// Cards of the leader, whose hand comes first in the codes the kernel gets.
+    fn split(&self) -> usize;
+    /// Writes deals `first..first + out.len() / len()` into `out`, leader's hand first
+    /// (codes 0 plain, 1 J .. 5 joker).
+    fn fill(&self, first: u64, out: &mut [u8]);
+    /// One deal's codes (as `fill` wrote them) as the position a person reads: seats in
+    /// their order, the leader named. The exact hand-over plays it; reports print it.
+    fn position(&self, codes: &[u8]) -> Position;
+    /// The seat that leads every deal.
+    fn leader(&self) -> Player;
+}
+
+/// A game's exact result from the kernel's: the kernel's own when it finished (its winner 0
+/// is the leader), the reference engine's from `start` after a cap (asked for only then).
+pub fn exact(kernel: Outcome, leader: Player, start: impl FnOnce() -> Position) -> Exact {
+    match kernel {
+        Outcome::Finished {
+            winner,
+            cards,
+            tricks,
+        } => Exact::Finished {
+            winner: Player((leader.index() + usize::from(winner)) % 2),
+            cards: u64::from(cards),
+            tricks: u64::from(tricks),
+        },
+        Outcome::Capped { .. } => play_out(&Rules::STANDARD, &start()),
+    }
+}
+
+/// Plays deals `first..end` of `deals` on `kernel` (games past `max_tricks` tricks go to
+/// exact cycle detection) and adds them to `summary`.
+pub fn play_deals(
+    deals: &impl Deals,
+    kernel: Kernel,
+    max_tricks: u32,
+    first: u64,
+    end: u64,
+    summary: &mut Summary,
+) {
+    let len = deals.len();
+    let leader = deals.leader();
+    let mut codes = vec![0u8; BATCH * len];
+    let mut outcomes = vec![Outcome::default(); BATCH];
+    let mut start = first;
+    while start < end {
+        let n = (end - start).min(BATCH as u64) as usize;
+        deals.fill(start, &mut codes[..n * len]);
+        bmn_kernel::play_many(
+            kernel,
+            &codes[..n * len],
+            len,
+            deals.split(),
+            max_tricks,
+            &mut outcomes[..n],
+        );
+        for (i, (deal, &outcome)) in codes.chunks_exact(len).zip(&outcomes[..n]).enumerate() {
+            let index = start + i as u64;
+            match exact(outcome, leader, || deals.position(deal)) {
+                Exact::Finished {
+                    winner,
+                    cards,
+                    tricks,
+                } => summary.add_finished(index, cards, tricks, winner.number(), || {
+                    deals.position(deal).deal_text()
+                }),
+                Exact::Cycle(c) => summary.add_cycle(FoundCycle {
+                    index,
+                    deal: deals.position(deal).deal_text(),
+                    preperiod: c.preperiod,
+                    period: c.period,
+                    cycle_id: c.id,
+                    representative: c.representative.deal_text(),
+                    representative_leader: c.representative.leader().number(),
+                }),
+            }
+        }
+        start += n as u64;
+    }
+}
