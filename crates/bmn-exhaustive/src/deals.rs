@@ -69,7 +69,7 @@ impl AllDeals {
 
     /// Deal `index` as a position (player 1's half first).
     pub fn deal(&self, index: u64) -> Position {
-        let mut codes = vec![0u8; self.len()];
+        let mut codes = vec![0u8; self.deal_len()];
         self.fill(index, &mut codes);
         self.position(&codes)
     }
@@ -95,7 +95,7 @@ impl AllDeals {
 }
 
 impl Deals for AllDeals {
-    fn len(&self) -> usize {
+    fn deal_len(&self) -> usize {
         self.arrangements.len()
     }
 
@@ -103,12 +103,12 @@ impl Deals for AllDeals {
         if self.leader == Player(0) {
             self.first_hand
         } else {
-            self.len() - self.first_hand
+            self.deal_len() - self.first_hand
         }
     }
 
     fn fill(&self, first: u64, out: &mut [u8]) {
-        let len = self.len();
+        let len = self.deal_len();
         let mut arrangement = vec![0u8; len];
         self.arrangements
             .unrank(u128::from(first), &mut arrangement);

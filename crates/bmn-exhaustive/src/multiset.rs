@@ -64,15 +64,15 @@ impl Arrangements {
         let mut counts = self.counts;
         let mut block = self.total; // arrangements of what is left
         for (left, slot) in (1..=self.len as u128).rev().zip(out.iter_mut()) {
-            for s in 0..SYMBOLS {
-                let c = u128::from(counts[s]);
+            for (s, count) in counts.iter_mut().enumerate() {
+                let c = u128::from(*count);
                 if c == 0 {
                     continue;
                 }
                 let starting_with_s = block * c / left;
                 if rank < starting_with_s {
                     *slot = s as u8;
-                    counts[s] -= 1;
+                    *count -= 1;
                     block = starting_with_s;
                     break;
                 }

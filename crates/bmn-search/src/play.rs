@@ -14,10 +14,10 @@ pub const BATCH: usize = 1024;
 /// A numbered family of two-player deals in which one seat leads every deal.
 pub trait Deals: Sync {
     /// Cards in one deal.
-    fn len(&self) -> usize;
+    fn deal_len(&self) -> usize;
     /// Cards of the leader, whose hand comes first in the codes the kernel gets.
     fn split(&self) -> usize;
-    /// Writes deals `first..first + out.len() / len()` into `out`, leader's hand first
+    /// Writes deals `first..first + out.len() / deal_len()` into `out`, leader's hand first
     /// (codes 0 plain, 1 J .. 5 joker).
     fn fill(&self, first: u64, out: &mut [u8]);
     /// One deal's codes (as `fill` wrote them) as the position a person reads: seats in
@@ -54,7 +54,7 @@ pub fn play_deals(
     end: u64,
     summary: &mut Summary,
 ) {
-    let len = deals.len();
+    let len = deals.deal_len();
     let leader = deals.leader();
     let mut codes = vec![0u8; BATCH * len];
     let mut outcomes = vec![Outcome::default(); BATCH];
