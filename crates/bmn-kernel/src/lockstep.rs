@@ -134,9 +134,11 @@ pub fn play_many(
         deal_len,
         split,
         max_tricks,
-        queue: deals
-            .chunks_exact(deal_len)
-            .all(|d| d.iter().filter(|&&c| c != 0).count() <= crate::queue::MAX_PENALTY),
+        // A byte sum (which vectorizes) rather than `filter().count()` (which did not: 5
+        // instructions a card, 11% of an exhaustive run's instructions under callgrind).
+        queue: deals.chunks_exact(deal_len).all(|d| {
+            d.iter().map(|&c| u8::from(c != 0)).sum::<u8>() as usize <= crate::queue::MAX_PENALTY
+        }),
     };
     match kernel {
         Kernel::Portable if job.queue && split != 0 && split != deal_len => {

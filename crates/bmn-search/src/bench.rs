@@ -3,11 +3,12 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use bmn_core::{Outcome as Exact, Rules, play_out};
+use bmn_core::{Outcome as Exact, Player, Rules, play_out};
 use bmn_kernel::{Kernel, Outcome};
 
 use crate::deals::DealSource;
-use crate::run::{SearchConfig, exact_outcome, position, search};
+use crate::play::exact;
+use crate::run::{SearchConfig, search};
 use crate::summary::Summary;
 
 /// One engine's run over the bench deals.
@@ -60,7 +61,7 @@ pub fn time_reference(source: &DealSource, deals: &[u8], threads: usize) -> Timi
     let started = Instant::now();
     let outcomes = parallel(deals, len, threads, |part| {
         part.chunks_exact(len)
-            .map(|d| play_out(&Rules::STANDARD, &position(source, d)))
+            .map(|d| play_out(&Rules::STANDARD, &source.position(d)))
             .collect()
     });
     Timing {
@@ -86,7 +87,7 @@ pub fn time_kernel(
         bmn_kernel::play_many(kernel, part, len, source.split(), max_tricks, &mut out);
         part.chunks_exact(len)
             .zip(out)
-            .map(|(d, o)| exact_outcome(o, || position(source, d)))
+            .map(|(d, o)| exact(o, Player(0), || source.position(d)))
             .collect()
     });
     Timing {

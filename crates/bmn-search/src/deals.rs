@@ -1,6 +1,6 @@
 //! `DealSource`: which random deals a search plays, and deal `k` of a seed's stream.
 
-use bmn_core::{Deck, Kind};
+use bmn_core::{Deck, Kind, Player, Position};
 use bmn_kernel::dealer;
 
 use crate::SearchError;
@@ -89,15 +89,16 @@ impl DealSource {
         }
     }
 
-    /// A dealt deal in bmn's notation, `H1/H2`.
-    pub fn deal_text(&self, codes: &[u8]) -> String {
-        let (p1, p2) = codes.split_at(self.split);
-        let text = |h: &[u8]| -> String {
+    /// A dealt deal as a bmn-core position, player 1 leading.
+    pub fn position(&self, codes: &[u8]) -> Position {
+        let hand = |h: &[u8]| {
             h.iter()
-                .map(|&c| Kind::from_index(c as usize).expect("kernel code").symbol())
+                .map(|&c| Kind::from_index(usize::from(c)).expect("kernel code"))
                 .collect()
         };
-        format!("{}/{}", text(p1), text(p2))
+        let (p1, p2) = codes.split_at(self.split);
+        Position::new_deal(vec![hand(p1), hand(p2)], Player(0))
+            .expect("a dealt deal is a valid position")
     }
 }
 

@@ -13,7 +13,7 @@ pub mod units;
 
 pub use deals::DealSource;
 pub use play::{Deals, exact, play_deals};
-pub use run::{SearchConfig, UNIT, exact_outcome, play_range, position, search};
+pub use run::{SearchConfig, UNIT, play_range, search};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, MAX_CYCLES_KEPT, Summary};
 pub use units::run_units;
 

@@ -5,7 +5,7 @@
 
 use bmn_core::{Deck, Kind, Outcome, Player, Position, Rules, play_out};
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, dealer};
-use bmn_search::{DealSource, exact_outcome, position};
+use bmn_search::{DealSource, exact};
 
 fn hands(deal: &[u8], split: usize) -> Position {
     let hand = |h: &[u8]| {
@@ -40,7 +40,7 @@ fn check(deck: &str, split: Option<usize>, games: usize, seed: u64, max_tricks: 
             .zip(&reference)
             .enumerate()
         {
-            let got = exact_outcome(k, || hands(d, split));
+            let got = exact(k, Player(0), || hands(d, split));
             assert_eq!(
                 &got,
                 want,
@@ -67,7 +67,7 @@ fn standard_deck() {
 #[test]
 fn reduced_decks_with_cycles() {
     // Paulhus's decks: n = 6, 8, 10 have cycling deals; a low cap sends long games to the
-    // reference engine's cycle detection through `exact_outcome`.
+    // reference engine's cycle detection through `exact`.
     let mut cycles = 0;
     for (n, seed) in [(0, 2), (2, 3), (4, 4), (6, 5), (8, 6), (10, 7), (16, 8)] {
         cycles += check(&format!("2J,2Q,2K,2A,{n}-"), None, 20_000, seed, 200);
@@ -115,7 +115,7 @@ fn golden_through_every_kernel() {
         assert_eq!(hands(&codes, split), start);
         if codes.len() == 52 {
             assert_eq!(
-                position(&source, &codes),
+                source.position(&codes),
                 start,
                 "{name}: the search deals it the same way"
             );
@@ -130,7 +130,7 @@ fn golden_through_every_kernel() {
                 DEFAULT_MAX_TRICKS,
                 &mut out,
             );
-            let got = exact_outcome(out[0], || hands(&codes, split));
+            let got = exact(out[0], Player(0), || hands(&codes, split));
             assert_eq!(got, want, "{name} through {}", kernel.name());
         }
     }
