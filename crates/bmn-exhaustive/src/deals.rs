@@ -6,7 +6,7 @@
 //! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.
 
 use bmn_core::{Deck, Kind, Player, Position};
-use bmn_search::Deals;
+use bmn_search::{Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
 use crate::multiset::{Arrangements, next_arrangement};
@@ -109,19 +109,19 @@ impl Deals for AllDeals {
 
     fn fill(&self, first: u64, out: &mut [u8]) {
         let len = self.deal_len();
-        let mut arrangement = vec![0u8; len];
-        self.arrangements
-            .unrank(u128::from(first), &mut arrangement);
+        let mut buffer = [0u8; bmn_kernel::MAX_CARDS];
+        let arrangement = &mut buffer[..len];
+        self.arrangements.unrank(u128::from(first), arrangement);
         for deal in out.chunks_exact_mut(len) {
             if self.leader == Player(0) {
-                deal.copy_from_slice(&arrangement);
+                copy_short(deal, arrangement);
             } else {
                 // The kernel wants the leader's hand first: player 2's half, then player 1's.
                 let (p1, p2) = arrangement.split_at(self.first_hand);
                 deal[..p2.len()].copy_from_slice(p2);
                 deal[p2.len()..].copy_from_slice(p1);
             }
-            next_arrangement(&mut arrangement);
+            next_arrangement(arrangement);
         }
     }
 
@@ -142,6 +142,34 @@ impl Deals for AllDeals {
 
     fn leader(&self) -> Player {
         self.leader
+    }
+
+    fn deal_text(&self, codes: &[u8]) -> String {
+        if self.leader == Player(0) {
+            two_hand_text(codes, self.first_hand)
+        } else {
+            self.position(codes).deal_text()
+        }
+    }
+}
+
+/// `src` into `dst` (same length, at most 64) in 8-byte words, the last one overlapping:
+/// a plain `copy_from_slice` of a run-time length calls libc's `memcpy`, which was 6% of an
+/// enumeration's instructions for 24-card deals.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n < 8 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let mut i = 0;
+    while i + 8 <= n {
+        dst[i..i + 8].copy_from_slice(&src[i..i + 8]);
+        i += 8;
+    }
+    if i < n {
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
     }
 }
 

@@ -12,7 +12,7 @@ pub mod summary;
 pub mod units;
 
 pub use deals::DealSource;
-pub use play::{Deals, exact, play_deals};
+pub use play::{Deals, exact, play_deals, two_hand_text};
 pub use run::{SearchConfig, UNIT, play_range, search};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, MAX_CYCLES_KEPT, Summary};
 pub use units::run_units;

@@ -12,7 +12,7 @@ use bmn_core::{Player, Position};
 use bmn_kernel::Kernel;
 
 use crate::deals::DealSource;
-use crate::play::{Deals, play_deals};
+use crate::play::{Deals, play_deals, two_hand_text};
 use crate::summary::Summary;
 use crate::units::run_units;
 
@@ -54,6 +54,10 @@ impl Deals for SearchConfig {
 
     fn leader(&self) -> Player {
         Player(0)
+    }
+
+    fn deal_text(&self, codes: &[u8]) -> String {
+        two_hand_text(codes, self.source.split())
     }
 }
 
