@@ -7,7 +7,7 @@ use bmn_core::{Outcome as Exact, Player, Rules, play_out};
 use bmn_kernel::{Kernel, Outcome};
 
 use crate::deals::DealSource;
-use crate::play::exact;
+use crate::play::{BATCH, exact};
 use crate::run::{SearchConfig, search};
 use crate::summary::Summary;
 
@@ -17,8 +17,8 @@ pub struct Timing {
     pub engine: &'static str,
     pub games: usize,
     pub wall: Duration,
-    /// Exact outcomes, to check the engines agree.
-    pub outcomes: Vec<Exact>,
+    /// Games whose result differs from the reference engine's.
+    pub disagreements: usize,
 }
 
 impl Timing {
@@ -36,65 +36,95 @@ pub fn deal_all(source: &DealSource, seed: u64, games: usize) -> Vec<u8> {
     deals
 }
 
-/// Splits `deals` into `threads` contiguous parts and runs `f` on each in parallel.
-fn parallel<F>(deals: &[u8], len: usize, threads: usize, f: F) -> Vec<Exact>
-where
-    F: Fn(&[u8]) -> Vec<Exact> + Sync,
-{
+/// Splits `deals` into `threads` contiguous parts and runs `f(part, first game index)` on
+/// each in parallel; the results in order.
+fn parallel<R: Send>(
+    deals: &[u8],
+    len: usize,
+    threads: usize,
+    f: impl Fn(&[u8], usize) -> R + Sync,
+) -> Vec<R> {
     let games = deals.len() / len;
     let per = games.div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = deals
             .chunks(per * len)
-            .map(|part| scope.spawn(|| f(part)))
+            .enumerate()
+            .map(|(k, part)| {
+                let f = &f;
+                scope.spawn(move || f(part, k * per))
+            })
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().expect("bench thread"))
+            .map(|h| h.join().expect("bench thread"))
             .collect()
     })
 }
 
-/// The reference engine (bmn-core, card by card with Brent's cycle detection) on every deal.
-pub fn time_reference(source: &DealSource, deals: &[u8], threads: usize) -> Timing {
+/// The reference engine (bmn-core, card by card with Brent's cycle detection) on every deal;
+/// also returns its outcomes, which the kernels are checked against.
+pub fn time_reference(source: &DealSource, deals: &[u8], threads: usize) -> (Timing, Vec<Exact>) {
     let len = source.len();
     let started = Instant::now();
-    let outcomes = parallel(deals, len, threads, |part| {
+    let outcomes: Vec<Exact> = parallel(deals, len, threads, |part, _| {
         part.chunks_exact(len)
             .map(|d| play_out(&Rules::STANDARD, &source.position(d)))
-            .collect()
-    });
-    Timing {
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    let timing = Timing {
         engine: "reference",
         games: deals.len() / len,
         wall: started.elapsed(),
-        outcomes,
-    }
+        disagreements: 0,
+    };
+    (timing, outcomes)
 }
 
-/// A kernel on every deal, capped games handed to exact cycle detection (as the search does).
+/// A kernel on every deal, `BATCH` deals a call as the search plays them, capped games
+/// handed to exact cycle detection, each result checked against `reference` as it comes
+/// (storing every kernel's results made the big runs memory-bound: 1e6 deals halved the
+/// avx512 row's rate).
 pub fn time_kernel(
     source: &DealSource,
     deals: &[u8],
     threads: usize,
     kernel: Kernel,
     max_tricks: u32,
+    reference: &[Exact],
 ) -> Timing {
     let len = source.len();
     let started = Instant::now();
-    let outcomes = parallel(deals, len, threads, |part| {
-        let mut out = vec![Outcome::default(); part.len() / len];
-        bmn_kernel::play_many(kernel, part, len, source.split(), max_tricks, &mut out);
-        part.chunks_exact(len)
-            .zip(out)
-            .map(|(d, o)| exact(o, Player(0), || source.position(d)))
-            .collect()
-    });
+    let disagreements = parallel(deals, len, threads, |part, first| {
+        let mut out = vec![Outcome::default(); BATCH];
+        let mut wrong = 0;
+        for (b, batch) in part.chunks(BATCH * len).enumerate() {
+            let n = batch.len() / len;
+            bmn_kernel::play_many(
+                kernel,
+                batch,
+                len,
+                source.split(),
+                max_tricks,
+                &mut out[..n],
+            );
+            for (i, (d, &o)) in batch.chunks_exact(len).zip(&out[..n]).enumerate() {
+                let want = &reference[first + b * BATCH + i];
+                wrong += usize::from(&exact(o, Player(0), || source.position(d)) != want);
+            }
+        }
+        wrong
+    })
+    .into_iter()
+    .sum();
     Timing {
         engine: kernel.name(),
         games: deals.len() / len,
         wall: started.elapsed(),
-        outcomes,
+        disagreements,
     }
 }
 
