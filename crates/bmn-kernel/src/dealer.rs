@@ -187,6 +187,32 @@ pub fn deal_range(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
     }
 }
 
+/// [`deal_range`], eight deals at a time in SIMD lanes where the CPU has AVX-512 (F and DQ,
+/// checked at run time) and the deck has 2..=64 cards; the same deals, bit for bit.
+///
+/// Measured (2e6 standard deals in calls of 4096, 1 thread, Zen 4): 64.5 ns per deal for
+/// `deal_range`, 28.9 for `deal_batch`; details in `dealer_simd.rs`.
+///
+/// # Panics
+/// If `out.len()` is not a multiple of `deck.len()` (a non-empty deck).
+pub fn deal_batch(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
+    assert!(
+        !deck.is_empty() && out.len().is_multiple_of(deck.len()),
+        "out must hold whole deals"
+    );
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if (2..=crate::dealer_simd::MAX_LEN).contains(&deck.len()) && crate::dealer_simd::available() {
+        let group = crate::dealer_simd::LANES * deck.len();
+        done = out.len() / group * group;
+        // SAFETY: `available()` just checked that this CPU has the enabled target features.
+        unsafe { crate::dealer_simd::deal_groups(seed, first, deck, &mut out[..done]) };
+    }
+    let skipped = (done / deck.len()) as u64;
+    deal_range(seed, first.wrapping_add(skipped), deck, &mut out[done..]);
+}
+
 /// The standard 52-card deck as penalty codes: 36 plain, then 4 each of J, Q, K, A.
 pub const STANDARD_DECK: [u8; 52] = {
     let mut d = [0u8; 52];
@@ -262,6 +288,70 @@ mod tests {
     }
     const PINNED_0: &str = "QQ---J----------AKQ-Q---J--------A--K-AAJ--KJK------";
     const PINNED_1: &str = "-KA-K----Q-Q-J--------J---AK--A-K-A--J--Q--Q-J------";
+
+    /// For deal `index` of `seed` on `n` cards: whether some word's product has a low word
+    /// below its bound (`.0`, the batch dealer's test for redealing a lane), and whether
+    /// Lemire rejects a word (`.1`, so that the deal draws extra words).
+    fn lemire_words(seed: u64, index: u64, n: u32) -> (bool, bool) {
+        let mut rng = deal_rng(seed, index);
+        let (mut risky, mut rejected) = (false, false);
+        for b in (2..=n).rev() {
+            let mut low = (u64::from(rng.next_u32()) * u64::from(b)) as u32;
+            risky |= low < b;
+            while low < b.wrapping_neg() % b {
+                rejected = true;
+                low = (u64::from(rng.next_u32()) * u64::from(b)) as u32;
+            }
+        }
+        (risky, rejected)
+    }
+
+    fn assert_batch_matches(seed: u64, first: u64, deck: &[u8], count: usize) {
+        let n = deck.len();
+        let mut batch = vec![0xEE; count * n];
+        deal_batch(seed, first, deck, &mut batch);
+        let mut one = vec![0; n];
+        for (i, got) in batch.chunks_exact(n).enumerate() {
+            deal_for(seed, first + i as u64, deck, &mut one);
+            assert_eq!(
+                got,
+                one,
+                "seed {seed} deal {} of {n} cards",
+                first + i as u64
+            );
+        }
+    }
+
+    #[test]
+    fn batch_equals_deal_for() {
+        for n in 1..=64usize {
+            let deck: Vec<u8> = (0..n).map(|i| ((i * 7 + n) % 6) as u8).collect();
+            for (seed, first) in [(0, 0), (2026, 3), (u64::MAX, 1 << 40), (99, u64::MAX - 80)] {
+                for count in [0, 1, 7, 8, 9, 23, 64] {
+                    assert_batch_matches(seed, first, &deck, count);
+                }
+            }
+        }
+        assert_batch_matches(1, 0, &STANDARD_DECK, 4099);
+        // Decks past the SIMD limit take the scalar path.
+        let big: Vec<u8> = (0..100).map(|i| (i % 6) as u8).collect();
+        assert_batch_matches(5, 17, &big, 19);
+    }
+
+    #[test]
+    fn batch_redeals_lanes_where_lemire_may_reject() {
+        // Found by scanning seed 2026 with `lemire_words`: deal 100_575 has a risky word that
+        // is accepted, 1_499_666 one that is rejected (more words drawn).
+        assert_eq!(lemire_words(2026, 100_575, 52), (true, false));
+        assert_eq!(lemire_words(2026, 1_499_666, 52), (true, true));
+        assert_eq!(lemire_words(2026, 1_499_667, 52), (false, false));
+        for index in [100_575, 1_499_666] {
+            // The deal in every lane of a group, and in the scalar tail.
+            for before in 0..10 {
+                assert_batch_matches(2026, index - before, &STANDARD_DECK, 17);
+            }
+        }
+    }
 
     #[test]
     fn shuffle_is_a_permutation_and_roughly_uniform() {

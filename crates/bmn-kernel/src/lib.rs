@@ -15,6 +15,8 @@
 
 pub mod cardwise;
 pub mod dealer;
+#[cfg(target_arch = "x86_64")]
+mod dealer_simd;
 mod hand;
 mod lockstep;
 mod queue;

@@ -43,9 +43,7 @@ impl Deals for SearchConfig {
     }
 
     fn fill(&self, first: u64, out: &mut [u8]) {
-        for (i, deal) in out.chunks_exact_mut(self.source.len()).enumerate() {
-            self.source.deal(self.seed, first + i as u64, deal);
-        }
+        self.source.deal_batch(self.seed, first, out);
     }
 
     fn position(&self, codes: &[u8]) -> Position {
