@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::ExhaustiveArgs;
 use crate::input::{self, BadInput, bad};
-use crate::output::{self, CycleClassJson, SpanJson};
+use crate::output::{self, CycleClassJson, CyclingDealJson, FoundJson};
 use crate::progress;
 
 /// Set by Ctrl-C: the run stops at the next unit, saves its checkpoint and reports.
@@ -327,7 +327,7 @@ struct ExhaustiveJson {
     p_second_wins: f64,
     cycling_deals: u64,
     distinct_cycles: usize,
-    longest: Option<LongestJson>,
+    longest: Option<FoundJson>,
     mean_cards: f64,
     mean_tricks: f64,
     cycles: Vec<CycleClassJson>,
@@ -337,26 +337,6 @@ struct ExhaustiveJson {
     threads: usize,
     elapsed_seconds: f64,
     deals_per_second: f64,
-}
-
-#[derive(Serialize)]
-struct LongestJson {
-    deal: String,
-    leader: usize,
-    cards: u64,
-    tricks: u64,
-    winner: usize,
-    index: u64,
-}
-
-#[derive(Serialize)]
-struct CyclingDealJson {
-    index: u64,
-    deal: String,
-    leader: usize,
-    preperiod: SpanJson,
-    period: SpanJson,
-    cycle_id: String,
 }
 
 impl Report {
@@ -378,28 +358,14 @@ impl Report {
                 p_second_wins: s.wins[1] as f64 / s.games.max(1) as f64,
                 cycling_deals: s.cycling,
                 distinct_cycles: s.classes.len(),
-                longest: longest.map(|f| LongestJson {
-                    deal: f.deal.clone(),
-                    leader,
-                    cards: f.cards,
-                    tricks: f.tricks,
-                    winner: f.winner,
-                    index: f.index,
-                }),
+                longest: longest.map(|f| FoundJson::new(f, leader)),
                 mean_cards: s.mean_cards(),
                 mean_tricks: s.mean_tricks(),
                 cycles: CycleClassJson::list(s),
                 cycling_deal_list: self.list_cycles.then(|| {
                     s.cycles
                         .iter()
-                        .map(|c| CyclingDealJson {
-                            index: c.index,
-                            deal: c.deal.clone(),
-                            leader,
-                            preperiod: c.preperiod.into(),
-                            period: c.period.into(),
-                            cycle_id: c.cycle_id.to_string(),
-                        })
+                        .map(|c| CyclingDealJson::new(c, leader))
                         .collect()
                 }),
                 kernel: self.kernel,

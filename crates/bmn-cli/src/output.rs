@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use bmn_core::{Position, Span};
-use bmn_search::Summary;
+use bmn_search::{Found, FoundCycle, Summary};
 use serde::Serialize;
 
 /// `{"deal": "...", "leader": L}` (leader 1-based).
@@ -68,6 +68,56 @@ impl CycleClassJson {
             .collect();
         v.sort_by(|a, b| b.deals.cmp(&a.deals).then(a.cycle_id.cmp(&b.cycle_id)));
         v
+    }
+}
+
+/// A finished game of a search or enumeration: `{"deal","leader","cards","tricks","winner","index"}`.
+#[derive(Serialize, Debug, Clone)]
+pub struct FoundJson {
+    pub deal: String,
+    pub leader: usize,
+    pub cards: u64,
+    pub tricks: u64,
+    pub winner: usize,
+    pub index: u64,
+}
+
+impl FoundJson {
+    /// `found`, dealt with `leader` (1-based) leading.
+    pub fn new(found: &Found, leader: usize) -> FoundJson {
+        FoundJson {
+            deal: found.deal.clone(),
+            leader,
+            cards: found.cards,
+            tricks: found.tricks,
+            winner: found.winner,
+            index: found.index,
+        }
+    }
+}
+
+/// A deal that never ends: `{"deal","leader","preperiod","period","cycle_id","index"}`.
+#[derive(Serialize, Debug, Clone)]
+pub struct CyclingDealJson {
+    pub deal: String,
+    pub leader: usize,
+    pub preperiod: SpanJson,
+    pub period: SpanJson,
+    pub cycle_id: String,
+    pub index: u64,
+}
+
+impl CyclingDealJson {
+    /// `found`, dealt with `leader` (1-based) leading.
+    pub fn new(found: &FoundCycle, leader: usize) -> CyclingDealJson {
+        CyclingDealJson {
+            deal: found.deal.clone(),
+            leader,
+            preperiod: found.preperiod.into(),
+            period: found.period.into(),
+            cycle_id: found.cycle_id.to_string(),
+            index: found.index,
+        }
     }
 }
 

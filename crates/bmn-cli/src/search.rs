@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::cli::SearchArgs;
 use crate::input::{self, bad};
-use crate::output::{self, CycleClassJson, SpanJson};
+use crate::output::{self, CycleClassJson, CyclingDealJson, FoundJson};
 use crate::progress;
 
 /// Set by Ctrl-C: the search stops at the next unit boundary and reports what it found.
@@ -33,9 +33,9 @@ struct SearchJson {
     mean_tricks: f64,
     wins: [u64; 2],
     histogram: HistogramJson,
-    longest: Vec<LongestJson>,
+    longest: Vec<FoundJson>,
     cycling_games: u64,
-    cycles: Vec<CycleJson>,
+    cycles: Vec<CyclingDealJson>,
     /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
     distinct_cycles: Vec<CycleClassJson>,
 }
@@ -44,26 +44,6 @@ struct SearchJson {
 struct HistogramJson {
     bin_width: u64,
     counts: Vec<u64>,
-}
-
-#[derive(Serialize)]
-struct LongestJson {
-    deal: String,
-    leader: usize,
-    cards: u64,
-    tricks: u64,
-    winner: usize,
-    index: u64,
-}
-
-#[derive(Serialize)]
-struct CycleJson {
-    deal: String,
-    leader: usize,
-    preperiod: SpanJson,
-    period: SpanJson,
-    cycle_id: String,
-    index: u64,
 }
 
 pub fn run(args: &SearchArgs) -> Result<()> {
@@ -132,30 +112,12 @@ fn report(
                 bin_width: HISTOGRAM_BIN,
                 counts: s.histogram.clone(),
             },
-            longest: s
-                .longest
-                .iter()
-                .map(|f| LongestJson {
-                    deal: f.deal.clone(),
-                    leader: 1,
-                    cards: f.cards,
-                    tricks: f.tricks,
-                    winner: f.winner,
-                    index: f.index,
-                })
-                .collect(),
+            longest: s.longest.iter().map(|f| FoundJson::new(f, 1)).collect(),
             cycling_games: s.cycling,
             cycles: s
                 .cycles
                 .iter()
-                .map(|c| CycleJson {
-                    deal: c.deal.clone(),
-                    leader: 1,
-                    preperiod: c.preperiod.into(),
-                    period: c.period.into(),
-                    cycle_id: c.cycle_id.to_string(),
-                    index: c.index,
-                })
+                .map(|c| CyclingDealJson::new(c, 1))
                 .collect(),
             distinct_cycles: CycleClassJson::list(s),
         });
