@@ -143,7 +143,7 @@ pub fn play_many(
     match kernel {
         Kernel::Portable if job.queue && split != 0 && split != deal_len => {
             for (d, o) in deals.chunks_exact(deal_len).zip(out.iter_mut()) {
-                *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], max_tricks);
+                *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, max_tricks);
             }
         }
         Kernel::Portable => {

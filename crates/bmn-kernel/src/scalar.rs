@@ -127,21 +127,7 @@ pub fn play(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
         Ok(mut s) => {
             let penalty = p1.iter().chain(p2).filter(|&&c| c != 0).count();
             if penalty <= crate::queue::MAX_PENALTY {
-                let (x, y) = (
-                    crate::queue::encode_queue(p1),
-                    crate::queue::encode_queue(p2),
-                );
-                let q = [
-                    QStack {
-                        mask: x.0,
-                        queue: x.1,
-                    },
-                    QStack {
-                        mask: y.0,
-                        queue: y.1,
-                    },
-                ];
-                play_queue(q, leader as usize, max_tricks)
+                play_queue_deal(p1, p2, leader, max_tricks)
             } else {
                 play_stacks::<Stack, false>(&mut s, leader as usize, max_tricks).0
             }
@@ -150,29 +136,19 @@ pub fn play(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
     }
 }
 
-/// [`play`] for [`crate::play_many`]'s portable path: both hands non-empty, codes and
-/// sizes already checked, at most `queue::MAX_PENALTY` penalty cards, player 1 leading.
-/// Skips `play`'s checks, its bit-plane encoding (used only by the fallback) and its
-/// penalty count. Measured (kernel_speed 1e6 deals, CPU time, same session):
-/// portable 1.49-1.64 -> 1.88-1.90 M games/s.
+/// [`play`] on the queue encoding, for [`crate::play_many`]'s portable path and `play`
+/// itself: both hands non-empty, codes and sizes already checked, at most
+/// `queue::MAX_PENALTY` penalty cards. Skips `play`'s checks, its bit-plane encoding (used
+/// only by the fallback) and its penalty count. Measured (kernel_speed 1e6 deals, CPU time,
+/// same session): portable 1.49-1.64 -> 1.88-1.90 M games/s.
 #[inline]
-pub(crate) fn play_queue_deal(p1: &[u8], p2: &[u8], max_tricks: u32) -> Outcome {
+pub(crate) fn play_queue_deal(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
     debug_assert!(!p1.is_empty() && !p2.is_empty() && p1.len() + p2.len() <= 64);
-    let (x, y) = (
-        crate::queue::encode_queue(p1),
-        crate::queue::encode_queue(p2),
-    );
-    let q = [
-        QStack {
-            mask: x.0,
-            queue: x.1,
-        },
-        QStack {
-            mask: y.0,
-            queue: y.1,
-        },
-    ];
-    play_queue(q, 0, max_tricks)
+    let stack = |cards: &[u8]| {
+        let (mask, queue) = crate::queue::encode_queue(cards);
+        QStack { mask, queue }
+    };
+    play_queue([stack(p1), stack(p2)], usize::from(leader), max_tricks)
 }
 
 /// A stack in the queue encoding of `queue.rs`: penalty positions plus a sentinel bit at
