@@ -1,24 +1,20 @@
-//! Batch entry point, kernel dispatch and the lockstep kernel: `N` games advanced together,
+//! Batch entry point, kernel dispatch and the lockstep driver: `N` games advanced together,
 //! one event (a penalty card, a payoff or a player running out) per game per step.
 //!
 //! Why: the scalar kernel's per-event branches are close to coin flips (who meets a penalty
 //! card first, whether a debt is paid off), so it spends most of its time on mispredictions
-//! and on one long dependency chain per game. Here every step is straight-line code over
-//! arrays of lanes with selects instead of branches: independent games overlap in the
-//! pipeline, and the compiler turns the lane loop into SIMD (AVX-512: 8 x u64 per register,
-//! with `vplzcntq`/`vpopcntq` for the trailing-zero counts and `vpsrlvq`/`vpsllvq` for the
-//! per-lane shifts). The same safe source is compiled three times, for the baseline target and
-//! under `#[target_feature]` for AVX2 and AVX-512, chosen at run time
-//! (`is_x86_feature_detected!`); only the two calls into those versions are `unsafe`.
+//! and on one long dependency chain per game. In lockstep every step is straight-line code
+//! over arrays of lanes with selects instead of branches: independent games overlap in the
+//! pipeline. The lanes and their step are `queue.rs`'s: `QueueLanes`, one safe source the
+//! compiler vectorizes (compiled for the baseline target and under `#[target_feature]` for
+//! AVX2 and AVX-512, chosen at run time with `is_x86_feature_detected!`), and `avx512`, the
+//! same step written with intrinsics. Only the calls into `#[target_feature]` code are
+//! `unsafe` here.
 //!
-//! Each lane holds its game relative to the player to act: `x` is the leader during the
-//! opening exchange (`v == 0`) and the payer afterwards; `y` is the other player; `xid` says
-//! which player `x` is. A lane whose game ends (or reaches the trick cap) is reported and
-//! refilled with the next deal in a short scalar pass, which happens about once per hundred
-//! steps per lane on standard deals.
+//! A lane whose game ends (or reaches the trick cap) is reported and refilled with the next
+//! deal in a short scalar pass, about once per hundred steps per lane on standard deals.
 
 use crate::Outcome;
-use crate::hand::encode_unchecked;
 use crate::queue::QueueLanes;
 
 /// Which kernel [`play_many`] runs.
@@ -47,11 +43,16 @@ impl Kernel {
         v
     }
 
-    /// The fastest kernel this CPU can run.
+    /// The fastest kernel this CPU can run: AVX-512 where there is one, else the portable
+    /// scalar kernel, which beats the AVX2 and baseline lanes (kernel_speed 1e6 standard
+    /// deals on Zen 4, CPU time: portable 1.90-1.95, avx2 1.1-1.5, lockstep 0.65 M games/s;
+    /// AVX2 has no vector zero count, so each event costs several emulated ones).
     pub fn best_available() -> Kernel {
-        *Self::all_available()
-            .last()
-            .expect("portable is always available")
+        if Kernel::Avx512.is_available() {
+            Kernel::Avx512
+        } else {
+            Kernel::Portable
+        }
     }
 
     /// Whether this CPU can run the kernel.
@@ -175,10 +176,9 @@ const LANES_BASELINE: usize = 4;
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn run_avx2(job: &Job, out: &mut [Outcome]) {
-    // The plane lanes: AVX2 has no vector lzcnt and the queue lanes need four emulated
-    // zero counts per step. Not settled by measurement: both gave 0.78-0.98 M games/s on
-    // a noisy machine; revisit with a quiet one.
-    run::<LANES_AVX2, Lanes<LANES_AVX2>>(job, out)
+    // The queue lanes, as everywhere: the former plane lanes measured the same within noise
+    // (kernel_speed 1e6 deals, same session: queue 1.11-1.31, planes 0.90-1.53 M games/s).
+    dispatch::<LANES_AVX2, true>(job, out)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -199,13 +199,18 @@ fn run_avx512(job: &Job, out: &mut [Outcome]) {
     }
 }
 
-/// Runs the batch on the queue lanes when every deal fits them, else on the plane lanes.
+/// Runs the batch on the queue lanes when every deal fits them (every deal of at most 21
+/// penalty cards, so every standard deal), else one game at a time on the scalar kernel.
+/// Plane-encoded lanes for the rest were a second copy of the step for a rare case: on
+/// 64-card decks with many penalty cards the scalar kernel is the one that runs.
 #[inline(always)]
 fn dispatch<const N: usize, const PEXT: bool>(job: &Job, out: &mut [Outcome]) {
     if job.queue {
         run::<N, QueueLanes<N, PEXT>>(job, out)
     } else {
-        run::<N, Lanes<N>>(job, out)
+        for (d, o) in job.deals.chunks_exact(job.deal_len).zip(out.iter_mut()) {
+            *o = crate::play(&d[..job.split], &d[job.split..], 0, job.max_tricks);
+        }
     }
 }
 
@@ -243,185 +248,6 @@ pub(crate) trait LaneSet {
     /// Lane `i` after a step: (event, cards, tricks); the event is 0, or `1 | winner << 1`
     /// for a finished game, or 4 if capped.
     fn report(&self, i: usize) -> (u64, u64, u64);
-}
-
-/// Struct-of-arrays state of `N` games (see the module docs for the meaning).
-#[derive(Clone)]
-pub(crate) struct Lanes<const N: usize> {
-    x: [[u64; N]; 3],
-    nx: [u64; N],
-    y: [[u64; N]; 3],
-    ny: [u64; N],
-    pile: [[u64; N]; 3],
-    m: [u64; N],
-    v: [u64; N],
-    xid: [u64; N],
-    cards: [u64; N],
-    tricks: [u64; N],
-    /// Per lane after a step: 0, or `1 | winner << 1` for a finished game, or 4 if capped.
-    event: [u64; N],
-}
-
-impl<const N: usize> LaneSet for Lanes<N> {
-    fn new() -> Self {
-        Lanes {
-            x: [[0; N]; 3],
-            nx: [0; N],
-            y: [[0; N]; 3],
-            ny: [0; N],
-            pile: [[0; N]; 3],
-            m: [0; N],
-            v: [0; N],
-            xid: [0; N],
-            cards: [0; N],
-            tricks: [0; N],
-            event: [0; N],
-        }
-    }
-
-    /// Puts a fresh deal (both hands non-empty) into lane `i`, player 1 leading.
-    #[inline(always)]
-    fn load(&mut self, i: usize, p1: &[u8], p2: &[u8]) {
-        let a = encode_unchecked(p1);
-        let b = encode_unchecked(p2);
-        for j in 0..3 {
-            self.x[j][i] = a[j];
-            self.y[j][i] = b[j];
-            self.pile[j][i] = 0;
-        }
-        self.nx[i] = p1.len() as u64;
-        self.ny[i] = p2.len() as u64;
-        self.m[i] = 0;
-        self.v[i] = 0;
-        self.xid[i] = 0;
-        self.cards[i] = 0;
-        self.tricks[i] = 0;
-        self.event[i] = 0;
-    }
-
-    /// Advances every lane by one event; returns the lanes with an event (bit `i` for lane
-    /// `i`). Straight-line
-    /// code: the `if`s are selects, so the loop vectorizes.
-    #[inline(always)]
-    fn step(&mut self, max_tricks: u64) -> u64 {
-        let mut any = 0;
-        for i in 0..N {
-            let (nx, ny, v, m) = (self.nx[i], self.ny[i], self.v[i], self.m[i]);
-            let (x0, x1, x2) = (self.x[0][i], self.x[1][i], self.x[2][i]);
-            let (y0, y1, y2) = (self.y[0][i], self.y[1][i], self.y[2][i]);
-            // First penalty card of each stack, or its length (sentinel bit).
-            let kx = u64::from((x0 | x1 | x2 | shl(1, nx)).trailing_zeros());
-            let ky = u64::from((y0 | y1 | y2 | shl(1, ny)).trailing_zeros());
-            let opening = v == 0;
-            // In the opening, the follower's card `ky` (step 2ky+1) beats the leader's card
-            // `kx` (step 2kx) iff ky < kx; in a payment only x plays.
-            let act_y = opening & (ky < kx);
-            let k = if act_y { ky } else { kx };
-            let n_act = if act_y { ny } else { nx };
-            let payoff = !opening & (kx >= v);
-            let out = !payoff & (k == n_act);
-            let pen = !payoff & !out;
-            // Plain cards laid in this step before the event card.
-            let before = if !opening {
-                kx
-            } else if act_y {
-                2 * ky + 1
-            } else {
-                2 * kx
-            };
-            // The actor's card `k` goes onto the pile at `m + before` if it is a penalty card.
-            let pos = m.wrapping_add(before) & 63;
-            let b0 = if act_y { shr(y0, ky) } else { shr(x0, kx) } & 1;
-            let b1 = if act_y { shr(y1, ky) } else { shr(x1, kx) } & 1;
-            let b2 = if act_y { shr(y2, ky) } else { shr(x2, kx) } & 1;
-            let pen_bit = u64::from(pen);
-            let p0 = self.pile[0][i] | ((b0 & pen_bit) << pos);
-            let p1 = self.pile[1][i] | ((b1 & pen_bit) << pos);
-            let p2 = self.pile[2][i] | ((b2 & pen_bit) << pos);
-            let w = b0 | (b1 << 1) | (b2 << 2);
-            // Cards each player lays in this step.
-            let rx = if payoff {
-                v
-            } else if act_y {
-                ky + 1
-            } else {
-                kx + 1
-            };
-            let ry = if act_y {
-                ky + 1
-            } else if opening {
-                kx
-            } else {
-                0
-            };
-            let nx2 = nx.wrapping_sub(rx);
-            let ny2 = ny.wrapping_sub(ry);
-            let m2 = m.wrapping_add(if payoff { v } else { before + pen_bit });
-            let (mut x0, mut x1, mut x2) = (shr(x0, rx), shr(x1, rx), shr(x2, rx));
-            let (mut y0, mut y1, mut y2) = (shr(y0, ry), shr(y1, ry), shr(y2, ry));
-            // A payoff: y (the dibs holder) takes the pile under its stack.
-            let (mut nx3, mut ny3) = (nx2, ny2);
-            if payoff {
-                y0 |= shl(p0, ny2);
-                y1 |= shl(p1, ny2);
-                y2 |= shl(p2, ny2);
-                ny3 = ny2.wrapping_add(m2);
-            }
-            let ends_trick = payoff | out;
-            let cards = self.cards[i].wrapping_add(if ends_trick { m2 } else { 0 });
-            let tricks = self.tricks[i] + u64::from(ends_trick);
-            let finished = out | (payoff & (nx2 == 0));
-            // Out: the actor's opponent wins; payoff: y wins.
-            let winner_is_x = out & act_y;
-            let winner = self.xid[i] ^ u64::from(!winner_is_x);
-            let capped = !finished & payoff & (tricks >= max_tricks);
-            let event = if finished {
-                1 | (winner << 1)
-            } else if capped {
-                4
-            } else {
-                0
-            };
-            // Next state: after a penalty card by x, or a payoff, the roles swap.
-            let swap = (pen & !act_y) | payoff;
-            let keep_pile = !payoff;
-            let (p0, p1, p2, m3) = if keep_pile {
-                (p0, p1, p2, m2)
-            } else {
-                (0, 0, 0, 0)
-            };
-            if swap {
-                (x0, y0) = (y0, x0);
-                (x1, y1) = (y1, x1);
-                (x2, y2) = (y2, x2);
-                (nx3, ny3) = (ny3, nx3);
-            }
-            self.x[0][i] = x0;
-            self.x[1][i] = x1;
-            self.x[2][i] = x2;
-            self.y[0][i] = y0;
-            self.y[1][i] = y1;
-            self.y[2][i] = y2;
-            self.nx[i] = nx3;
-            self.ny[i] = ny3;
-            self.pile[0][i] = p0;
-            self.pile[1][i] = p1;
-            self.pile[2][i] = p2;
-            self.m[i] = m3;
-            self.v[i] = if pen { w } else { 0 };
-            self.xid[i] ^= u64::from(swap);
-            self.cards[i] = cards;
-            self.tricks[i] = tricks;
-            self.event[i] = event;
-            any |= u64::from(event != 0) << i;
-        }
-        any
-    }
-
-    #[inline(always)]
-    fn report(&self, i: usize) -> (u64, u64, u64) {
-        (self.event[i], self.cards[i], self.tricks[i])
-    }
 }
 
 /// The lockstep driver: fills the lanes, steps them, reports and refills finished lanes.
