@@ -43,6 +43,14 @@ struct Stack {
 }
 
 impl Stack {
+    /// `cards`, top first (checked by `encode`).
+    fn new(cards: &[u8]) -> Stack {
+        Stack {
+            planes: encode(cards),
+            len: cards.len() as u32,
+        }
+    }
+
     /// Code of card `k` (0 = plain).
     #[inline(always)]
     fn code_at(&self, k: u32) -> u32 {
@@ -239,16 +247,7 @@ fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[Stack; 2], Outcome> {
         p1.len() + p2.len() <= crate::hand::MAX_CARDS,
         "at most 64 cards in a game"
     );
-    let s = [
-        Stack {
-            planes: encode(p1),
-            len: p1.len() as u32,
-        },
-        Stack {
-            planes: encode(p2),
-            len: p2.len() as u32,
-        },
-    ];
+    let s = [Stack::new(p1), Stack::new(p2)];
     if s[0].len > 0 && s[1].len > 0 {
         return Ok(s);
     }
@@ -295,16 +294,7 @@ pub fn play_to_position(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> (O
             (o, lead, s)
         }
         Err(done) => {
-            let s = [
-                Stack {
-                    planes: encode(p1),
-                    len: p1.len() as u32,
-                },
-                Stack {
-                    planes: encode(p2),
-                    len: p2.len() as u32,
-                },
-            ];
+            let s = [Stack::new(p1), Stack::new(p2)];
             (done, leader as usize, s)
         }
     };
