@@ -7,7 +7,6 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_kernel::Kernel;
 use bmn_search::{Summary, play_deals, run_units};
-use serde::{Deserialize, Serialize};
 
 use crate::deals::AllDeals;
 
@@ -33,7 +32,7 @@ pub struct Enumeration {
 }
 
 /// How far an enumeration has got: the summary of units `0..next_unit` of its range.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
     pub next_unit: u64,
     pub summary: Summary,
