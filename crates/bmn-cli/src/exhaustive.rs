@@ -95,18 +95,14 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
 
     let total = end - start;
     let bar = progress::bar(Some(total), "deals");
-    let done_before = enumeration.deals_done(&progress);
+    let done_before = enumeration.deals_done(progress.next_unit);
     bar.set_position(done_before);
     bar.reset_eta();
     let started = Instant::now();
     let mut saved_at = Instant::now();
     let mut save_error = None;
     enumeration.run(&mut progress, threads, &STOP, |summary, next_unit| {
-        let done = enumeration.deals_done(&Progress {
-            next_unit,
-            summary: Summary::new(0),
-        });
-        bar.set_position(done);
+        bar.set_position(enumeration.deals_done(next_unit));
         if let Some(path) = &args.checkpoint
             && saved_at.elapsed() >= CHECKPOINT_EVERY
         {
@@ -126,7 +122,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         save(path, &id, progress.next_unit, &progress.summary)?;
     }
     let elapsed = started.elapsed().as_secs_f64();
-    let played = enumeration.deals_done(&progress) - done_before;
+    let played = enumeration.deals_done(progress.next_unit) - done_before;
     let report = Report {
         deck,
         leader,
@@ -220,7 +216,7 @@ fn merge(args: &ExhaustiveArgs) -> Result<()> {
         let saved = load(path)?;
         let shard = Shard::parse(&saved.run.shard).map_err(bad("bad shard in checkpoint"))?;
         let [start, end] = saved.run.range;
-        let units = (end - start).div_ceil(bmn_exhaustive::UNIT);
+        let units = bmn_exhaustive::units_for(end - start);
         if saved.next_unit < units {
             bail!(BadInput(format!(
                 "{} is not finished ({} of {} units of shard {}): resume it with --checkpoint first",

@@ -14,5 +14,5 @@ pub mod shard;
 pub use deals::AllDeals;
 pub use error::ExhaustiveError;
 pub use multiset::{Arrangements, next_arrangement};
-pub use run::{Enumeration, MAX_TRICKS, Progress, UNIT};
+pub use run::{Enumeration, MAX_TRICKS, Progress, UNIT, units_for};
 pub use shard::{Shard, ShardError};

@@ -19,6 +19,11 @@ pub const UNIT: u64 = 1 << 16;
 /// search's cap; any cap gives the same results (the hand-over is exact).
 pub const MAX_TRICKS: u32 = 1000;
 
+/// Units a range of `deals` deals is cut into.
+pub fn units_for(deals: u64) -> u64 {
+    deals.div_ceil(UNIT)
+}
+
 /// What to enumerate: a range of the deals of a deck, on a kernel.
 #[derive(Clone, Debug)]
 pub struct Enumeration {
@@ -41,7 +46,7 @@ pub struct Progress {
 impl Enumeration {
     /// Units in the range.
     pub fn units(&self) -> u64 {
-        (self.range.end - self.range.start).div_ceil(UNIT)
+        units_for(self.range.end - self.range.start)
     }
 
     /// Deal indices of unit `u`.
@@ -51,8 +56,8 @@ impl Enumeration {
     }
 
     /// Deals covered by units `0..next_unit`.
-    pub fn deals_done(&self, progress: &Progress) -> u64 {
-        (progress.next_unit * UNIT).min(self.range.end - self.range.start)
+    pub fn deals_done(&self, next_unit: u64) -> u64 {
+        (next_unit * UNIT).min(self.range.end - self.range.start)
     }
 
     /// Whether every unit is done.

@@ -79,11 +79,12 @@ pub(crate) unsafe fn encode_queue_pext(cards: &[u8]) -> (u64, u64) {
     (mask | (1u64 << cards.len()), queue | (1u64 << s))
 }
 
-/// Struct-of-arrays state of `N` games: as `lockstep::Lanes` (`x` the player to act, `y`
-/// the other, `v` the debt or 0 in the opening), with stacks in the queue encoding.
-#[derive(Clone)]
+/// Struct-of-arrays state of `N` games, stacks in the queue encoding: `x` is the player to
+/// act (the leader in the opening exchange, the payer after it), `y` the other, `xid` which
+/// player `x` is, `v` the debt or 0 in the opening, `m` the cards on the pile.
 ///
 /// `PEXT`: encode refills with [`encode_queue_pext`]; only for builds that checked BMI2.
+#[derive(Clone)]
 pub(crate) struct QueueLanes<const N: usize, const PEXT: bool> {
     xm: [u64; N],
     xq: [u64; N],

@@ -14,7 +14,7 @@ pub mod units;
 pub use deals::DealSource;
 pub use play::{Deals, exact, play_deals, two_hand_text};
 pub use run::{SearchConfig, UNIT, play_range, search};
-pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, MAX_CYCLES_KEPT, Summary};
+pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
 pub use units::run_units;
 
 /// Why a search cannot run.

@@ -174,8 +174,9 @@ impl Summary {
         if self.cycles.len() < self.keep_cycles
             || self.cycles.last().is_some_and(|c| c.index > found.index)
         {
-            self.cycles.push(found);
-            self.trim_cycles();
+            let at = self.cycles.partition_point(|c| c.index < found.index);
+            self.cycles.insert(at, found);
+            self.cycles.truncate(self.keep_cycles);
         }
     }
 
