@@ -23,6 +23,31 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play every deal of a (reduced) deck: wins, cycles, the longest game (Paulhus's tables).
     Exhaustive(ExhaustiveArgs),
+    /// Every position exactly one trick before a position (backward play).
+    Backward(crate::backward::BackwardArgs),
+    /// Every position that reaches the same cycle or final position, and the balanced deals among them.
+    Basin(crate::backward::BasinArgs),
+    /// Search backward from a finishing game for balanced deals whose games are longer.
+    Extend(crate::backward::ExtendArgs),
+    /// Paulhus's statistic: the mean size of the tree of positions ending in a random final position.
+    Trees(crate::backward::TreesArgs),
+    /// Deal one random deal in deal notation, ready to paste into `bmn play`.
+    Deal(DealArgs),
+    /// The length distribution and the wins by seat over many random deals, with plots.
+    Stats(StatsArgs),
+}
+
+/// The table of the commands that deal: how many players and which deck.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Players at the table (2 to 10); player 1 leads every deal. The kernels play two
+    /// players; more go to the reference engine.
+    #[arg(long, default_value_t = 2, value_name = "P")]
+    pub players: usize,
+    /// The deck: standard, camicia, standard+jokers, 2xstandard (any N x), or a composition
+    /// such as 2J,2Q,2K,2A,16-.
+    #[arg(long, default_value = "standard", value_name = "DECK")]
+    pub deck: String,
 }
 
 /// Options shared by every command that plays a game.
@@ -56,8 +81,19 @@ pub struct PlayArgs {
     /// Check that the hands hold exactly this deck (e.g. standard, camicia, 2J,2Q,2K,2A,16-).
     #[arg(long, value_name = "DECK")]
     pub deck: Option<String>,
+    /// Check that the deal has this many hands (2 to 10).
+    #[arg(long, value_name = "P")]
+    pub players: Option<usize>,
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// Draw every player's stack size trick by trick into FILE (.svg or .png): the whole
+    /// game, up to --tricks, or through one turn of its cycle.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
+    /// Give up on a game that has neither ended nor repeated a position after this many
+    /// tricks (some penalty tables make games millions of tricks long).
+    #[arg(long, default_value_t = 10_000_000, value_name = "T")]
+    pub give_up: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -81,15 +117,20 @@ pub struct SearchArgs {
     /// How many of the longest games to report.
     #[arg(long, default_value_t = 10, value_name = "K")]
     pub top: usize,
-    /// Only deals where both players hold the same number of each penalty card.
+    /// Only deals where every player holds the same number of each kind of card.
     #[arg(long)]
     pub balanced: bool,
-    /// The deck (2 to 64 cards, standard penalties): standard, camicia, standard+jokers, 2J,2Q,2K,2A,16-, ...
-    #[arg(long, default_value = "standard", value_name = "DECK")]
-    pub deck: String,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
+    /// Reference engine only (more players, other penalty tables): a game that has neither
+    /// ended nor repeated a position after this many tricks is counted as unresolved.
+    #[arg(long, default_value_t = bmn_search::DEFAULT_GIVE_UP, value_name = "T")]
+    pub give_up: u64,
     /// Games still going after this many tricks go to exact cycle detection.
     #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
     pub max_tricks: u32,
@@ -123,6 +164,8 @@ pub struct ExhaustiveArgs {
     /// Who leads every deal, numbered from 1.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub leader: u64,
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// Also list every cycling deal with its preperiod (Paulhus's Table 2).
     #[arg(long)]
     pub list_cycles: bool,
@@ -143,6 +186,63 @@ pub struct ExhaustiveArgs {
     /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DealArgs {
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Seed of the deal stream (default: one drawn from the clock, printed so the deal can be
+    /// dealt again).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Which deal of the seed's stream: deal K is the one `bmn search` and `bmn stats` with
+    /// the same seed, table and --balanced play as game K (from 0).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub index: u64,
+    /// Every player holds the same number of each kind of card.
+    #[arg(long)]
+    pub balanced: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// How many random deals to play.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    pub games: u64,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Only deals where every player holds the same number of each kind of card.
+    #[arg(long)]
+    pub balanced: bool,
+    /// Seed of the deal stream: deal k is a function of (seed, k) only.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: every core). Results do not depend on it.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Kernel for two-player standard games (default: the fastest this CPU runs).
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Reference engine only (more players, other penalty tables): a game that has neither
+    /// ended nor repeated a position after this many tricks is counted as unresolved.
+    #[arg(long, default_value_t = bmn_search::DEFAULT_GIVE_UP, value_name = "T")]
+    pub give_up: u64,
+    /// Games still going after this many tricks go to exact cycle detection.
+    #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
+    pub max_tricks: u32,
+    /// Draw the length distribution on a log scale into FILE (.svg or .png): uniform and
+    /// balanced deals on one plot (the other kind is played too, as many games).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

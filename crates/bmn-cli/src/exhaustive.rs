@@ -35,6 +35,14 @@ struct RunId {
     list_cycles: bool,
     /// Deal indices of the shard: `[start, end)`.
     range: [u64; 2],
+    /// The penalty table (`--penalties`); absent in checkpoints written before it could be
+    /// set, which were all of the standard table.
+    #[serde(default = "standard_penalties")]
+    penalties: String,
+}
+
+fn standard_penalties() -> String {
+    bmn_core::PenaltyTable::STANDARD.to_string()
 }
 
 /// A checkpoint as written (borrowing the summary, so saving copies nothing). Not flattened:
@@ -63,6 +71,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         .as_deref()
         .expect("clap requires --deck without --merge");
     let deck = Deck::parse(deck_text).map_err(bad("bad --deck"))?;
+    let rules = input::rules(&args.rules)?;
     let leader = Player(args.leader as usize - 1);
     let deals = AllDeals::new(deck, leader).map_err(|e| BadInput(format!("bad --deck: {e}")))?;
     let shard = match &args.shard {
@@ -74,7 +83,13 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
     let enumeration = Enumeration {
         deals,
         range: start..end,
-        kernel: input::kernel(args.kernel.as_deref())?,
+        engine: input::engine(
+            args.kernel.as_deref(),
+            rules,
+            2,
+            deck.len() as usize,
+            bmn_search::DEFAULT_GIVE_UP,
+        )?,
         max_tricks: MAX_TRICKS,
         list_cycles: args.list_cycles,
     };
@@ -86,6 +101,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         shard: shard.to_string(),
         list_cycles: args.list_cycles,
         range: [start, end],
+        penalties: rules.penalties.to_string(),
     };
     let mut progress = match &args.checkpoint {
         Some(path) if path.exists() => resume(path, &id)?,
@@ -131,7 +147,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         range_done: enumeration.is_complete(&progress),
         all_shards: shard == Shard::WHOLE,
         list_cycles: args.list_cycles,
-        kernel: enumeration.kernel.name(),
+        kernel: enumeration.engine.name(),
         threads,
         elapsed,
         deals_per_second: played as f64 / elapsed.max(1e-9),

@@ -5,8 +5,9 @@ use std::io::Read;
 
 use anyhow::Result;
 use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
+use bmn_search::{DealSource, Engine, SearchError};
 
-use crate::cli::RulesArgs;
+use crate::cli::{RulesArgs, TableArgs};
 
 /// An error in what the user typed: reported in one line, exit code 2.
 #[derive(Debug)]
@@ -61,6 +62,56 @@ pub fn rules(args: &RulesArgs) -> Result<Rules> {
         penalties,
         on_empty,
     })
+}
+
+/// The random deals of `--players`, `--deck` and `--balanced`.
+pub fn source(table: &TableArgs, balanced: bool) -> Result<DealSource> {
+    let deck = Deck::parse(&table.deck).map_err(bad("bad --deck"))?;
+    DealSource::with_players(deck, table.players, balanced).map_err(|e| {
+        let flag = match e {
+            SearchError::Players(_) => "--players",
+            SearchError::DeckSize { .. } => "--deck",
+            SearchError::Unbalanceable { .. } => "--balanced",
+        };
+        BadInput(format!("bad {flag}: {e}")).into()
+    })
+}
+
+/// The named kernel (or the fastest) where a kernel plays games of `players` players and
+/// `cards` cards under `rules`, else the reference engine giving up after `give_up` tricks.
+pub fn engine(
+    kernel_name: Option<&str>,
+    rules: Rules,
+    players: usize,
+    cards: usize,
+    give_up: u64,
+) -> Result<Engine> {
+    if give_up == 0 {
+        return Err(BadInput("bad --give-up: must be at least 1".into()).into());
+    }
+    Ok(Engine::choose(
+        kernel(kernel_name)?,
+        rules,
+        players,
+        cards,
+        give_up,
+    ))
+}
+
+/// A plot file the back ends can write: .svg or .png, checked before any game is played.
+pub fn plot_path(path: &std::path::Path) -> Result<()> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg" | "png") => Ok(()),
+        _ => Err(BadInput(format!(
+            "bad --plot '{}': name the file .svg or .png",
+            path.display()
+        ))
+        .into()),
+    }
 }
 
 /// `90s`, `10m`, `2h`, `1d` or plain seconds.

@@ -1,13 +1,16 @@
 //! The `bmn` binary: parses the command line, runs the command, maps errors to exit codes.
 
+mod backward;
 mod bench;
 mod cli;
+mod deal;
 mod exhaustive;
 mod input;
 mod output;
 mod play;
 mod progress;
 mod search;
+mod stats;
 
 use std::process::ExitCode;
 
@@ -20,9 +23,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(args) => play::run(&args),
+        Command::Backward(args) => backward::run_backward(&args),
+        Command::Basin(args) => backward::run_basin(&args),
+        Command::Extend(args) => backward::run_extend(&args),
+        Command::Trees(args) => backward::run_trees(&args),
         Command::Search(args) => search::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Exhaustive(args) => exhaustive::run(&args),
+        Command::Deal(args) => deal::run(&args),
+        Command::Stats(args) => stats::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use bmn_core::{Game, Outcome, Position, Rules, Span, play_out};
+use bmn_core::{Game, Outcome, Position, Rules, Span, play_out_within};
 use serde::Serialize;
 
 use crate::cli::PlayArgs;
@@ -52,6 +52,18 @@ struct TraceJson {
 pub fn run(args: &PlayArgs) -> Result<()> {
     let rules = input::rules(&args.rules)?;
     let start = input::deal(&args.deal, args.leader, args.deck.as_deref())?;
+    if let Some(players) = args.players
+        && players != start.players()
+    {
+        return Err(input::BadInput(format!(
+            "bad deal: it has {} hands, but --players {players}",
+            start.players()
+        ))
+        .into());
+    }
+    if let Some(path) = &args.plot {
+        input::plot_path(path)?;
+    }
 
     // The result decides how long the trace is, so play first, then replay for the trace.
     let (result, trace_len) = match args.tricks {
@@ -61,7 +73,13 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             let tricks = game.tricks();
             (Played::Bounded(game), tricks)
         }
-        None => match play_out(&rules, &start) {
+        None => match play_out_within(&rules, &start, args.give_up).ok_or_else(|| {
+            anyhow::anyhow!(
+                "gave up: the game neither ended nor repeated a position within {} tricks \
+                 (--give-up); `--tricks K` shows where it got to",
+                args.give_up
+            )
+        })? {
             Outcome::Finished {
                 winner,
                 cards,
@@ -81,6 +99,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         },
     };
     let trace = args.trace.then(|| trace(&rules, &start, trace_len));
+    if let Some(path) = &args.plot {
+        let title = format!("Stacks trick by trick: {}", short(&start.deal_text()));
+        bmn_plot::stack_sizes(path, &title, &stack_sizes(&rules, &start, trace_len))?;
+    }
 
     if args.json {
         return output::print_json(&to_json(result, trace));
@@ -159,6 +181,31 @@ fn trace(rules: &Rules, start: &Position, tricks: u64) -> Vec<(Position, Span)> 
         ));
     }
     positions
+}
+
+/// Each player's stack size after 0, 1, .. `tricks` tricks (or until the game ends).
+fn stack_sizes(rules: &Rules, start: &Position, tricks: u64) -> Vec<Vec<u32>> {
+    let mut game = Game::new(*rules, start.clone());
+    let mut sizes = vec![Vec::new(); start.players()];
+    loop {
+        for (s, stack) in sizes.iter_mut().zip(game.position().stacks()) {
+            s.push(stack.len() as u32);
+        }
+        if game.tricks() >= tricks || game.step().is_none() {
+            return sizes;
+        }
+    }
+}
+
+/// A deal for a title: whole if short, else its start and end.
+fn short(deal: &str) -> String {
+    let chars: Vec<char> = deal.chars().collect();
+    if chars.len() <= 60 {
+        return deal.to_string();
+    }
+    let head: String = chars[..28].iter().collect();
+    let tail: String = chars[chars.len() - 28..].iter().collect();
+    format!("{head}...{tail}")
 }
 
 /// `1. <stack> 2. <stack> (leader N)`, the literature's way of writing a position.

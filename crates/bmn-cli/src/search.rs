@@ -1,16 +1,16 @@
-//! `bmn search`: random deals on the fast kernels, with a progress bar and Ctrl-C that reports.
+//! `bmn search`: random deals on the fast kernels (the reference engine for other tables), with a
+//! progress bar and Ctrl-C that reports.
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
-use bmn_core::Deck;
-use bmn_search::{DealSource, HISTOGRAM_BIN, SearchConfig, Summary, search};
+use bmn_search::{HISTOGRAM_BIN, SearchConfig, Summary, search};
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
-use crate::input::{self, bad};
+use crate::input;
 use crate::output::{self, CycleClassJson, CyclingDealJson, FoundJson};
 use crate::progress;
 
@@ -24,6 +24,10 @@ struct SearchJson {
     seed: u64,
     deck: String,
     balanced: bool,
+    players: usize,
+    penalties: String,
+    on_empty: String,
+    /// The kernel's name, or `reference` where no kernel plays the table.
     kernel: &'static str,
     threads: usize,
     elapsed_seconds: f64,
@@ -31,10 +35,13 @@ struct SearchJson {
     interrupted: bool,
     mean_cards: f64,
     mean_tricks: f64,
-    wins: [u64; 2],
+    /// Finished games won by each player, player 1 first.
+    wins: Vec<u64>,
     histogram: HistogramJson,
     longest: Vec<FoundJson>,
     cycling_games: u64,
+    /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
+    unresolved_games: u64,
     cycles: Vec<CyclingDealJson>,
     /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
     distinct_cycles: Vec<CycleClassJson>,
@@ -47,8 +54,8 @@ struct HistogramJson {
 }
 
 pub fn run(args: &SearchArgs) -> Result<()> {
-    let deck = Deck::parse(&args.deck).map_err(bad("bad --deck"))?;
-    let source = DealSource::new(deck, args.balanced).map_err(bad("bad --deck"))?;
+    let source = input::source(&args.table, args.balanced)?;
+    let rules = input::rules(&args.rules)?;
     let time_limit = args.time.as_deref().map(input::duration).transpose()?;
     let games = match (args.games, time_limit) {
         (Some(0), _) => {
@@ -61,9 +68,15 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     let threads = input::threads(args.threads)?;
     let config = SearchConfig {
         seed: args.seed,
-        source,
+        source: source.clone(),
         top: args.top,
-        kernel: input::kernel(args.kernel.as_deref())?,
+        engine: input::engine(
+            args.kernel.as_deref(),
+            rules,
+            source.players(),
+            source.len(),
+            args.give_up,
+        )?,
         max_tricks: args.max_tricks.max(1),
     };
     // A second Ctrl-C while the handler is installed does nothing more; the run ends at the
@@ -82,12 +95,21 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     bar.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let interrupted = STOP.load(Ordering::Relaxed) && time_limit.is_none();
-    report(args, &config, threads, &summary, elapsed, interrupted)
+    report(
+        args,
+        &config,
+        &rules,
+        threads,
+        &summary,
+        elapsed,
+        interrupted,
+    )
 }
 
 fn report(
     args: &SearchArgs,
     config: &SearchConfig,
+    rules: &bmn_core::Rules,
     threads: usize,
     s: &Summary,
     elapsed: f64,
@@ -100,20 +122,26 @@ fn report(
             seed: config.seed,
             deck: config.source.deck().to_string(),
             balanced: config.source.balanced(),
-            kernel: config.kernel.name(),
+            players: config.source.players(),
+            penalties: rules.penalties.to_string(),
+            on_empty: rules.on_empty.to_string(),
+            kernel: config.engine.name(),
             threads,
             elapsed_seconds: elapsed,
             games_per_second: rate,
             interrupted,
             mean_cards: s.mean_cards(),
             mean_tricks: s.mean_tricks(),
-            wins: s.wins,
+            wins: (1..=config.source.players())
+                .map(|p| s.wins_of(p))
+                .collect(),
             histogram: HistogramJson {
                 bin_width: HISTOGRAM_BIN,
                 counts: s.histogram.clone(),
             },
             longest: s.longest.iter().map(|f| FoundJson::new(f, 1)).collect(),
             cycling_games: s.cycling,
+            unresolved_games: s.unresolved,
             cycles: s
                 .cycles
                 .iter()
@@ -137,12 +165,13 @@ fn report(
     };
     writeln!(
         t,
-        "games:   {} ({}{balanced}, seed {}, {} thread(s), {} kernel)",
+        "games:   {} ({}, {} players{balanced}, seed {}, {} thread(s), {} engine)",
         s.games,
         config.source.deck(),
+        config.source.players(),
         config.seed,
         threads,
-        config.kernel.name()
+        config.engine.name()
     )?;
     writeln!(t, "speed:   {:.3} M games/s ({elapsed:.2} s)", rate / 1e6)?;
     writeln!(
@@ -152,18 +181,23 @@ fn report(
         s.mean_tricks()
     )?;
     let fin = s.finished().max(1) as f64;
-    writeln!(
-        t,
-        "wins:    player 1 {:.4}, player 2 {:.4}",
-        s.wins[0] as f64 / fin,
-        s.wins[1] as f64 / fin
-    )?;
+    let shares: Vec<String> = (1..=config.source.players())
+        .map(|p| format!("player {p} {:.4}", s.wins_of(p) as f64 / fin))
+        .collect();
+    writeln!(t, "wins:    {}", shares.join(", "))?;
     writeln!(
         t,
         "cycles:  {} game(s) never end, {} distinct cycle(s)",
         s.cycling,
         s.classes.len()
     )?;
+    if let Some((index, deal)) = &s.first_unresolved {
+        writeln!(
+            t,
+            "unresolved: {} game(s) neither ended nor repeated within {} tricks (first: #{index} {deal})",
+            s.unresolved, args.give_up
+        )?;
+    }
     for c in s.cycles.iter().take(10) {
         writeln!(
             t,

@@ -101,12 +101,12 @@ fn search_bad_input() {
         (&["search", "--games", "0"][..], "--games"),
         (&["search", "--time", "ten"], "bad --time 'ten'"),
         (
-            &["search", "--deck", "2xstandard"],
-            "the fast search plays 2 to 64",
+            &["search", "--deck", "1J"],
+            "has 1 cards; 2 players are dealt 2 to 540",
         ),
         (
             &["search", "--deck", "1J,1Q,2-", "--balanced"],
-            "odd number of J",
+            "its J cards cannot be shared equally among 2 players",
         ),
         (&["search", "--kernel", "gpu"], "bad --kernel 'gpu'"),
         (&["search", "--threads", "0"], "--threads"),

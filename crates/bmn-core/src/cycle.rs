@@ -70,6 +70,15 @@ pub enum Outcome {
 
 /// Plays `start` until it ends or provably never does.
 pub fn play_out(rules: &Rules, start: &Position) -> Outcome {
+    play_out_within(rules, start, u64::MAX).expect("no trick limit")
+}
+
+/// [`play_out`], giving up (`None`) when the game has neither ended nor shown its cycle within
+/// `limit` tricks. Some tables make games whose cycles are astronomically long (Knocking
+/// Dolly's 0-penalty aces with three players: millions of tricks without a repeat), and a run
+/// over many deals must not hang on one. The limit bounds the search phase; once the cycle is
+/// found, measuring it costs at most twice as much again.
+pub fn play_out_within(rules: &Rules, start: &Position, limit: u64) -> Option<Outcome> {
     // Phase 1 (Brent): the hare runs ahead; the tortoise jumps to it at each power of two.
     // When they meet, `lambda` is the period in tricks.
     let mut hare = Game::new(*rules, start.clone());
@@ -77,14 +86,17 @@ pub fn play_out(rules: &Rules, start: &Position) -> Outcome {
     let mut power = 1u64;
     let mut lambda = 0u64;
     loop {
-        if hare.step().is_none() {
-            let winner = hare.winner().expect("a game that cannot step is over");
-            return Outcome::Finished {
+        if let Some(winner) = hare.winner() {
+            return Some(Outcome::Finished {
                 winner,
                 cards: hare.cards(),
                 tricks: hare.tricks(),
-            };
+            });
         }
+        if hare.tricks() >= limit {
+            return None;
+        }
+        hare.step();
         lambda += 1;
         if *hare.position() == tortoise {
             break;
@@ -113,13 +125,13 @@ pub fn play_out(rules: &Rules, start: &Position) -> Outcome {
         cards: fast.cards() - slow.cards(),
     };
     let (representative, id) = canonical(rules, slow.position(), lambda);
-    Outcome::Cycle(Cycle {
+    Some(Outcome::Cycle(Cycle {
         preperiod,
         period,
         start: slow.into_position(),
         representative,
         id,
-    })
+    }))
 }
 
 /// Walks the cycle through `on_cycle` (period `lambda` tricks) and returns its canonical

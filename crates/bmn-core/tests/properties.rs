@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use bmn_core::{
     Game, Kind, OnEmpty, Outcome, PenaltyTable, Player, Position, Rules, Span, notation, play_out,
+    play_out_within,
 };
 use proptest::prelude::*;
 
@@ -112,6 +113,25 @@ proptest! {
         let start = Position::new_deal(hands, leader).unwrap();
         let Some(expected) = visited_set(&rules, &start, 5_000) else { return Ok(()) };
         prop_assert_eq!(play_out(&rules, &start), expected);
+    }
+
+    #[test]
+    fn a_limited_play_out_gives_up_or_agrees(hands in hands(2..=4, 5), rules in rules(), lead in 0usize..4, limit in 0u64..40) {
+        let leader = Player(lead % hands.len());
+        let start = Position::new_deal(hands, leader).unwrap();
+        let full = play_out(&rules, &start);
+        match play_out_within(&rules, &start, limit) {
+            Some(outcome) => prop_assert_eq!(outcome, full),
+            // Giving up is allowed only before the game ends, or before Brent's search can
+            // have met the cycle: it needs fewer than 2 max(mu, lambda) + lambda tricks.
+            None => {
+                let needed = match &full {
+                    Outcome::Finished { tricks, .. } => *tricks,
+                    Outcome::Cycle(c) => 3 * (c.preperiod.tricks + c.period.tricks),
+                };
+                prop_assert!(needed > limit, "gave up at {} on a game decided by {}", limit, needed);
+            }
+        }
     }
 
     #[test]

@@ -5,8 +5,7 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use bmn_kernel::Kernel;
-use bmn_search::{Summary, play_deals, run_units};
+use bmn_search::{Engine, Summary, play_deals, run_units};
 
 use crate::deals::AllDeals;
 
@@ -24,13 +23,14 @@ pub fn units_for(deals: u64) -> u64 {
     deals.div_ceil(UNIT)
 }
 
-/// What to enumerate: a range of the deals of a deck, on a kernel.
+/// What to enumerate: a range of the deals of a deck, on a kernel (or the reference engine
+/// for other penalty tables).
 #[derive(Clone, Debug)]
 pub struct Enumeration {
     pub deals: AllDeals,
     /// Deal indices covered (a shard's range, or all of them).
     pub range: Range<u64>,
-    pub kernel: Kernel,
+    pub engine: Engine,
     pub max_tricks: u32,
     /// Keep every cycling deal (Paulhus's Table 2), not only the distinct cycles.
     pub list_cycles: bool,
@@ -96,7 +96,7 @@ impl Enumeration {
                 let r = self.unit_range(unit);
                 play_deals(
                     &self.deals,
-                    self.kernel,
+                    self.engine,
                     self.max_tricks,
                     r.start,
                     r.end,

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Deck, Player, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Progress, Shard};
 use bmn_kernel::Kernel;
-use bmn_search::{Deals, Summary, exact};
+use bmn_search::{Deals, Engine, Summary, exact};
 
 fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> Enumeration {
     let deals = AllDeals::new(Deck::parse(deck).unwrap(), Player(leader)).unwrap();
@@ -14,7 +14,7 @@ fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> En
     Enumeration {
         deals,
         range: r.start as u64..r.end as u64,
-        kernel: Kernel::best_available(),
+        engine: Engine::Kernel(Kernel::best_available()),
         max_tricks: MAX_TRICKS,
         list_cycles,
     }
@@ -114,4 +114,17 @@ fn every_kernel_agrees_with_the_reference_engine_on_sampled_deals() {
             }
         }
     }
+}
+
+#[test]
+fn the_reference_engine_enumerates_the_same_table() {
+    let fast = enumeration("2J,2Q,2K,2A,4-", 0, Shard::WHOLE, true);
+    let slow = Enumeration {
+        engine: Engine::Reference {
+            rules: Rules::STANDARD,
+            give_up: bmn_search::DEFAULT_GIVE_UP,
+        },
+        ..fast.clone()
+    };
+    assert_eq!(run(&fast, 2), run(&slow, 2));
 }

@@ -7,7 +7,7 @@ use bmn_core::{Outcome as Exact, Player, Rules, play_out};
 use bmn_kernel::{Kernel, Outcome};
 
 use crate::deals::DealSource;
-use crate::play::{BATCH, exact};
+use crate::play::{BATCH, Engine, exact};
 use crate::run::{SearchConfig, search};
 use crate::summary::Summary;
 
@@ -142,7 +142,7 @@ pub fn time_search(
         seed,
         source: source.clone(),
         top: 1,
-        kernel,
+        engine: Engine::Kernel(kernel),
         max_tricks,
     };
     let started = Instant::now();
@@ -175,7 +175,7 @@ pub fn summary_matches(summary: &Summary, outcomes: &[Exact]) -> bool {
         }
     }
     summary.games == outcomes.len() as u64
-        && summary.wins == wins
+        && (1..=2).all(|p| summary.wins_of(p) == wins[p - 1])
         && summary.total_cards == cards
         && summary.total_tricks == tricks
         && summary.cycling == cycling

@@ -1,52 +1,86 @@
 //! `DealSource`: which random deals a search plays, and deal `k` of a seed's stream.
 
-use bmn_core::{Deck, Kind, Player, Position};
+use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position};
 use bmn_kernel::dealer;
 
 use crate::SearchError;
 
-/// The random deals of a search: uniform arrangements of a deck, or balanced ones.
+/// The largest deck dealt to more than two players: ten standard decks with jokers, far past
+/// any table people play at, small enough that a deal is a few hundred bytes.
+pub const MAX_REFERENCE_CARDS: usize = 540;
+
+/// The random deals of a search: uniform arrangements of a deck, or balanced ones, cut
+/// among 2..=10 players, player 1 leading.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealSource {
     deck: Deck,
     /// The deck as kernel codes (kind index = standard penalty), in `Deck::cards` order.
     codes: Vec<u8>,
-    /// With `balanced`: player 1's half (player 2's is the same multiset).
-    half: Option<Vec<u8>>,
-    /// Cards to player 1, who leads: round-robin dealing from the leader gives them the odd card.
-    split: usize,
+    /// With `balanced`: one player's share (every player's is the same multiset).
+    share: Option<Vec<u8>>,
+    /// Cards of each player, seat order: round-robin dealing from the leader (player 1)
+    /// gives the first `len % players` seats one card more.
+    sizes: Vec<usize>,
 }
 
 impl DealSource {
-    /// Uniformly random arrangements of `deck`, first half (rounded up) to player 1, who leads.
-    /// With `balanced`, only deals where both players hold the same number of each kind
-    /// (uniform among those: each half is shuffled on its own).
+    /// Two players: [`Self::with_players`] with 2.
     pub fn new(deck: Deck, balanced: bool) -> Result<DealSource, SearchError> {
+        DealSource::with_players(deck, 2, balanced)
+    }
+
+    /// Uniformly random arrangements of `deck` cut into `players` stacks, seat after seat,
+    /// with the sizes round-robin dealing from player 1 (who leads) gives: the same
+    /// distribution as dealing a shuffled deck round-robin, and for two players exactly the
+    /// deals `bmn search` has always played (first half, rounded up, to player 1). With
+    /// `balanced`, only deals where every player holds the same number of each kind
+    /// (uniform among those: each hand is shuffled on its own).
+    pub fn with_players(
+        deck: Deck,
+        players: usize,
+        balanced: bool,
+    ) -> Result<DealSource, SearchError> {
         let len = deck.len() as usize;
-        if !(2..=bmn_kernel::MAX_CARDS).contains(&len) {
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            return Err(SearchError::Players(players));
+        }
+        // The kernels take two players and at most 64 cards; the reference engine any deck
+        // that gives every player a card.
+        let max = MAX_REFERENCE_CARDS;
+        if !(players..=max).contains(&len) {
             return Err(SearchError::DeckSize {
                 deck: deck.to_string(),
                 cards: len,
+                players,
+                max,
             });
         }
         let codes: Vec<u8> = deck.cards().iter().map(|k| k.index() as u8).collect();
-        let half = if balanced {
-            if let Some(k) = Kind::ALL.into_iter().find(|&k| deck.count(k) % 2 == 1) {
+        let share = if balanced {
+            if let Some(k) = Kind::ALL
+                .into_iter()
+                .find(|&k| !(deck.count(k) as usize).is_multiple_of(players))
+            {
                 return Err(SearchError::Unbalanceable {
                     deck: deck.to_string(),
                     kind: k.symbol(),
+                    players,
                 });
             }
-            let half_deck = Deck::from_counts(deck.counts().map(|c| c / 2));
-            Some(half_deck.cards().iter().map(|k| k.index() as u8).collect())
+            let p = players as u32;
+            let share = Deck::from_counts(deck.counts().map(|c| c / p));
+            Some(share.cards().iter().map(|k| k.index() as u8).collect())
         } else {
             None
         };
+        let sizes = (0..players)
+            .map(|seat| len / players + usize::from(seat < len % players))
+            .collect();
         Ok(DealSource {
             deck,
             codes,
-            half,
-            split: len.div_ceil(2),
+            share,
+            sizes,
         })
     }
 
@@ -55,7 +89,12 @@ impl DealSource {
     }
 
     pub fn balanced(&self) -> bool {
-        self.half.is_some()
+        self.share.is_some()
+    }
+
+    /// Seats at the table.
+    pub fn players(&self) -> usize {
+        self.sizes.len()
     }
 
     /// Cards in one deal.
@@ -70,21 +109,21 @@ impl DealSource {
 
     /// Cards player 1 gets.
     pub fn split(&self) -> usize {
-        self.split
+        self.sizes[0]
     }
 
-    /// Writes deal `index` of stream `seed` into `out` (`self.len()` codes, player 1's first).
-    /// A pure function of (seed, index), so any thread can deal any game.
+    /// Writes deal `index` of stream `seed` into `out` (`self.len()` codes, player 1's
+    /// first, then player 2's, ...). A pure function of (seed, index), so any thread can
+    /// deal any game.
     pub fn deal(&self, seed: u64, index: u64, out: &mut [u8]) {
-        match &self.half {
+        match &self.share {
             None => dealer::deal_for(seed, index, &self.codes, out),
-            Some(half) => {
+            Some(share) => {
                 let mut rng = dealer::deal_rng(seed, index);
-                let (p1, p2) = out.split_at_mut(half.len());
-                p1.copy_from_slice(half);
-                p2.copy_from_slice(half);
-                dealer::shuffle(&mut rng, p1);
-                dealer::shuffle(&mut rng, p2);
+                for hand in out.chunks_exact_mut(share.len()) {
+                    hand.copy_from_slice(share);
+                    dealer::shuffle(&mut rng, hand);
+                }
             }
         }
     }
@@ -93,7 +132,7 @@ impl DealSource {
     /// deal after deal: the same as [`Self::deal`] for each, but uniform deals go through
     /// [`dealer::deal_batch`] (eight at a time in SIMD lanes where the CPU allows).
     pub fn deal_batch(&self, seed: u64, first: u64, out: &mut [u8]) {
-        match &self.half {
+        match &self.share {
             None => dealer::deal_batch(seed, first, &self.codes, out),
             Some(_) => {
                 for (i, deal) in out.chunks_exact_mut(self.len()).enumerate() {
@@ -105,14 +144,19 @@ impl DealSource {
 
     /// A dealt deal as a bmn-core position, player 1 leading.
     pub fn position(&self, codes: &[u8]) -> Position {
-        let hand = |h: &[u8]| {
-            h.iter()
-                .map(|&c| Kind::from_index(usize::from(c)).expect("kernel code"))
-                .collect()
-        };
-        let (p1, p2) = codes.split_at(self.split);
-        Position::new_deal(vec![hand(p1), hand(p2)], Player(0))
-            .expect("a dealt deal is a valid position")
+        let mut rest = codes;
+        let hands = self
+            .sizes
+            .iter()
+            .map(|&n| {
+                let (hand, tail) = rest.split_at(n);
+                rest = tail;
+                hand.iter()
+                    .map(|&c| Kind::from_index(usize::from(c)).expect("kernel code"))
+                    .collect()
+            })
+            .collect();
+        Position::new_deal(hands, Player(0)).expect("a dealt deal is a valid position")
     }
 }
 
@@ -158,6 +202,27 @@ mod tests {
         let src = DealSource::new(Deck::parse("1J,1Q,1K,1A,5-").unwrap(), false).unwrap();
         assert_eq!(src.split(), 5);
         assert!(DealSource::new(Deck::parse("1J,1Q,2-").unwrap(), true).is_err());
-        assert!(DealSource::new(Deck::parse("2xstandard").unwrap(), false).is_err());
+        assert!(DealSource::new(Deck::parse("1J").unwrap(), false).is_err());
+        assert!(DealSource::with_players(Deck::parse("2xstandard").unwrap(), 4, true).is_ok());
+        assert!(DealSource::with_players(Deck::STANDARD, 3, true).is_err());
+        assert!(DealSource::with_players(Deck::STANDARD, 11, false).is_err());
+    }
+
+    #[test]
+    fn more_players_get_round_robin_sizes_and_balanced_shares() {
+        let src = DealSource::with_players(Deck::STANDARD, 3, false).unwrap();
+        let mut out = vec![0; 52];
+        src.deal(5, 9, &mut out);
+        let p = src.position(&out);
+        let sizes: Vec<_> = p.stacks().iter().map(|s| s.len()).collect();
+        assert_eq!(sizes, vec![18, 17, 17]);
+        assert_eq!(p.deck(), Deck::STANDARD);
+        let src = DealSource::with_players(Deck::STANDARD, 4, true).unwrap();
+        src.deal(5, 9, &mut out);
+        let p = src.position(&out);
+        for stack in p.stacks() {
+            assert_eq!(stack.iter().filter(|k| k.symbol() == 'A').count(), 1);
+            assert_eq!(stack.len(), 13);
+        }
     }
 }

@@ -1,29 +1,44 @@
 //! bmn-search: reproducible random searches over deals on the fast kernels, exact to the rules.
 //!
-//! Deals come from a [`DealSource`]; the kernels of `bmn-kernel` play them; any game still going
+//! Deals come from a [`DealSource`]; the kernels of `bmn-kernel` play them (bmn-core's reference
+//! engine where no kernel applies: more players, other penalty tables); any game still going
 //! at the trick cap is handed to bmn-core's exact cycle detection. Nothing here prints: callers
-//! get a [`Summary`] and progress callbacks.
+//! get a [`Summary`] (the longest games) or [`Stats`] (the length distribution, wins by seat)
+//! and progress callbacks.
 
 pub mod bench;
 pub mod deals;
 pub mod play;
 pub mod run;
+pub mod stats;
 pub mod summary;
 pub mod units;
 
 pub use deals::DealSource;
-pub use play::{Deals, exact, play_deals, two_hand_text};
-pub use run::{SearchConfig, UNIT, play_range, search};
+pub use play::{DEFAULT_GIVE_UP, Deals, Engine, Tally, exact, play_deals, two_hand_text};
+pub use run::{SearchConfig, UNIT, play_into, play_range, search, stream};
+pub use stats::{Stats, TailFit};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
 pub use units::run_units;
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
-    #[error("deck {deck} has {cards} cards; the fast search plays 2 to 64")]
-    DeckSize { deck: String, cards: usize },
+    #[error("{0} players: a table seats 2 to 10")]
+    Players(usize),
+    #[error("deck {deck} has {cards} cards; {players} players are dealt {players} to {max}")]
+    DeckSize {
+        deck: String,
+        cards: usize,
+        players: usize,
+        max: usize,
+    },
     #[error(
-        "deck {deck} has an odd number of {kind}: it cannot be split into equal halves (--balanced)"
+        "deck {deck}: its {kind} cards cannot be shared equally among {players} players (--balanced)"
     )]
-    Unbalanceable { deck: String, kind: char },
+    Unbalanceable {
+        deck: String,
+        kind: char,
+        players: usize,
+    },
 }

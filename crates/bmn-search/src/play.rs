@@ -1,8 +1,9 @@
-//! Playing numbered deals exactly: batches through a fast kernel, capped games handed to
-//! bmn-core's cycle detection, results into a [`Summary`]. Random searches and exhaustive
-//! enumerations differ only in where their deals come from (a [`Deals`]).
+//! Playing numbered deals exactly: batches through a fast kernel (capped games handed to
+//! bmn-core's cycle detection) or through the reference engine where no kernel applies,
+//! results into a [`Tally`]. Random searches, statistics and exhaustive enumerations differ
+//! only in where their deals come from (a [`Deals`]) and what they add up (a [`Tally`]).
 
-use bmn_core::{Outcome as Exact, Player, Position, Rules, play_out};
+use bmn_core::{Cycle, Outcome as Exact, Player, Position, Rules, play_out, play_out_within};
 use bmn_kernel::{Kernel, Outcome};
 
 use crate::summary::{FoundCycle, Summary};
@@ -14,20 +15,116 @@ use crate::summary::{FoundCycle, Summary};
 /// shorter drain.
 pub const BATCH: usize = 4096;
 
-/// A numbered family of two-player deals in which one seat leads every deal.
+/// How a run plays its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// A fast kernel: two players, the standard penalty table, at most 64 cards.
+    Kernel(Kernel),
+    /// bmn-core's reference engine under `rules`: every table the kernels do not play (more
+    /// players, other penalty tables, bigger decks). A game that has neither ended nor shown
+    /// its cycle after `give_up` tricks is counted as unresolved.
+    Reference { rules: Rules, give_up: u64 },
+}
+
+/// The default of [`Engine::Reference`]'s `give_up`: standard games of any table end within
+/// a few thousand tricks, while some other tables (0-penalty cards, several players) make
+/// games that run millions of tricks without repeating.
+pub const DEFAULT_GIVE_UP: u64 = 100_000;
+
+impl Engine {
+    /// `kernel` where it applies to games of `players` players and `cards` cards under
+    /// `rules`, else the reference engine (giving up after `give_up` tricks). The kernels
+    /// hard-wire J1 Q2 K3 A4 X5 (a card's code is its penalty) and two seats; with two players
+    /// the running-out rule never matters.
+    pub fn choose(
+        kernel: Kernel,
+        rules: Rules,
+        players: usize,
+        cards: usize,
+        give_up: u64,
+    ) -> Engine {
+        if players == 2 && rules.penalties.is_standard() && cards <= bmn_kernel::MAX_CARDS {
+            Engine::Kernel(kernel)
+        } else {
+            Engine::Reference { rules, give_up }
+        }
+    }
+
+    /// The kernel's name, or `reference`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Kernel(k) => k.name(),
+            Engine::Reference { .. } => "reference",
+        }
+    }
+}
+
+/// What a run adds its games up into: a search's [`Summary`], statistics' `Stats`.
+pub trait Tally {
+    /// A game that ended: `winner` numbered from 1; `deal` builds its text, if wanted.
+    fn record_finished(
+        &mut self,
+        index: u64,
+        cards: u64,
+        tricks: u64,
+        winner: usize,
+        deal: impl FnOnce() -> String,
+    );
+    /// A game that never ends.
+    fn record_cycle(&mut self, index: u64, cycle: &Cycle, deal: impl FnOnce() -> String);
+    /// A game the reference engine gave up on: neither ended nor repeated within its limit.
+    fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String);
+}
+
+impl Tally for Summary {
+    fn record_finished(
+        &mut self,
+        index: u64,
+        cards: u64,
+        tricks: u64,
+        winner: usize,
+        deal: impl FnOnce() -> String,
+    ) {
+        self.add_finished(index, cards, tricks, winner, deal);
+    }
+
+    fn record_cycle(&mut self, index: u64, c: &Cycle, deal: impl FnOnce() -> String) {
+        self.add_cycle(FoundCycle {
+            index,
+            deal: deal(),
+            preperiod: c.preperiod,
+            period: c.period,
+            cycle_id: c.id,
+            representative: c.representative.deal_text(),
+            representative_leader: c.representative.leader().number(),
+        });
+    }
+
+    fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
+        self.add_unresolved(index, deal);
+    }
+}
+
+/// A numbered family of deals in which one seat leads every deal.
 pub trait Deals: Sync {
     /// Cards in one deal.
     fn deal_len(&self) -> usize;
-    /// Cards of the leader, whose hand comes first in the codes the kernel gets.
+    /// Cards of the leader, whose hand comes first in the codes the kernel gets (two
+    /// players; unused by the reference engine).
     fn split(&self) -> usize;
-    /// Writes deals `first..first + out.len() / deal_len()` into `out`, leader's hand first
-    /// (codes 0 plain, 1 J .. 5 joker).
+    /// Writes deals `first..first + out.len() / deal_len()` into `out` (codes 0 plain, 1 J
+    /// .. 5 joker), in the layout [`Self::position`] reads; for two players, the leader's
+    /// hand first, as the kernels want.
     fn fill(&self, first: u64, out: &mut [u8]);
     /// One deal's codes (as `fill` wrote them) as the position a person reads: seats in
     /// their order, the leader named. The exact hand-over plays it; reports print it.
     fn position(&self, codes: &[u8]) -> Position;
     /// The seat that leads every deal.
     fn leader(&self) -> Player;
+    /// Seats at the table.
+    fn players(&self) -> usize {
+        2
+    }
     /// [`Self::position`]'s deal text, which the top-K tie-break asks for often on reduced
     /// decks (neighbouring deals tie on cards and tricks); override it with a direct path.
     fn deal_text(&self, codes: &[u8]) -> String {
@@ -66,15 +163,15 @@ pub fn exact(kernel: Outcome, leader: Player, start: impl FnOnce() -> Position) 
     }
 }
 
-/// Plays deals `first..end` of `deals` on `kernel` (games past `max_tricks` tricks go to
-/// exact cycle detection) and adds them to `summary`.
+/// Plays deals `first..end` of `deals` on `engine` (on a kernel, games past `max_tricks`
+/// tricks go to exact cycle detection) and adds them to `tally`.
 pub fn play_deals(
     deals: &impl Deals,
-    kernel: Kernel,
+    engine: Engine,
     max_tricks: u32,
     first: u64,
     end: u64,
-    summary: &mut Summary,
+    tally: &mut impl Tally,
 ) {
     let len = deals.deal_len();
     let leader = deals.leader();
@@ -83,34 +180,29 @@ pub fn play_deals(
     let mut start = first;
     while start < end {
         let n = (end - start).min(BATCH as u64) as usize;
-        deals.fill(start, &mut codes[..n * len]);
-        bmn_kernel::play_many(
-            kernel,
-            &codes[..n * len],
-            len,
-            deals.split(),
-            max_tricks,
-            &mut outcomes[..n],
-        );
-        for (i, (deal, &outcome)) in codes.chunks_exact(len).zip(&outcomes[..n]).enumerate() {
+        let batch = &mut codes[..n * len];
+        deals.fill(start, batch);
+        if let Engine::Kernel(kernel) = engine {
+            let out = &mut outcomes[..n];
+            bmn_kernel::play_many(kernel, batch, len, deals.split(), max_tricks, out);
+        }
+        for (i, deal) in batch.chunks_exact(len).enumerate() {
+            let result = match engine {
+                Engine::Kernel(_) => Some(exact(outcomes[i], leader, || deals.position(deal))),
+                Engine::Reference { rules, give_up } => {
+                    play_out_within(&rules, &deals.position(deal), give_up)
+                }
+            };
             let index = start + i as u64;
-            match exact(outcome, leader, || deals.position(deal)) {
-                Exact::Finished {
+            let text = || deals.deal_text(deal);
+            match result {
+                Some(Exact::Finished {
                     winner,
                     cards,
                     tricks,
-                } => summary.add_finished(index, cards, tricks, winner.number(), || {
-                    deals.deal_text(deal)
-                }),
-                Exact::Cycle(c) => summary.add_cycle(FoundCycle {
-                    index,
-                    deal: deals.deal_text(deal),
-                    preperiod: c.preperiod,
-                    period: c.period,
-                    cycle_id: c.id,
-                    representative: c.representative.deal_text(),
-                    representative_leader: c.representative.leader().number(),
-                }),
+                }) => tally.record_finished(index, cards, tricks, winner.number(), text),
+                Some(Exact::Cycle(c)) => tally.record_cycle(index, &c, text),
+                None => tally.record_unresolved(index, text),
             }
         }
         start += n as u64;

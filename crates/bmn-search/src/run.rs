@@ -9,10 +9,9 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Player, Position};
-use bmn_kernel::Kernel;
 
 use crate::deals::DealSource;
-use crate::play::{Deals, play_deals, two_hand_text};
+use crate::play::{Deals, Engine, Tally, play_deals, two_hand_text};
 use crate::summary::Summary;
 use crate::units::run_units;
 
@@ -27,7 +26,7 @@ pub struct SearchConfig {
     pub source: DealSource,
     /// How many of the longest games to keep.
     pub top: usize,
-    pub kernel: Kernel,
+    pub engine: Engine,
     /// Games still running after this many tricks go to exact cycle detection.
     pub max_tricks: u32,
 }
@@ -54,23 +53,29 @@ impl Deals for SearchConfig {
         Player(0)
     }
 
+    fn players(&self) -> usize {
+        self.source.players()
+    }
+
     fn deal_text(&self, codes: &[u8]) -> String {
-        two_hand_text(codes, self.source.split())
+        if self.source.players() == 2 {
+            two_hand_text(codes, self.source.split())
+        } else {
+            self.source.position(codes).deal_text()
+        }
     }
 }
 
 /// Plays deals `first..end` of the stream and sums them up.
 pub fn play_range(config: &SearchConfig, first: u64, end: u64) -> Summary {
     let mut summary = Summary::new(config.top);
-    play_deals(
-        config,
-        config.kernel,
-        config.max_tricks,
-        first,
-        end,
-        &mut summary,
-    );
+    play_into(config, first, end, &mut summary);
     summary
+}
+
+/// Plays deals `first..end` of the stream into `tally`.
+pub fn play_into(config: &SearchConfig, first: u64, end: u64, tally: &mut impl Tally) {
+    play_deals(config, config.engine, config.max_tricks, first, end, tally);
 }
 
 /// Runs `games` games (or until `stop` is set, if `None`) on `threads` threads. `progress` is
@@ -81,19 +86,47 @@ pub fn search(
     games: Option<u64>,
     threads: usize,
     stop: &AtomicBool,
-    mut progress: impl FnMut(&Summary) -> bool,
+    progress: impl FnMut(&Summary) -> bool,
 ) -> Summary {
+    let fresh = Summary::new(config.top);
+    stream(
+        config,
+        games,
+        threads,
+        stop,
+        &fresh,
+        Summary::merge,
+        progress,
+    )
+}
+
+/// [`search`] into any tally: units of the stream played into copies of `fresh` on worker
+/// threads and merged in unit order with `merge`, so the result is a function of (seed,
+/// games) alone.
+pub fn stream<T: Tally + Clone + Send + Sync>(
+    config: &SearchConfig,
+    games: Option<u64>,
+    threads: usize,
+    stop: &AtomicBool,
+    fresh: &T,
+    merge: impl FnMut(&mut T, T),
+    mut progress: impl FnMut(&T) -> bool,
+) -> T {
     let end_of = |unit: u64| games.map_or((unit + 1) * UNIT, |g| g.min((unit + 1) * UNIT));
-    let mut merged = Summary::new(config.top);
+    let mut merged = fresh.clone();
     run_units(
         0,
         games.map(|g| g.div_ceil(UNIT)),
         threads,
         stop,
         &mut merged,
-        Summary::merge,
-        |unit| play_range(config, unit * UNIT, end_of(unit)),
-        |summary, _| progress(summary),
+        merge,
+        |unit| {
+            let mut tally = fresh.clone();
+            play_into(config, unit * UNIT, end_of(unit), &mut tally);
+            tally
+        },
+        |tally, _| progress(tally),
     );
     merged
 }

@@ -70,8 +70,8 @@ pub struct CycleClass {
 pub struct Summary {
     /// Games played (finished and cycling).
     pub games: u64,
-    /// Finished games won by player 1 and player 2.
-    pub wins: [u64; 2],
+    /// Finished games won by each seat (`wins[0]`: player 1), as many seats as have won.
+    pub wins: Vec<u64>,
     /// Sums over finished games.
     pub total_cards: u128,
     pub total_tricks: u128,
@@ -85,6 +85,12 @@ pub struct Summary {
     pub cycles: Vec<FoundCycle>,
     /// Every distinct cycle reached, by id.
     pub classes: BTreeMap<CycleId, CycleClass>,
+    /// Games the reference engine gave up on (neither ended nor repeated within its limit).
+    #[serde(default)]
+    pub unresolved: u64,
+    /// The first of them by deal index: (index, deal text).
+    #[serde(default)]
+    pub first_unresolved: Option<(u64, String)>,
     top: usize,
     keep_cycles: usize,
 }
@@ -105,7 +111,12 @@ impl Summary {
     }
 
     pub fn finished(&self) -> u64 {
-        self.wins[0] + self.wins[1]
+        self.wins.iter().sum()
+    }
+
+    /// Finished games won by `player` (numbered from 1).
+    pub fn wins_of(&self, player: usize) -> u64 {
+        self.wins.get(player - 1).copied().unwrap_or(0)
     }
 
     pub fn mean_cards(&self) -> f64 {
@@ -139,14 +150,10 @@ impl Summary {
         deal: impl FnOnce() -> String,
     ) {
         self.games += 1;
-        self.wins[winner - 1] += 1;
+        add_at(&mut self.wins, winner - 1, 1);
         self.total_cards += u128::from(cards);
         self.total_tricks += u128::from(tricks);
-        let bin = (cards / HISTOGRAM_BIN) as usize;
-        if self.histogram.len() <= bin {
-            self.histogram.resize(bin + 1, 0);
-        }
-        self.histogram[bin] += 1;
+        add_at(&mut self.histogram, (cards / HISTOGRAM_BIN) as usize, 1);
         if self.may_enter(cards, tricks) {
             self.offer(Found {
                 index,
@@ -180,6 +187,19 @@ impl Summary {
         }
     }
 
+    /// Counts a game the reference engine gave up on.
+    pub fn add_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
+        self.games += 1;
+        self.unresolved += 1;
+        if self
+            .first_unresolved
+            .as_ref()
+            .is_none_or(|(i, _)| index < *i)
+        {
+            self.first_unresolved = Some((index, deal()));
+        }
+    }
+
     fn add_class(&mut self, id: CycleId, class: CycleClass) {
         self.classes
             .entry(id)
@@ -206,16 +226,12 @@ impl Summary {
     /// Adds `other`'s games to these.
     pub fn merge(&mut self, other: Summary) {
         self.games += other.games;
-        self.wins[0] += other.wins[0];
-        self.wins[1] += other.wins[1];
+        for (seat, wins) in other.wins.into_iter().enumerate() {
+            add_at(&mut self.wins, seat, wins);
+        }
         self.total_cards += other.total_cards;
         self.total_tricks += other.total_tricks;
-        if self.histogram.len() < other.histogram.len() {
-            self.histogram.resize(other.histogram.len(), 0);
-        }
-        for (mine, theirs) in self.histogram.iter_mut().zip(other.histogram) {
-            *mine += theirs;
-        }
+        add_counts(&mut self.histogram, &other.histogram);
         for found in other.longest {
             self.offer(found);
         }
@@ -225,6 +241,33 @@ impl Summary {
         for (id, class) in other.classes {
             self.add_class(id, class);
         }
+        self.unresolved += other.unresolved;
+        if let Some((index, deal)) = other.first_unresolved
+            && self
+                .first_unresolved
+                .as_ref()
+                .is_none_or(|(i, _)| index < *i)
+        {
+            self.first_unresolved = Some((index, deal));
+        }
+    }
+}
+
+/// `counts[at] += n`, growing `counts` as needed: histograms and per-seat counts.
+pub(crate) fn add_at(counts: &mut Vec<u64>, at: usize, n: u64) {
+    if counts.len() <= at {
+        counts.resize(at + 1, 0);
+    }
+    counts[at] += n;
+}
+
+/// Adds `theirs` into `mine` element-wise, growing `mine` as needed.
+pub(crate) fn add_counts(mine: &mut Vec<u64>, theirs: &[u64]) {
+    if mine.len() < theirs.len() {
+        mine.resize(theirs.len(), 0);
+    }
+    for (m, t) in mine.iter_mut().zip(theirs) {
+        *m += t;
     }
 }
 

@@ -5,14 +5,14 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::Deck;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
-use bmn_search::{DealSource, SearchConfig, UNIT, search};
+use bmn_search::{DealSource, Engine, SearchConfig, UNIT, search};
 
 fn config(deck: &str, balanced: bool, seed: u64) -> SearchConfig {
     SearchConfig {
         seed,
         source: DealSource::new(Deck::parse(deck).unwrap(), balanced).unwrap(),
         top: 10,
-        kernel: Kernel::best_available(),
+        engine: Engine::Kernel(Kernel::best_available()),
         max_tricks: DEFAULT_MAX_TRICKS,
     }
 }

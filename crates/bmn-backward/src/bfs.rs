@@ -1,0 +1,107 @@
+//! Backward breadth-first search: every position that reaches a set of sources, level by level.
+//!
+//! Level `d` holds the positions exactly `d` tricks before the nearest source. Memory is the
+//! visited set (one [`PackedPosition`] each) plus the current and next levels; the search
+//! stops at a limit on positions visited and says so instead of running out of memory.
+
+use bmn_core::{Position, Rules};
+
+use crate::error::BackwardError;
+use crate::packed::{PackedPosition, PackedSet};
+use crate::predecessors::for_each_predecessor;
+
+/// How a backward search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BfsEnd {
+    /// Distinct positions visited, the sources included.
+    pub positions: u64,
+    /// Levels expanded: the deepest position found is this many tricks before a source.
+    pub depth: u64,
+    /// A new position was found when `limit` positions had been visited already: the search
+    /// was cut short.
+    pub cut_by_limit: bool,
+    /// `max_depth` stopped the search with positions still unexpanded.
+    pub cut_by_depth: bool,
+}
+
+/// Packs `position`, or says why it cannot be.
+pub(crate) fn pack(position: &Position) -> Result<PackedPosition, BackwardError> {
+    PackedPosition::pack(position).ok_or(BackwardError::TooLarge {
+        cards: position.card_count(),
+        players: position.players(),
+        max: PackedPosition::MAX_SYMBOLS,
+    })
+}
+
+/// Searches backward from `sources` (distinct or not) until no new position appears, `limit`
+/// positions have been visited, or `max_depth` levels have been expanded. Calls `found` with
+/// each distinct position once (sources first, at depth 0) and `progress` with the count of
+/// positions visited from time to time.
+pub(crate) fn backward_bfs(
+    rules: &Rules,
+    sources: &[Position],
+    limit: u64,
+    max_depth: Option<u64>,
+    mut found: impl FnMut(&Position, u64),
+    mut progress: impl FnMut(u64),
+) -> Result<BfsEnd, BackwardError> {
+    let mut visited = PackedSet::default();
+    let mut level: Vec<PackedPosition> = Vec::new();
+    let mut end = BfsEnd {
+        positions: 0,
+        depth: 0,
+        cut_by_limit: false,
+        cut_by_depth: false,
+    };
+    for source in sources {
+        let key = pack(source)?;
+        if visited.len() as u64 >= limit {
+            end.cut_by_limit |= !visited.contains(&key);
+            continue;
+        }
+        if visited.insert(key) {
+            level.push(key);
+            found(source, 0);
+        }
+    }
+    let mut next_report = 1u64 << 16;
+    'search: while !level.is_empty() && !end.cut_by_limit {
+        if max_depth.is_some_and(|d| end.depth >= d) {
+            end.cut_by_depth = true;
+            break;
+        }
+        let depth = end.depth + 1;
+        let mut next = Vec::new();
+        for key in &level {
+            let mut stop = false;
+            for_each_predecessor(rules, &key.unpack(), |p| {
+                if stop {
+                    return;
+                }
+                // Predecessors hold the same cards and players, so they pack if the source did.
+                let k = PackedPosition::pack(&p).expect("same size as a packed position");
+                if visited.len() as u64 >= limit {
+                    // Full: a new position means the search is cut short.
+                    stop = !visited.contains(&k);
+                } else if visited.insert(k) {
+                    found(&p, depth);
+                    next.push(k);
+                }
+            });
+            if stop {
+                end.cut_by_limit = true;
+                end.depth = depth;
+                break 'search;
+            }
+            if visited.len() as u64 >= next_report {
+                progress(visited.len() as u64);
+                next_report = visited.len() as u64 + (1 << 16);
+            }
+        }
+        end.depth = if next.is_empty() { end.depth } else { depth };
+        level = next;
+    }
+    end.positions = visited.len() as u64;
+    progress(end.positions);
+    Ok(end)
+}

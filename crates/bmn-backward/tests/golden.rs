@@ -1,0 +1,101 @@
+//! Published figures through backward play: the Casella cycle's basin and the record games.
+
+mod common;
+
+use bmn_backward::{BasinConfig, BasinTarget, ExtendConfig, basin, extend, predecessors};
+use bmn_core::{Outcome, Player, Position, Rules, play_out};
+use common::pos;
+
+fn golden_position(deal: &str, leader: usize) -> Position {
+    Position::parse_deal(deal, Player(leader - 1)).unwrap()
+}
+
+#[test]
+fn spec_unit_case() {
+    // rules.md, Backward play.
+    let preds = predecessors(&Rules::STANDARD, &pos("--K---A----AAJ-/J-", 1));
+    assert!(preds.contains(&pos("J--K---A----AA/-J-", 1)));
+}
+
+/// Casella et al. (arXiv 2403.13855) report 30 balanced starting deals for their cycle. The
+/// basin is small enough to search completely; how many balanced deals it holds depends on
+/// the definition, and two natural ones give 30 (docs/results.md, Part 3).
+#[test]
+fn casella_cycle_basin() {
+    let golden = bmn_golden::load();
+    let case = golden
+        .cycles
+        .iter()
+        .find(|c| c.name.starts_with("Casella"))
+        .unwrap();
+    let start = golden_position(&case.deal, case.leader);
+    let b = basin(&Rules::STANDARD, &start, &BasinConfig::default(), |_| {}).unwrap();
+    let Outcome::Cycle(cycle) = play_out(&Rules::STANDARD, &start) else {
+        panic!("the Casella deal cycles")
+    };
+    let BasinTarget::Cycle { id, period, .. } = b.target else {
+        panic!("{:?}", b.target)
+    };
+    assert_eq!((id, period.tricks, period.cards), (cycle.id, 62, 440));
+    assert!(b.complete);
+    assert_eq!(b.positions, 5340);
+    let count = |f: &dyn Fn(&bmn_backward::BalancedDeal) -> bool| {
+        b.balanced.iter().filter(|d| f(d)).count()
+    };
+    let leader_1 = |d: &bmn_backward::BalancedDeal| d.deal.leader() == Player(0);
+    assert_eq!(b.balanced.len(), 60, "any leader, players renamed or not");
+    assert_eq!(count(&leader_1), 30, "player 1 leads, renamed or not");
+    assert_eq!(count(&|d| !d.renamed), 30, "any leader, the cycle as given");
+    assert_eq!(
+        count(&|d| leader_1(d) && !d.renamed),
+        18,
+        "player 1 leads, as given"
+    );
+    let own = b.balanced.iter().find(|d| d.deal == start).unwrap();
+    assert_eq!((own.length.tricks, own.length.cards), (4, 34));
+    assert!(!own.renamed);
+}
+
+/// The record games' final positions have small trees: searched completely, Mann and Wu's
+/// (2007) holds Anderson's 2013 record with the players swapped, and Nessler's 2022 record
+/// is the longest balanced deal of its own.
+#[test]
+fn extending_records() {
+    let golden = bmn_golden::load();
+    let record = |name: &str| golden.records.iter().find(|r| r.name == name).unwrap();
+    let config = ExtendConfig {
+        depth: 1000,
+        ..ExtendConfig::default()
+    };
+
+    let mann_wu = record("Mann and Wu 2007");
+    let anderson = record("Anderson 2013");
+    let ext = extend(
+        &Rules::STANDARD,
+        &golden_position(&mann_wu.deal, mann_wu.leader),
+        &config,
+        |_| {},
+    )
+    .unwrap();
+    assert!(
+        ext.complete && ext.depth < 1000,
+        "the whole tree was searched"
+    );
+    assert_eq!(ext.original.cards, mann_wu.cards);
+    let (a1, a2) = anderson.deal.split_once('/').unwrap();
+    let swapped = golden_position(&format!("{a2}/{a1}"), 2);
+    assert_eq!(ext.best[0].deal, swapped);
+    assert_eq!(ext.best[0].cards, anderson.cards);
+
+    let nessler = record("Nessler 2022");
+    let ext = extend(
+        &Rules::STANDARD,
+        &golden_position(&nessler.deal, nessler.leader),
+        &config,
+        |_| {},
+    )
+    .unwrap();
+    assert!(ext.complete && ext.depth < 1000);
+    assert_eq!((ext.positions, ext.longer), (57137, 0));
+    assert!(ext.best.iter().all(|d| d.cards < nessler.cards));
+}

@@ -1,0 +1,270 @@
+//! bmn-plot: the figures bmn draws, as SVG or PNG (chosen by the file's extension).
+//!
+//! Text is drawn with DejaVu Sans, embedded in the binary from `fonts/` (its licence is
+//! beside it), never with a system font: a fresh machine has none, and the figure must come
+//! out the same on every machine. The plotters crate draws; this crate only decides what.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+
+/// DejaVu Sans (Bitstream Vera licence, `fonts/DejaVuSans-LICENSE.txt`).
+static FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+
+/// Figure size in pixels (SVG user units).
+const SIZE: (u32, u32) = (1000, 620);
+
+/// Colours of the series, in order.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// Why a figure could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error("cannot tell the image format of {0}: name it .svg or .png")]
+    Format(String),
+    #[error("nothing to plot: {0}")]
+    Empty(&'static str),
+    #[error("drawing {path}: {message}")]
+    Draw { path: String, message: String },
+}
+
+/// A named histogram of game lengths: `counts[t]` games of length `t`.
+#[derive(Clone, Debug)]
+pub struct Histogram {
+    pub label: String,
+    pub counts: Vec<u64>,
+}
+
+/// The length distributions of one or more runs on one plot with a logarithmic share axis
+/// (Casella et al. 2024, Figure 1: uniform against balanced deals), each as the share of its
+/// games at each length so runs of different sizes compare.
+pub fn length_histogram(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    series: &[Histogram],
+) -> Result<(), PlotError> {
+    let shares: Vec<(String, Vec<(f64, f64)>)> = series
+        .iter()
+        .map(|h| {
+            let total = h.counts.iter().sum::<u64>().max(1) as f64;
+            let points = h
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c > 0)
+                .map(|(t, &c)| (t as f64, c as f64 / total))
+                .collect();
+            (h.label.clone(), points)
+        })
+        .collect();
+    let points = || shares.iter().flat_map(|(_, p)| p.iter());
+    let x_max = points().map(|p| p.0).fold(0.0, f64::max);
+    let y_min = points().map(|p| p.1).fold(1.0, f64::min);
+    if x_max == 0.0 {
+        return Err(PlotError::Empty("no games of positive length"));
+    }
+    let frame = Frame {
+        title,
+        x_label,
+        y_label: "share of games (log scale)",
+        x: 0.0..x_max * 1.02,
+        y: y_min * 0.5..1.0,
+        log_y: true,
+    };
+    draw(path, &frame, &shares)
+}
+
+/// Each player's stack size trick by trick: `sizes[p][t]` is player p+1's stack after t
+/// tricks (t = 0 is the deal).
+pub fn stack_sizes(path: &Path, title: &str, sizes: &[Vec<u32>]) -> Result<(), PlotError> {
+    let tricks = sizes.iter().map(Vec::len).max().unwrap_or(0);
+    if tricks == 0 {
+        return Err(PlotError::Empty("no positions"));
+    }
+    let top = sizes.iter().flatten().copied().max().unwrap_or(1).max(1);
+    let lines: Vec<(String, Vec<(f64, f64)>)> = sizes
+        .iter()
+        .enumerate()
+        .map(|(p, s)| {
+            let points = s
+                .iter()
+                .enumerate()
+                .map(|(t, &n)| (t as f64, f64::from(n)))
+                .collect();
+            (format!("player {}", p + 1), points)
+        })
+        .collect();
+    let frame = Frame {
+        title,
+        x_label: "tricks",
+        y_label: "cards held",
+        x: 0.0..((tricks - 1).max(1)) as f64,
+        y: 0.0..f64::from(top) * 1.05,
+        log_y: false,
+    };
+    draw(path, &frame, &lines)
+}
+
+/// Axes, labels and ranges of a line plot.
+struct Frame<'a> {
+    title: &'a str,
+    x_label: &'a str,
+    y_label: &'a str,
+    x: Range<f64>,
+    y: Range<f64>,
+    log_y: bool,
+}
+
+impl Frame<'_> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        lines: &[(String, Vec<(f64, f64)>)],
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        area.fill(&WHITE)?;
+        let mut builder = ChartBuilder::on(area);
+        builder
+            .caption(self.title, ("sans-serif", 24))
+            .margin(16)
+            .x_label_area_size(48)
+            .y_label_area_size(80);
+        // The two axis kinds are different types, hence the two arms.
+        if self.log_y {
+            let mut chart =
+                builder.build_cartesian_2d(self.x.clone(), self.y.clone().log_scale())?;
+            chart
+                .configure_mesh()
+                .x_desc(self.x_label)
+                .y_desc(self.y_label)
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| format!("{v:.0e}"))
+                .label_style(("sans-serif", 14))
+                .draw()?;
+            for (i, (label, points)) in lines.iter().enumerate() {
+                let colour = PALETTE[i % PALETTE.len()];
+                chart
+                    .draw_series(LineSeries::new(points.iter().copied(), colour))?
+                    .label(label.as_str())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+            }
+            legend(&mut chart)
+        } else {
+            let mut chart = builder.build_cartesian_2d(self.x.clone(), self.y.clone())?;
+            chart
+                .configure_mesh()
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| format!("{v:.0}"))
+                .x_desc(self.x_label)
+                .y_desc(self.y_label)
+                .label_style(("sans-serif", 14))
+                .draw()?;
+            for (i, (label, points)) in lines.iter().enumerate() {
+                let colour = PALETTE[i % PALETTE.len()];
+                chart
+                    .draw_series(LineSeries::new(points.iter().copied(), colour))?
+                    .label(label.as_str())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+            }
+            legend(&mut chart)
+        }
+    }
+}
+
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+}
+
+/// Registers the embedded font (once per process) and draws `frame` with `lines` into
+/// `path` on the back end its extension names.
+fn draw(path: &Path, frame: &Frame, lines: &[(String, Vec<(f64, f64)>)]) -> Result<(), PlotError> {
+    static REGISTER: Once = Once::new();
+    REGISTER.call_once(|| {
+        // The font is a constant of the build: it parses, or no figure could ever be drawn.
+        if plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).is_err() {
+            panic!("the embedded font does not parse");
+        }
+    });
+    let failed = |e: &dyn std::fmt::Display| PlotError::Draw {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => {
+            let area = SVGBackend::new(path, SIZE).into_drawing_area();
+            frame.draw(&area, lines).map_err(|e| failed(&e))?;
+            area.present().map_err(|e| failed(&e))
+        }
+        Some("png") => {
+            let area = BitMapBackend::new(path, SIZE).into_drawing_area();
+            frame.draw(&area, lines).map_err(|e| failed(&e))?;
+            area.present().map_err(|e| failed(&e))
+        }
+        _ => Err(PlotError::Format(path.display().to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_figures_render_in_both_formats() {
+        let dir = std::env::temp_dir().join(format!("bmn-plot-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let h = |label: &str, k: u64| Histogram {
+            label: label.into(),
+            counts: (0..80u64).map(|t| (1u64 << 20) >> (t / k)).collect(),
+        };
+        for ext in ["svg", "png"] {
+            let lengths = dir.join(format!("lengths.{ext}"));
+            length_histogram(&lengths, "lengths", "tricks", &[h("a", 5), h("b", 8)]).unwrap();
+            let stacks = dir.join(format!("stacks.{ext}"));
+            stack_sizes(
+                &stacks,
+                "one game",
+                &[vec![26, 20, 30, 52], vec![26, 32, 22, 0]],
+            )
+            .unwrap();
+            for f in [lengths, stacks] {
+                assert!(std::fs::metadata(&f).unwrap().len() > 1000, "{f:?}");
+            }
+        }
+        // Text is drawn as glyph outlines or text elements from the embedded font: the SVG
+        // names the title.
+        let svg = std::fs::read_to_string(dir.join("stacks.svg")).unwrap();
+        assert!(svg.contains("one game"));
+        assert!(matches!(
+            stack_sizes(&dir.join("x.gif"), "t", &[vec![1]]),
+            Err(PlotError::Format(_))
+        ));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
