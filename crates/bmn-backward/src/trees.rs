@@ -21,6 +21,7 @@
 //! case the mean is a lower bound.
 
 use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position, Rules};
+use bmn_exhaustive::next_arrangement;
 
 use crate::bfs::backward_bfs;
 use crate::error::BackwardError;
@@ -263,21 +264,6 @@ pub fn trees_all(
     }
     progress(tally.count);
     Ok(tally.finish(deck.len(), players, true))
-}
-
-/// Steps to the next arrangement in lexicographic order (Knuth, TAOCP 7.2.1.2, Algorithm L);
-/// false after the last.
-fn next_arrangement(cards: &mut [Kind]) -> bool {
-    let Some(i) = (1..cards.len()).rev().find(|&i| cards[i - 1] < cards[i]) else {
-        return false;
-    };
-    let j = (i..cards.len())
-        .rev()
-        .find(|&j| cards[i - 1] < cards[j])
-        .expect("cards[i] itself is larger");
-    cards.swap(i - 1, j);
-    cards[i..].reverse();
-    true
 }
 
 #[cfg(test)]

@@ -50,6 +50,21 @@ pub struct TableArgs {
     pub deck: String,
 }
 
+/// How the commands that play many random deals play them.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Reference engine only (more players, other penalty tables): a game that has neither
+    /// ended nor repeated a position after this many tricks is counted as unresolved.
+    #[arg(long, default_value_t = bmn_search::DEFAULT_GIVE_UP, value_name = "T")]
+    pub give_up: u64,
+    /// Games still going after this many tricks go to exact cycle detection.
+    #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
+    pub max_tricks: u32,
+}
+
 /// Options shared by every command that plays a game.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
@@ -124,16 +139,8 @@ pub struct SearchArgs {
     pub table: TableArgs,
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
-    #[arg(long, value_name = "NAME")]
-    pub kernel: Option<String>,
-    /// Reference engine only (more players, other penalty tables): a game that has neither
-    /// ended nor repeated a position after this many tricks is counted as unresolved.
-    #[arg(long, default_value_t = bmn_search::DEFAULT_GIVE_UP, value_name = "T")]
-    pub give_up: u64,
-    /// Games still going after this many tricks go to exact cycle detection.
-    #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
-    pub max_tricks: u32,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -229,16 +236,8 @@ pub struct StatsArgs {
     /// Worker threads (default: every core). Results do not depend on it.
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
-    /// Kernel for two-player standard games (default: the fastest this CPU runs).
-    #[arg(long, value_name = "NAME")]
-    pub kernel: Option<String>,
-    /// Reference engine only (more players, other penalty tables): a game that has neither
-    /// ended nor repeated a position after this many tricks is counted as unresolved.
-    #[arg(long, default_value_t = bmn_search::DEFAULT_GIVE_UP, value_name = "T")]
-    pub give_up: u64,
-    /// Games still going after this many tricks go to exact cycle detection.
-    #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
-    pub max_tricks: u32,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Draw the length distribution on a log scale into FILE (.svg or .png): uniform and
     /// balanced deals on one plot (the other kind is played too, as many games).
     #[arg(long, value_name = "FILE")]

@@ -71,13 +71,13 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         source: source.clone(),
         top: args.top,
         engine: input::engine(
-            args.kernel.as_deref(),
+            args.engine.kernel.as_deref(),
             rules,
             source.players(),
             source.len(),
-            args.give_up,
+            args.engine.give_up,
         )?,
-        max_tricks: args.max_tricks.max(1),
+        max_tricks: args.engine.max_tricks.max(1),
     };
     // A second Ctrl-C while the handler is installed does nothing more; the run ends at the
     // next unit (milliseconds) anyway.
@@ -195,7 +195,7 @@ fn report(
         writeln!(
             t,
             "unresolved: {} game(s) neither ended nor repeated within {} tricks (first: #{index} {deal})",
-            s.unresolved, args.give_up
+            s.unresolved, args.engine.give_up
         )?;
     }
     for c in s.cycles.iter().take(10) {

@@ -104,11 +104,11 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let rules = input::rules(&args.rules)?;
     let threads = input::threads(args.threads)?;
     let engine = input::engine(
-        args.kernel.as_deref(),
+        args.engine.kernel.as_deref(),
         rules,
         source.players(),
         source.len(),
-        args.give_up,
+        args.engine.give_up,
     )?;
     if let Some(path) = &args.plot {
         input::plot_path(path)?;
@@ -192,7 +192,7 @@ fn play(
         source,
         top: 0,
         engine,
-        max_tricks: args.max_tricks.max(1),
+        max_tricks: args.engine.max_tricks.max(1),
     };
     let bar = progress::bar(Some(args.games), what);
     let stats = stream(
@@ -358,7 +358,7 @@ impl Run<'_> {
             writeln!(
                 t,
                 "unresolved: {} games neither ended nor repeated within {} tricks (--give-up)",
-                s.unresolved, self.args.give_up
+                s.unresolved, self.args.engine.give_up
             )?;
         }
         histogram_text(&mut t, &s.cards)?;

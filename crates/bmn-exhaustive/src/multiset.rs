@@ -109,7 +109,7 @@ impl Arrangements {
 /// the first arrangement) after the last one. The classic algorithm (Narayana Pandita),
 /// which handles repeated symbols as they are.
 #[inline]
-pub fn next_arrangement(a: &mut [u8]) -> bool {
+pub fn next_arrangement<T: Ord>(a: &mut [T]) -> bool {
     let n = a.len();
     if n < 2 {
         return false;

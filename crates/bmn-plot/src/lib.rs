@@ -156,14 +156,7 @@ impl Frame<'_> {
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .label_style(("sans-serif", 14))
                 .draw()?;
-            for (i, (label, points)) in lines.iter().enumerate() {
-                let colour = PALETTE[i % PALETTE.len()];
-                chart
-                    .draw_series(LineSeries::new(points.iter().copied(), colour))?
-                    .label(label.as_str())
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
-            }
-            legend(&mut chart)
+            lines_and_legend(&mut chart, lines)
         } else {
             let mut chart = builder.build_cartesian_2d(self.x.clone(), self.y.clone())?;
             chart
@@ -174,21 +167,23 @@ impl Frame<'_> {
                 .y_desc(self.y_label)
                 .label_style(("sans-serif", 14))
                 .draw()?;
-            for (i, (label, points)) in lines.iter().enumerate() {
-                let colour = PALETTE[i % PALETTE.len()];
-                chart
-                    .draw_series(LineSeries::new(points.iter().copied(), colour))?
-                    .label(label.as_str())
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
-            }
-            legend(&mut chart)
+            lines_and_legend(&mut chart, lines)
         }
     }
 }
 
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+/// One coloured line per series, and the legend naming them.
+fn lines_and_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64, f64)>>(
     chart: &mut ChartContext<'a, DB, CT>,
+    lines: &[(String, Vec<(f64, f64)>)],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for (i, (label, points)) in lines.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), colour))?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+    }
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))

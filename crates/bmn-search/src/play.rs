@@ -6,8 +6,6 @@
 use bmn_core::{Cycle, Outcome as Exact, Player, Position, Rules, play_out, play_out_within};
 use bmn_kernel::{Kernel, Outcome};
 
-use crate::summary::{FoundCycle, Summary};
-
 /// Deals played and summed per kernel call. Larger batches shorten the lanes' drain (the
 /// steps after a batch's last deal is loaded, while a few long games finish with the other
 /// lanes idle); 4096 standard deals are 213 KB, still in L2. Measured (search 3e6 games,
@@ -74,35 +72,6 @@ pub trait Tally {
     fn record_cycle(&mut self, index: u64, cycle: &Cycle, deal: impl FnOnce() -> String);
     /// A game the reference engine gave up on: neither ended nor repeated within its limit.
     fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String);
-}
-
-impl Tally for Summary {
-    fn record_finished(
-        &mut self,
-        index: u64,
-        cards: u64,
-        tricks: u64,
-        winner: usize,
-        deal: impl FnOnce() -> String,
-    ) {
-        self.add_finished(index, cards, tricks, winner, deal);
-    }
-
-    fn record_cycle(&mut self, index: u64, c: &Cycle, deal: impl FnOnce() -> String) {
-        self.add_cycle(FoundCycle {
-            index,
-            deal: deal(),
-            preperiod: c.preperiod,
-            period: c.period,
-            cycle_id: c.id,
-            representative: c.representative.deal_text(),
-            representative_leader: c.representative.leader().number(),
-        });
-    }
-
-    fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
-        self.add_unresolved(index, deal);
-    }
 }
 
 /// A numbered family of deals in which one seat leads every deal.

@@ -3,8 +3,10 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use bmn_core::{CycleId, Span};
+use bmn_core::{Cycle, CycleId, Span};
 use serde::{Deserialize, Serialize};
+
+use crate::play::Tally;
 
 /// Width of a histogram bin, in cards.
 pub const HISTOGRAM_BIN: u64 = 50;
@@ -140,31 +142,6 @@ impl Summary {
         }
     }
 
-    /// Counts a finished game; `deal` is asked for only if the game may enter the top K.
-    pub fn add_finished(
-        &mut self,
-        index: u64,
-        cards: u64,
-        tricks: u64,
-        winner: usize,
-        deal: impl FnOnce() -> String,
-    ) {
-        self.games += 1;
-        add_at(&mut self.wins, winner - 1, 1);
-        self.total_cards += u128::from(cards);
-        self.total_tricks += u128::from(tricks);
-        add_at(&mut self.histogram, (cards / HISTOGRAM_BIN) as usize, 1);
-        if self.may_enter(cards, tricks) {
-            self.offer(Found {
-                index,
-                deal: deal(),
-                cards,
-                tricks,
-                winner,
-            });
-        }
-    }
-
     pub fn add_cycle(&mut self, found: FoundCycle) {
         self.games += 1;
         self.cycling += 1;
@@ -253,6 +230,49 @@ impl Summary {
     }
 }
 
+impl Tally for Summary {
+    /// `deal` is asked for only if the game may enter the top K.
+    fn record_finished(
+        &mut self,
+        index: u64,
+        cards: u64,
+        tricks: u64,
+        winner: usize,
+        deal: impl FnOnce() -> String,
+    ) {
+        self.games += 1;
+        add_at(&mut self.wins, winner - 1, 1);
+        self.total_cards += u128::from(cards);
+        self.total_tricks += u128::from(tricks);
+        add_at(&mut self.histogram, (cards / HISTOGRAM_BIN) as usize, 1);
+        if self.may_enter(cards, tricks) {
+            self.offer(Found {
+                index,
+                deal: deal(),
+                cards,
+                tricks,
+                winner,
+            });
+        }
+    }
+
+    fn record_cycle(&mut self, index: u64, c: &Cycle, deal: impl FnOnce() -> String) {
+        self.add_cycle(FoundCycle {
+            index,
+            deal: deal(),
+            preperiod: c.preperiod,
+            period: c.period,
+            cycle_id: c.id,
+            representative: c.representative.deal_text(),
+            representative_leader: c.representative.leader().number(),
+        });
+    }
+
+    fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
+        self.add_unresolved(index, deal);
+    }
+}
+
 /// `counts[at] += n`, growing `counts` as needed: histograms and per-seat counts.
 pub(crate) fn add_at(counts: &mut Vec<u64>, at: usize, n: u64) {
     if counts.len() <= at {
@@ -276,7 +296,7 @@ mod tests {
     use super::*;
 
     fn add(s: &mut Summary, index: u64, cards: u64) {
-        s.add_finished(index, cards, cards / 7, 1 + (index % 2) as usize, || {
+        s.record_finished(index, cards, cards / 7, 1 + (index % 2) as usize, || {
             format!("deal{index}")
         });
     }

@@ -1,6 +1,7 @@
 //! Test helpers: every position of a small deck, and the forward map as the oracle.
 #![allow(dead_code)]
 
+use bmn_exhaustive::next_arrangement;
 use std::collections::HashMap;
 
 use bmn_core::{Deck, Game, Kind, Outcome, Player, Position, Rules, play_out};
@@ -14,20 +15,6 @@ pub fn rules(penalties: &str, on_empty: &str) -> Rules {
         penalties: bmn_core::PenaltyTable::parse(penalties).unwrap(),
         on_empty: on_empty.parse().unwrap(),
     }
-}
-
-/// The next arrangement in lexicographic order (Knuth's Algorithm L); false after the last.
-fn next_arrangement(cards: &mut [Kind]) -> bool {
-    let Some(i) = (1..cards.len()).rev().find(|&i| cards[i - 1] < cards[i]) else {
-        return false;
-    };
-    let j = (i..cards.len())
-        .rev()
-        .find(|&j| cards[i - 1] < cards[j])
-        .unwrap();
-    cards.swap(i - 1, j);
-    cards[i..].reverse();
-    true
 }
 
 /// Every arrangement of the deck, in lexicographic order.
