@@ -201,7 +201,6 @@ fn play(
         threads,
         &STOP,
         &Stats::default(),
-        Stats::merge,
         |s| {
             bar.set_position(s.games);
             true

@@ -10,13 +10,17 @@ pub mod bench;
 pub mod deals;
 pub mod play;
 pub mod run;
+pub mod shard;
 pub mod stats;
 pub mod summary;
 pub mod units;
 
 pub use deals::DealSource;
 pub use play::{DEFAULT_GIVE_UP, Deals, Engine, Tally, exact, play_deals, two_hand_text};
-pub use run::{SearchConfig, UNIT, play_into, play_range, search, stream};
+pub use run::{
+    SearchConfig, UNIT, Units, play_into, play_range, search, stream, stream_units, units_of,
+};
+pub use shard::{CoverError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
 pub use units::run_units;

@@ -72,6 +72,10 @@ pub trait Tally {
     fn record_cycle(&mut self, index: u64, cycle: &Cycle, deal: impl FnOnce() -> String);
     /// A game the reference engine gave up on: neither ended nor repeated within its limit.
     fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String);
+    /// Adds another tally's games (of other deals) to these; associative and commutative.
+    fn merge(&mut self, other: Self)
+    where
+        Self: Sized;
 }
 
 /// A numbered family of deals in which one seat leads every deal.

@@ -6,6 +6,7 @@
 //! exactly the units `0..n` that all finished, so its result equals a run of
 //! `--games n * UNIT` whatever the thread count.
 
+use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Player, Position};
@@ -89,44 +90,92 @@ pub fn search(
     progress: impl FnMut(&Summary) -> bool,
 ) -> Summary {
     let fresh = Summary::new(config.top);
-    stream(
-        config,
-        games,
-        threads,
-        stop,
-        &fresh,
-        Summary::merge,
-        progress,
-    )
+    stream(config, games, threads, stop, &fresh, progress)
 }
 
 /// [`search`] into any tally: units of the stream played into copies of `fresh` on worker
-/// threads and merged in unit order with `merge`, so the result is a function of (seed,
-/// games) alone.
+/// threads and merged in unit order, so the result is a function of (seed, games) alone.
 pub fn stream<T: Tally + Clone + Send + Sync>(
     config: &SearchConfig,
     games: Option<u64>,
     threads: usize,
     stop: &AtomicBool,
     fresh: &T,
-    merge: impl FnMut(&mut T, T),
     mut progress: impl FnMut(&T) -> bool,
 ) -> T {
-    let end_of = |unit: u64| games.map_or((unit + 1) * UNIT, |g| g.min((unit + 1) * UNIT));
     let mut merged = fresh.clone();
+    let units = Units::all(games);
+    stream_units(config, units, threads, stop, &mut merged, fresh, |t, _| {
+        progress(t)
+    });
+    merged
+}
+
+/// Which units of a run of `games` games (`None`: unbounded) to play: `first..end` (`end`
+/// `None`: until stopped). A shard is a slice of a run's units; a resumed run starts at its
+/// first unfinished unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Units {
+    pub games: Option<u64>,
+    pub first: u64,
+    pub end: Option<u64>,
+}
+
+impl Units {
+    /// Every unit of a run of `games` games.
+    pub fn all(games: Option<u64>) -> Units {
+        Units {
+            games,
+            first: 0,
+            end: games.map(units_of),
+        }
+    }
+
+    /// Games `first..end` of unit `unit`.
+    pub fn games_of(&self, unit: u64) -> Range<u64> {
+        let end = (unit + 1) * UNIT;
+        unit * UNIT..self.games.map_or(end, |g| g.min(end))
+    }
+
+    /// Games in units `first..next` (the units done when `next` is the first one not done).
+    pub fn games_before(&self, next: u64) -> u64 {
+        if next <= self.first {
+            return 0;
+        }
+        self.games_of(next - 1).end - self.first * UNIT
+    }
+}
+
+/// Units of work in a run of `games` games (`UNIT` games each, the last one short).
+pub fn units_of(games: u64) -> u64 {
+    games.div_ceil(UNIT)
+}
+
+/// Plays `units`, merging each into `merged` (a copy of `fresh` per unit, joined with
+/// [`Tally::merge`]) in unit order; `progress(merged, next)` is called as units merge and
+/// returning false stops. Returns the first unit not merged: `units.end` when all were.
+pub fn stream_units<T: Tally + Clone + Send + Sync>(
+    config: &SearchConfig,
+    units: Units,
+    threads: usize,
+    stop: &AtomicBool,
+    merged: &mut T,
+    fresh: &T,
+    progress: impl FnMut(&T, u64) -> bool,
+) -> u64 {
     run_units(
-        0,
-        games.map(|g| g.div_ceil(UNIT)),
+        units.first,
+        units.end,
         threads,
         stop,
-        &mut merged,
-        merge,
+        merged,
+        T::merge,
         |unit| {
             let mut tally = fresh.clone();
-            play_into(config, unit * UNIT, end_of(unit), &mut tally);
+            let r = units.games_of(unit);
+            play_into(config, r.start, r.end, &mut tally);
             tally
         },
-        |tally, _| progress(tally),
-    );
-    merged
+        progress,
+    )
 }

@@ -77,6 +77,11 @@ impl Tally for Stats {
         self.games += 1;
         self.unresolved += 1;
     }
+
+    fn merge(&mut self, other: Stats) {
+        // The inherent method (inherent methods take precedence over the trait's).
+        Stats::merge(self, other);
+    }
 }
 
 impl Stats {

@@ -271,6 +271,11 @@ impl Tally for Summary {
     fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
         self.add_unresolved(index, deal);
     }
+
+    fn merge(&mut self, other: Summary) {
+        // The inherent method (inherent methods take precedence over the trait's).
+        Summary::merge(self, other);
+    }
 }
 
 /// `counts[at] += n`, growing `counts` as needed: histograms and per-seat counts.

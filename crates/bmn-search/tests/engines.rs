@@ -37,7 +37,6 @@ fn kernel_and_reference_give_the_same_statistics() {
                 2,
                 &AtomicBool::new(false),
                 &Stats::default(),
-                Stats::merge,
                 |_| true,
             )
         };
