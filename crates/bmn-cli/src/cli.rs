@@ -31,6 +31,8 @@ pub enum Command {
     Extend(crate::backward::ExtendArgs),
     /// Paulhus's statistic: the mean size of the tree of positions ending in a random final position.
     Trees(crate::backward::TreesArgs),
+    /// Merge the result files of the shards of one run (search or exhaustive) into its report.
+    Merge(MergeArgs),
     /// Deal one random deal in deal notation, ready to paste into `bmn play`.
     Deal(DealArgs),
     /// The length distribution and the wins by seat over many random deals, with plots.
@@ -63,6 +65,23 @@ pub struct EngineArgs {
     /// Games still going after this many tricks go to exact cycle detection.
     #[arg(long, default_value_t = bmn_kernel::DEFAULT_MAX_TRICKS, value_name = "M")]
     pub max_tricks: u32,
+}
+
+/// Where a long run records its progress, so that it can be resumed.
+#[derive(Args, Debug, Clone)]
+pub struct DbArgs {
+    /// The run database (SQLite) this run records its progress in, every second [default:
+    /// $BMN_DB, else $XDG_STATE_HOME/bmn/runs.sqlite, else ~/.local/state/bmn/runs.sqlite].
+    #[arg(long, value_name = "FILE", conflicts_with = "no_db")]
+    pub db: Option<std::path::PathBuf>,
+    /// Continue the latest unfinished run of the same parameters (and shard) recorded in the
+    /// database, e.g. after the machine died or the run was killed; nothing is lost or
+    /// counted twice.
+    #[arg(long)]
+    pub resume: bool,
+    /// Record nothing.
+    #[arg(long, conflicts_with = "resume")]
+    pub no_db: bool,
 }
 
 /// Options shared by every command that plays a game.
@@ -132,6 +151,17 @@ pub struct SearchArgs {
     /// How many of the longest games to report.
     #[arg(long, default_value_t = 10, value_name = "K")]
     pub top: usize,
+    /// Play only shard i of N (1-based) of the --games: N disjoint ranges of the seed's deal
+    /// stream; `auto` takes i and N from the scheduler (SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with BMN_SHARDS).
+    #[arg(long, value_name = "i/N|auto")]
+    pub shard: Option<String>,
+    /// Write the result to FILE (a self-describing JSON file for `bmn merge`), rewritten every
+    /// second; if FILE holds this run's unfinished result, the run resumes from it.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Only deals where every player holds the same number of each kind of card.
     #[arg(long)]
     pub balanced: bool,
@@ -181,9 +211,11 @@ pub struct ExhaustiveArgs {
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
     /// Keep the run's state in FILE: resumed from it if it exists (same deck, leader and
-    /// shard), rewritten every few seconds and at the end. Interrupt with Ctrl-C at any time.
+    /// shard), rewritten every second and at the end. Interrupt with Ctrl-C at any time.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Merge the checkpoints of finished shards of one deck and report them as one run.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["deck", "shard", "checkpoint"])]
     pub merge: Vec<std::path::PathBuf>,
@@ -242,6 +274,18 @@ pub struct StatsArgs {
     /// balanced deals on one plot (the other kind is played too, as many games).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Result files (`bmn search --out`, `bmn exhaustive --checkpoint`) of every shard of one
+    /// run, in any order: refused if one is missing, given twice, unfinished, corrupt or of
+    /// another run.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -1,11 +1,11 @@
 //! `bmn exhaustive`: every deal of a deck, sharded, checkpointed, resumable and mergeable.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Progress, Shard};
 use bmn_search::Summary;
@@ -15,56 +15,28 @@ use crate::cli::ExhaustiveArgs;
 use crate::input::{self, BadInput, bad};
 use crate::output::{self, CycleClassJson, CyclingDealJson, FoundJson};
 use crate::progress;
+use crate::runfile::{RunFile, merge_files};
+use crate::store::Recorder;
 
 /// Set by Ctrl-C: the run stops at the next unit, saves its checkpoint and reports.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// How often a running enumeration rewrites its checkpoint.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
+/// The format of an enumeration's checkpoint and result file (see `runfile.rs`); version 1
+/// files (before shards and searches shared one format) are refused, not misread.
+pub const FORMAT: &str = "bmn-exhaustive-2";
 
-/// Names the version of the checkpoint format, so an old file is refused, not misread.
-const FORMAT: &str = "bmn-exhaustive-1";
-
-/// What a checkpoint is of: a run resumes only from a checkpoint of the same run.
+/// Everything an enumeration's result depends on, besides its range of deals.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-struct RunId {
-    format: String,
-    deck: String,
-    leader: usize,
-    shard: String,
-    list_cycles: bool,
-    /// Deal indices of the shard: `[start, end)`.
-    range: [u64; 2],
-    /// The penalty table (`--penalties`); absent in checkpoints written before it could be
-    /// set, which were all of the standard table.
-    #[serde(default = "standard_penalties")]
-    penalties: String,
-}
-
-fn standard_penalties() -> String {
-    bmn_core::PenaltyTable::STANDARD.to_string()
-}
-
-/// A checkpoint as written (borrowing the summary, so saving copies nothing). Not flattened:
-/// serde's flatten buffers values and cannot carry the summary's `u128` totals.
-#[derive(Serialize)]
-struct SavedRef<'a> {
-    run: &'a RunId,
-    next_unit: u64,
-    summary: &'a Summary,
-}
-
-/// A checkpoint as read.
-#[derive(Deserialize)]
-struct Saved {
-    run: RunId,
-    next_unit: u64,
-    summary: Summary,
+pub struct ExhaustiveParams {
+    pub deck: String,
+    pub leader: usize,
+    pub list_cycles: bool,
+    pub penalties: String,
 }
 
 pub fn run(args: &ExhaustiveArgs) -> Result<()> {
     if !args.merge.is_empty() {
-        return merge(args);
+        return merge(&args.merge, args.json);
     }
     let deck_text = args
         .deck
@@ -94,19 +66,41 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         list_cycles: args.list_cycles,
     };
     let threads = input::threads(args.threads)?;
-    let id = RunId {
-        format: FORMAT.to_string(),
-        deck: deck.to_string(),
-        leader: leader.number(),
+    let id = RunFile {
+        format: FORMAT.into(),
+        params: ExhaustiveParams {
+            deck: deck.to_string(),
+            leader: leader.number(),
+            list_cycles: args.list_cycles,
+            penalties: rules.penalties.to_string(),
+        },
         shard: shard.to_string(),
-        list_cycles: args.list_cycles,
         range: [start, end],
-        penalties: rules.penalties.to_string(),
+        total: enumeration.deals.count(),
+        units: [0, enumeration.units()],
+        next_unit: 0,
+        summary: enumeration.start().summary,
+        checksum: String::new(),
     };
-    let mut progress = match &args.checkpoint {
-        Some(path) if path.exists() => resume(path, &id)?,
-        _ => enumeration.start(),
+    let db = input::db(&args.db)?;
+    let (mut recorder, start_from) = Recorder::open(
+        id,
+        db.as_deref(),
+        args.db.resume,
+        args.checkpoint.as_deref(),
+        same_run,
+    )?;
+    let mut progress = Progress {
+        next_unit: start_from.next_unit,
+        summary: start_from.summary,
     };
+    if progress.next_unit > 0 {
+        eprintln!(
+            "resuming at deal {} of {}",
+            enumeration.deals_done(progress.next_unit),
+            end - start
+        );
+    }
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
 
     let total = end - start;
@@ -115,18 +109,12 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
     bar.set_position(done_before);
     bar.reset_eta();
     let started = Instant::now();
-    let mut saved_at = Instant::now();
     let mut save_error = None;
     enumeration.run(&mut progress, threads, &STOP, |summary, next_unit| {
         bar.set_position(enumeration.deals_done(next_unit));
-        if let Some(path) = &args.checkpoint
-            && saved_at.elapsed() >= CHECKPOINT_EVERY
-        {
-            saved_at = Instant::now();
-            if let Err(e) = save(path, &id, next_unit, summary) {
-                save_error = Some(e);
-                return false;
-            }
+        if let Err(e) = recorder.tick(summary, next_unit) {
+            save_error = Some(e);
+            return false;
         }
         true
     });
@@ -134,9 +122,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
     if let Some(e) = save_error {
         return Err(e);
     }
-    if let Some(path) = &args.checkpoint {
-        save(path, &id, progress.next_unit, &progress.summary)?;
-    }
+    recorder.save(&progress.summary, progress.next_unit)?;
     let elapsed = started.elapsed().as_secs_f64();
     let played = enumeration.deals_done(progress.next_unit) - done_before;
     let report = Report {
@@ -153,9 +139,10 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         deals_per_second: played as f64 / elapsed.max(1e-9),
     };
     if !report.range_done {
-        let resume = match &args.checkpoint {
-            Some(p) => format!("resume with --checkpoint {}", p.display()),
-            None => "use --checkpoint FILE to keep progress across runs".to_string(),
+        let resume = match (&args.checkpoint, recorder.describe()) {
+            (Some(p), _) => format!("resume with --checkpoint {}", p.display()),
+            (None, Some(at)) => format!("recorded as {at}: run the same command with --resume"),
+            (None, None) => "use --checkpoint FILE to keep progress across runs".to_string(),
         };
         eprintln!(
             "interrupted: {} of {} deals done; {resume}",
@@ -165,141 +152,70 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
     report.print(&progress.summary, args.json)
 }
 
-/// Reads a checkpoint, which must be of this very run.
-fn resume(path: &Path, id: &RunId) -> Result<Progress> {
-    let saved = load(path)?;
-    if &saved.run != id {
+/// Refuses to resume from a checkpoint of another run.
+fn same_run(saved: &RunFile<ExhaustiveParams>, id: &RunFile<ExhaustiveParams>) -> Result<()> {
+    if saved.params != id.params || saved.shard != id.shard || saved.range != id.range {
+        let describe = |f: &RunFile<ExhaustiveParams>| {
+            format!(
+                "deck {} leader {} shard {}{}",
+                f.params.deck,
+                f.params.leader,
+                f.shard,
+                if f.params.list_cycles {
+                    " with --list-cycles"
+                } else {
+                    ""
+                }
+            )
+        };
         return Err(BadInput(format!(
-            "checkpoint {} is of deck {} leader {} shard {}{}, not of this run (deck {} leader {} shard {}{})",
-            path.display(),
-            saved.run.deck,
-            saved.run.leader,
-            saved.run.shard,
-            if saved.run.list_cycles { " with --list-cycles" } else { "" },
-            id.deck,
-            id.leader,
-            id.shard,
-            if id.list_cycles { " with --list-cycles" } else { "" },
+            "the checkpoint is of {}, not of this run ({})",
+            describe(saved),
+            describe(id)
         ))
         .into());
     }
-    Ok(Progress {
-        next_unit: saved.next_unit,
-        summary: saved.summary,
-    })
-}
-
-fn load(path: &Path) -> Result<Saved> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading checkpoint {}", path.display()))?;
-    let saved: Saved = serde_json::from_str(&text)
-        .map_err(|e| BadInput(format!("checkpoint {} is not one: {e}", path.display())))?;
-    if saved.run.format != FORMAT {
-        return Err(BadInput(format!(
-            "checkpoint {} has format {}, this bmn reads {FORMAT}",
-            path.display(),
-            saved.run.format
-        ))
-        .into());
-    }
-    Ok(saved)
-}
-
-/// Writes a checkpoint atomically (a temporary file renamed over it), so an interrupted write
-/// never leaves a broken one.
-fn save(path: &Path, id: &RunId, next_unit: u64, summary: &Summary) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let text = serde_json::to_string(&SavedRef {
-        run: id,
-        next_unit,
-        summary,
-    })?;
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 
-/// `--merge`: finished shards of one run reported as one.
-fn merge(args: &ExhaustiveArgs) -> Result<()> {
-    let mut first: Option<RunId> = None;
-    let mut seen: Vec<u64> = Vec::new();
-    let mut count = 0;
-    let mut summary: Option<Summary> = None;
-    let mut deals_in_range = 0;
-    for path in &args.merge {
-        let saved = load(path)?;
-        let shard = Shard::parse(&saved.run.shard).map_err(bad("bad shard in checkpoint"))?;
-        let [start, end] = saved.run.range;
-        let units = bmn_exhaustive::units_for(end - start);
-        if saved.next_unit < units {
-            bail!(BadInput(format!(
-                "{} is not finished ({} of {} units of shard {}): resume it with --checkpoint first",
-                path.display(),
-                saved.next_unit,
-                units,
-                shard
-            )));
-        }
-        if let Some(f) = &first {
-            let same = RunId {
-                shard: f.shard.clone(),
-                range: f.range,
-                ..saved.run.clone()
-            };
-            if &same != f || shard.count != count {
-                bail!(BadInput(format!(
-                    "{} is of deck {} leader {} shard {}, not a shard of the same run as {}",
-                    path.display(),
-                    saved.run.deck,
-                    saved.run.leader,
-                    saved.run.shard,
-                    args.merge[0].display()
-                )));
-            }
-        } else {
-            count = shard.count;
-            first = Some(saved.run.clone());
-        }
-        if seen.contains(&shard.index) {
-            bail!(BadInput(format!(
-                "shard {shard} is given twice ({})",
-                path.display()
-            )));
-        }
-        seen.push(shard.index);
-        deals_in_range += end - start;
-        match &mut summary {
-            Some(s) => s.merge(saved.summary),
-            None => summary = Some(saved.summary),
-        }
-    }
-    let run = first.expect("clap requires at least one file");
-    let summary = summary.expect("at least one file");
-    seen.sort_unstable();
-    let deck = Deck::parse(&run.deck).map_err(bad("bad deck in checkpoint"))?;
+/// `--merge` and `bmn merge`: the finished shards of one run, checked to cover every deal
+/// exactly once, reported as one run.
+pub fn merge(paths: &[PathBuf], json: bool) -> Result<()> {
+    let files = paths
+        .iter()
+        .map(|p| RunFile::<ExhaustiveParams>::load(p, FORMAT))
+        .collect::<Result<Vec<_>>>()?;
+    let mut shards: Vec<Shard> = files
+        .iter()
+        .filter_map(|f| Shard::parse(&f.shard).ok())
+        .collect();
+    shards.sort_by_key(|s| s.index);
+    let (run, summary) = merge_files(paths, files)?;
+    // `1,2,3/3`, as the merged shards have always been written.
     let shards = format!(
-        "{}/{count}",
-        seen.iter()
-            .map(u64::to_string)
+        "{}/{}",
+        shards
+            .iter()
+            .map(|s| s.index.to_string())
             .collect::<Vec<_>>()
-            .join(",")
+            .join(","),
+        shards.first().map_or(1, |s| s.count)
     );
+    let deck = Deck::parse(&run.params.deck).map_err(bad("bad deck in checkpoint"))?;
     let report = Report {
         deck,
-        leader: Player(run.leader - 1),
+        leader: Player(run.params.leader - 1),
         shards,
-        deals_in_range,
+        deals_in_range: run.total,
         range_done: true,
-        all_shards: seen.len() as u64 == count,
-        list_cycles: run.list_cycles,
+        all_shards: true,
+        list_cycles: run.params.list_cycles,
         kernel: "merged",
         threads: 0,
         elapsed: 0.0,
         deals_per_second: 0.0,
     };
-    report.print(&summary, args.json)
+    report.print(&summary, json)
 }
 
 /// What a report says besides the summary.

@@ -7,7 +7,7 @@ use anyhow::Result;
 use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
 use bmn_search::{DealSource, Engine, SearchError};
 
-use crate::cli::{RulesArgs, TableArgs};
+use crate::cli::{DbArgs, RulesArgs, TableArgs};
 
 /// An error in what the user typed: reported in one line, exit code 2.
 #[derive(Debug)]
@@ -114,6 +114,92 @@ pub fn plot_path(path: &std::path::Path) -> Result<()> {
     }
 }
 
+/// The run database of `--db`/`--no-db` (see `store.rs` for the default).
+pub fn db(args: &DbArgs) -> Result<Option<std::path::PathBuf>> {
+    if args.no_db {
+        return Ok(None);
+    }
+    match &args.db {
+        Some(path) => Ok(Some(path.clone())),
+        None => crate::store::default_path().map(Some).ok_or_else(|| {
+            BadInput(
+                "no place for the run database: set HOME or BMN_DB, give --db, or --no-db".into(),
+            )
+            .into()
+        }),
+    }
+}
+
+/// `--shard i/N`, or `auto`: the index and count a batch scheduler gives the task.
+pub fn shard(text: &str) -> Result<bmn_search::Shard> {
+    if text == "auto" {
+        return shard_from_env(|k| std::env::var(k).ok());
+    }
+    bmn_search::Shard::parse(text).map_err(bad("bad --shard"))
+}
+
+/// The shard of a Slurm array task (its index counted from the array's first,
+/// `SLURM_ARRAY_TASK_MIN`, so `--array=0-7` and `--array=1-8` both give 1/8 .. 8/8) or of a
+/// Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` from 0, the count in `BMN_SHARDS`, which
+/// Kubernetes does not pass).
+pub fn shard_from_env(var: impl Fn(&str) -> Option<String>) -> Result<bmn_search::Shard> {
+    let number = |name: &str| -> Result<Option<u64>> {
+        var(name)
+            .map(|v| {
+                v.trim().parse::<u64>().map_err(|_| {
+                    BadInput(format!("--shard auto: {name}={v} is not a whole number")).into()
+                })
+            })
+            .transpose()
+    };
+    let (index0, count) = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let count = match (
+            number("SLURM_ARRAY_TASK_COUNT")?,
+            number("SLURM_ARRAY_TASK_MAX")?,
+        ) {
+            (Some(c), _) => c,
+            (None, Some(max)) => max.saturating_sub(min) + 1,
+            (None, None) => {
+                return Err(BadInput(
+                    "--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT \
+                     or SLURM_ARRAY_TASK_MAX"
+                        .into(),
+                )
+                .into());
+            }
+        };
+        (id.checked_sub(min), count)
+    } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+        let Some(count) = number("BMN_SHARDS")? else {
+            return Err(BadInput(
+                "--shard auto: JOB_COMPLETION_INDEX is set but not BMN_SHARDS (the Job's \
+                 completions)"
+                    .into(),
+            )
+            .into());
+        };
+        (Some(index), count)
+    } else {
+        return Err(BadInput(
+            "--shard auto: no scheduler index found (SLURM_ARRAY_TASK_ID or \
+             JOB_COMPLETION_INDEX); give --shard i/N"
+                .into(),
+        )
+        .into());
+    };
+    match index0 {
+        Some(i) if i < count => Ok(bmn_search::Shard {
+            index: i + 1,
+            count,
+        }),
+        _ => Err(BadInput(format!(
+            "--shard auto: the task index is outside the {count} tasks of the array"
+        ))
+        .into()),
+    }
+}
+
 /// `90s`, `10m`, `2h`, `1d` or plain seconds.
 pub fn duration(text: &str) -> Result<std::time::Duration> {
     let t = text.trim();
@@ -169,5 +255,50 @@ pub fn threads(given: Option<usize>) -> Result<usize> {
         Some(0) => Err(BadInput("bad --threads: must be at least 1".into()).into()),
         Some(t) => Ok(t),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn shard_auto_reads_slurm_and_kubernetes() {
+        let s = |vars: &[(&str, &str)]| shard_from_env(env(vars)).map(|s| s.to_string());
+        // Slurm arrays from 0 or from 1 give the same shards.
+        let zero = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(s(&zero).unwrap(), "1/4");
+        let one = [
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "4"),
+        ];
+        assert_eq!(s(&one).unwrap(), "4/4");
+        assert_eq!(
+            s(&[("JOB_COMPLETION_INDEX", "2"), ("BMN_SHARDS", "3")]).unwrap(),
+            "3/3"
+        );
+        assert!(s(&[("JOB_COMPLETION_INDEX", "3"), ("BMN_SHARDS", "3")]).is_err());
+        assert!(s(&[("JOB_COMPLETION_INDEX", "1")]).is_err());
+        assert!(
+            s(&[
+                ("SLURM_ARRAY_TASK_ID", "x"),
+                ("SLURM_ARRAY_TASK_COUNT", "2")
+            ])
+            .is_err()
+        );
+        assert!(s(&[]).is_err());
     }
 }

@@ -6,11 +6,14 @@ mod cli;
 mod deal;
 mod exhaustive;
 mod input;
+mod merge;
 mod output;
 mod play;
 mod progress;
+mod runfile;
 mod search;
 mod stats;
+mod store;
 
 use std::process::ExitCode;
 
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Exhaustive(args) => exhaustive::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Deal(args) => deal::run(&args),
         Command::Stats(args) => stats::run(&args),
     };

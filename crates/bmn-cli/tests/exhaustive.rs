@@ -143,11 +143,11 @@ fn shards_with_checkpoints_merge_into_the_unsplit_run() {
     args.extend(files.iter().map(String::as_str));
     let merged = json(&args);
     assert_eq!(merged["shards"], "1,2,3/3");
-    assert_eq!(result(merged), result(whole));
+    assert_eq!(result(merged), result(whole.clone()));
     // Merging the same shard twice, or shards of another run, is refused.
     bad(
         &["exhaustive", "--merge", &files[0], &files[0]],
-        "shard 1/3 is given twice",
+        "a shard is given twice",
     );
     let other = dir.join("other.json");
     let o = other.to_str().unwrap();
@@ -178,26 +178,25 @@ fn shards_with_checkpoints_merge_into_the_unsplit_run() {
         ],
         "is of deck 2J,2Q,6- leader 1 shard 2/3",
     );
-    // An unfinished checkpoint cannot be merged.
+    // A checkpoint edited by hand is refused (its checksum), as is one that is not JSON.
     let text = std::fs::read_to_string(&files[1]).unwrap();
     let mut state: Value = serde_json::from_str(&text).unwrap();
     state["next_unit"] = 0.into();
-    let unfinished = dir.join("unfinished.json");
-    std::fs::write(&unfinished, state.to_string()).unwrap();
+    let edited = dir.join("edited.json");
+    std::fs::write(&edited, state.to_string()).unwrap();
     bad(
-        &[
-            "exhaustive",
-            "--merge",
-            &files[0],
-            unfinished.to_str().unwrap(),
-        ],
-        "is not finished",
+        &["exhaustive", "--merge", &files[0], edited.to_str().unwrap()],
+        "corrupt: its checksum does not match",
     );
-    std::fs::write(&unfinished, "{not json").unwrap();
+    std::fs::write(&edited, "{not json").unwrap();
     bad(
-        &["exhaustive", "--merge", unfinished.to_str().unwrap()],
-        "is not one",
+        &["exhaustive", "--merge", edited.to_str().unwrap()],
+        "not a bmn result file",
     );
+    // bmn merge takes the same files.
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(result(json(&args)), result(whole.clone()));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

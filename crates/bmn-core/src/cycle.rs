@@ -36,7 +36,7 @@ impl fmt::Display for CycleId {
 
 /// FNV-1a, 64-bit (Fowler, Noll, Vo): tiny, specified, and stable across versions and platforms,
 /// which std's hasher is not.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -14,7 +14,7 @@ pub mod player;
 pub mod position;
 pub mod rules;
 
-pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, play_out, play_out_within};
+pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, fnv1a64, play_out, play_out_within};
 pub use deck::Deck;
 pub use engine::{Game, Trick, play_trick};
 pub use error::{DeckError, ParseError, PenaltyError, PositionError};

@@ -9,6 +9,7 @@ use serde_json::Value;
 pub fn bmn(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
         .args(args)
+        .env("BMN_DB", test_db())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -24,6 +25,12 @@ pub fn bmn(args: &[&str], stdin: Option<&str>) -> Output {
     }
     drop(child.stdin.take());
     child.wait_with_output().unwrap()
+}
+
+/// The run database of this test process: runs record their progress there, never in the
+/// home directory of whoever runs the tests.
+pub fn test_db() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("bmn-test-runs-{}.sqlite", std::process::id()))
 }
 
 #[track_caller]

@@ -1,0 +1,291 @@
+//! Runs that survive: shards merged into the unsplit run, merges that refuse a wrong set of
+//! files and say which, and runs killed with SIGKILL and resumed (from the run database or
+//! from their `--out` file) that equal an uninterrupted run.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{bad, bmn, json, ok};
+use serde_json::Value;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bmn-durable-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A search report without what depends on the machine or the way it was run.
+fn result(mut v: Value) -> Value {
+    for key in [
+        "elapsed_seconds",
+        "games_per_second",
+        "threads",
+        "kernel",
+        "shard",
+        "interrupted",
+    ] {
+        v.as_object_mut().unwrap().remove(key);
+    }
+    v
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+const GAMES: &str = "100000";
+
+/// Shard `i/n` of the 100000-game search of `seed` into `file`.
+fn shard(seed: &str, i: u64, n: u64, file: &Path) -> Value {
+    json(&[
+        "search",
+        "--games",
+        GAMES,
+        "--seed",
+        seed,
+        "--shard",
+        &format!("{i}/{n}"),
+        "--out",
+        p(file),
+        "--json",
+    ])
+}
+
+#[test]
+fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
+    let dir = scratch("merge");
+    let whole = json(&["search", "--games", GAMES, "--seed", "7", "--json"]);
+    let files: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}.json"))).collect();
+    for (i, f) in files.iter().enumerate() {
+        let part = shard("7", i as u64 + 1, 3, f);
+        assert!(part["games"].as_u64().unwrap() < 100000);
+    }
+    // In any order.
+    let merged = json(&["merge", p(&files[2]), p(&files[0]), p(&files[1]), "--json"]);
+    assert_eq!(result(merged), result(whole));
+
+    // A missing shard, one given twice, a mixed split, another seed: each refused, named.
+    bad(&["merge", p(&files[0]), p(&files[2])], "leave a gap");
+    bad(
+        &[
+            "merge",
+            p(&files[0]),
+            p(&files[1]),
+            p(&files[1]),
+            p(&files[2]),
+        ],
+        "given twice",
+    );
+    let half = dir.join("half.json");
+    shard("7", 2, 2, &half);
+    bad(&["merge", p(&files[0]), p(&files[1]), p(&half)], "overlap");
+    let other = dir.join("other.json");
+    shard("8", 3, 3, &other);
+    bad(
+        &["merge", p(&files[0]), p(&files[1]), p(&other)],
+        "seed 8 against 7",
+    );
+    // Corrupt, truncated, of another kind, not a result file at all.
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let edited = dir.join("edited.json");
+    std::fs::write(&edited, text.replacen("\"games\":", "\"games\":1", 1)).unwrap();
+    bad(
+        &["merge", p(&files[0]), p(&edited), p(&files[2])],
+        "checksum does not match",
+    );
+    let cut = dir.join("cut.json");
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    bad(&["merge", p(&files[0]), p(&cut), p(&files[2])], "truncated");
+    let enumeration = dir.join("enum.json");
+    ok(&[
+        "exhaustive",
+        "--deck",
+        "2J,2Q,4-",
+        "--checkpoint",
+        p(&enumeration),
+    ]);
+    bad(
+        &["merge", p(&files[0]), p(&enumeration)],
+        "not bmn-search-2",
+    );
+    std::fs::write(&cut, "hello").unwrap();
+    bad(&["merge", p(&cut)], "not a bmn result file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `bmn args`, lets it run for `after`, and kills it with SIGKILL (no chance to save).
+fn kill_after(args: &[&str], after: Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(args)
+        .env("BMN_DB", common::test_db())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while started.elapsed() < after {
+        if child.try_wait().unwrap().is_some() {
+            panic!("{args:?} finished before it could be killed: make it longer");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+}
+
+/// A run slow enough to kill part-way: three players play on the reference engine.
+fn slow_search<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "search",
+        "--games",
+        "500000",
+        "--players",
+        "3",
+        "--seed",
+        "11",
+        "--json",
+    ];
+    args.extend(extra);
+    args
+}
+
+#[test]
+fn a_killed_run_resumes_from_the_database_to_the_same_result() {
+    let dir = scratch("kill-db");
+    let db = dir.join("runs.sqlite");
+    let db_args = ["--db", p(&db), "--threads", "1"];
+    kill_after(&slow_search(&db_args), Duration::from_millis(2500));
+    let mut resume = db_args.to_vec();
+    resume.push("--resume");
+    let out = bmn(&slow_search(&resume), None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // It went on from where the killed run had recorded, not from the start.
+    assert!(stderr.contains("resuming at game "), "{stderr}");
+    assert!(!stderr.contains("resuming at game 0 "), "{stderr}");
+    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let whole = json(&slow_search(&["--no-db", "--threads", "2"]));
+    assert_eq!(result(resumed), result(whole));
+    // A finished run is not resumed again; a run that was never started cannot be.
+    bad(&slow_search(&resume), "holds no unfinished run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
+    let dir = scratch("kill-out");
+    let out = dir.join("shard1.json");
+    let args = slow_search(&[
+        "--shard",
+        "1/2",
+        "--out",
+        p(&out),
+        "--no-db",
+        "--threads",
+        "1",
+    ]);
+    kill_after(&args, Duration::from_millis(2000));
+    let other = dir.join("shard2.json");
+    ok(&slow_search(&[
+        "--shard",
+        "2/2",
+        "--out",
+        p(&other),
+        "--no-db",
+    ]));
+    // The killed shard's file is a valid, unfinished result: merge refuses it and says so.
+    bad(&["merge", p(&out), p(&other)], "is not finished");
+    ok(&args);
+    let merged = json(&["merge", p(&out), p(&other), "--json"]);
+    let whole = json(&slow_search(&["--no-db"]));
+    assert_eq!(result(merged), result(whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shard_auto_reads_the_scheduler() {
+    let dir = scratch("auto");
+    let f = dir.join("a.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args([
+            "search",
+            "--games",
+            "50000",
+            "--shard",
+            "auto",
+            "--out",
+            p(&f),
+            "--json",
+            "--no-db",
+        ])
+        .env("SLURM_ARRAY_TASK_ID", "3")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "4")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["shard"], "3/4");
+    bad(
+        &["search", "--games", "10", "--shard", "auto"],
+        "no scheduler index",
+    );
+    bad(
+        &["search", "--time", "1s", "--shard", "1/2"],
+        "give --games",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
+    let dir = scratch("kill-exhaustive");
+    let db = dir.join("runs.sqlite");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "exhaustive",
+            "--deck",
+            "2J,2Q,2K,2A,8-",
+            "--threads",
+            "1",
+            "--json",
+            "--db",
+            p(&db),
+        ];
+        args.extend(extra.iter().copied());
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let args = run(&[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    kill_after(&args, Duration::from_millis(1200));
+    let resume = run(&["--resume"]);
+    let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
+    let out = bmn(&resume, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("resuming at deal "), "{stderr}");
+    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let whole = json(&[
+        "exhaustive",
+        "--deck",
+        "2J,2Q,2K,2A,8-",
+        "--json",
+        "--no-db",
+    ]);
+    let strip = |mut v: Value| {
+        for key in ["elapsed_seconds", "deals_per_second", "threads", "kernel"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        v
+    };
+    assert_eq!(strip(resumed), strip(whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
