@@ -46,15 +46,14 @@ task=$SLURM_ARRAY_TASK_ID
 out=$out_dir/shard-$task.json
 mkdir -p "$out_dir"
 
-# bmn writes the file only when its shard is finished; writing under a job-unique temporary name
-# and renaming also keeps a half-written file out of the merge if the node dies mid-write
-# (rename is atomic within one directory). A requeued or resubmitted task simply redoes its
-# shard and replaces the file with an identical one: shards are deterministic.
-tmp=$out_dir/.shard-$task.json.${SLURM_JOB_ID:-$$}.tmp
-trap 'rm -f "$tmp"' EXIT
-
+# bmn rewrites the file every second while it runs and resumes from it if it holds this
+# search's unfinished shard: a task that is requeued (node failure, preemption, `scontrol
+# requeue`) or resubmitted with the same parameters carries on where it stopped instead of
+# starting over. So the file is written in place, under its final name, on the shared directory;
+# `bmn merge` tells an unfinished shard from a finished one.
 echo "bmn-search: task $task of array ${SLURM_ARRAY_JOB_ID:-?} (tasks ${SLURM_ARRAY_TASK_MIN:-?}-${SLURM_ARRAY_TASK_MAX:-?}, count ${SLURM_ARRAY_TASK_COUNT:-?}) on $(hostname): $games games, seed $seed -> $out"
-"$bmn" search --games "$games" --seed "$seed" --shard auto \
-  --threads "${SLURM_CPUS_PER_TASK:-1}" --out "$tmp"
-mv -f "$tmp" "$out"
+# --no-db: the --out file is this task's durable record; the default run database lives in the
+# home directory, which many tasks on a shared (NFS) home must not write at once.
+"$bmn" search --games "$games" --seed "$seed" --shard auto --no-db \
+  --threads "${SLURM_CPUS_PER_TASK:-1}" --out "$out"
 echo "bmn-search: task $task done"

@@ -36,11 +36,11 @@ fn merge_search(args: &MergeArgs) -> Result<()> {
     let shards: Vec<String> = files.iter().map(|f| f.shard.clone()).collect();
     let (run, summary) = merge_files(&args.files, files)?;
     let count = run.shard.split('/').nth(1).unwrap_or("?").to_string();
-    let merged = format!("{} of {count}, merged", shards.len());
+    let merged = format!("merged from {} of {count} shards", shards.len());
     let report = search::Report {
         params: &run.params,
         shard: &merged,
-        engine: "merged",
+        engine: search::MERGED,
         threads: 0,
         elapsed: 0.0,
         rate: 0.0,

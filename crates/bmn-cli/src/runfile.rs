@@ -141,7 +141,7 @@ pub fn shard_units(shard: Shard, units: u64, unit: u64, items: u64) -> (Range<u6
 }
 
 /// `seed 8 against 7, games 10 against 20`: the parameters in which `a` differs from `b`.
-fn differences<P: Serialize>(a: &P, b: &P) -> Result<String> {
+pub fn differences<P: Serialize>(a: &P, b: &P) -> Result<String> {
     let (a, b) = (serde_json::to_value(a)?, serde_json::to_value(b)?);
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return Ok("its parameters differ".into());

@@ -15,7 +15,7 @@ use crate::cli::SearchArgs;
 use crate::input::{self, BadInput};
 use crate::output::{self, CycleClassJson, CyclingDealJson, FoundJson};
 use crate::progress;
-use crate::runfile::{RunFile, shard_units};
+use crate::runfile::{RunFile, differences, shard_units};
 use crate::store::Recorder;
 
 /// The format of a search's result file (see `runfile.rs`).
@@ -228,14 +228,21 @@ pub fn run(args: &SearchArgs) -> Result<()> {
 /// Refuses to resume from an `--out` file of another run or shard.
 fn same_run(old: &RunFile<SearchParams>, new: &RunFile<SearchParams>) -> Result<()> {
     if old.params != new.params || old.shard != new.shard || old.range != new.range {
+        let what = if old.params != new.params {
+            differences(&old.params, &new.params)?
+        } else {
+            format!("shard {} against {}", old.shard, new.shard)
+        };
         return Err(BadInput(format!(
-            "the --out file holds another run (shard {} of {:?}); remove it or choose another",
-            old.shard, old.params
+            "the --out file holds another run ({what}); remove it or choose another file"
         ))
         .into());
     }
     Ok(())
 }
+
+/// The engine named in the report of a merge (no games were played by it).
+pub const MERGED: &str = "merged";
 
 /// What a report says besides the summary.
 pub struct Report<'a> {
@@ -302,17 +309,25 @@ impl Report<'_> {
             )?;
         }
         let balanced = if p.balanced { ", balanced" } else { "" };
-        let shard = if self.shard == "1/1" {
-            String::new()
+        if self.engine == MERGED {
+            writeln!(
+                t,
+                "games:   {} ({}, {} players{balanced}, seed {}, {})",
+                s.games, p.deck, p.players, p.seed, self.shard
+            )?;
         } else {
-            format!(", shard {}", self.shard)
-        };
-        writeln!(
-            t,
-            "games:   {} ({}, {} players{balanced}, seed {}{shard}, {} thread(s), {} engine)",
-            s.games, p.deck, p.players, p.seed, self.threads, self.engine
-        )?;
-        writeln!(t, "speed:   {:.3} M games/s ({elapsed:.2} s)", rate / 1e6)?;
+            let shard = if self.shard == "1/1" {
+                String::new()
+            } else {
+                format!(", shard {}", self.shard)
+            };
+            writeln!(
+                t,
+                "games:   {} ({}, {} players{balanced}, seed {}{shard}, {} thread(s), {} engine)",
+                s.games, p.deck, p.players, p.seed, self.threads, self.engine
+            )?;
+            writeln!(t, "speed:   {:.3} M games/s ({elapsed:.2} s)", rate / 1e6)?;
+        }
         writeln!(
             t,
             "mean:    {:.2} cards, {:.2} tricks per finished game",
