@@ -31,6 +31,8 @@ pub enum Command {
     Extend(crate::backward::ExtendArgs),
     /// Paulhus's statistic: the mean size of the tree of positions ending in a random final position.
     Trees(crate::backward::TreesArgs),
+    /// Casella's Ansatz: search pieces, build non-terminating standard-deck games from them.
+    Pieces(crate::pieces::PiecesArgs),
     /// Merge the result files of the shards of one run (search or exhaustive) into its report.
     Merge(MergeArgs),
     /// Deal one random deal in deal notation, ready to paste into `bmn play`.

@@ -8,6 +8,7 @@ mod exhaustive;
 mod input;
 mod merge;
 mod output;
+mod pieces;
 mod play;
 mod progress;
 mod runfile;
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         Command::Basin(args) => backward::run_basin(&args),
         Command::Extend(args) => backward::run_extend(&args),
         Command::Trees(args) => backward::run_trees(&args),
+        Command::Pieces(args) => pieces::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Exhaustive(args) => exhaustive::run(&args),

@@ -1,0 +1,24 @@
+//! Typed errors of bmn-ansatz: each names what is wrong with the input.
+
+use thiserror::Error;
+
+/// Why a piece, a face list or a configuration cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AnsatzError {
+    #[error(
+        "'{found}' at position {at} is not a piece card: a piece is made of - Q K A (jacks separate pieces)"
+    )]
+    PieceChar { found: char, at: usize },
+    #[error("bad face list '{text}': {why} (write it like Q4,K3,A1 or Q4,K3,A1,-23)")]
+    Faces { text: String, why: String },
+    #[error("the filter piece {filter} does not keep the template game going: {why}")]
+    Filter { filter: String, why: String },
+    #[error("{what} must be at least {min}")]
+    TooSmall { what: &'static str, min: u64 },
+    #[error("{what} must be at most {max}, got {found}")]
+    TooLarge {
+        what: &'static str,
+        max: u64,
+        found: u64,
+    },
+}

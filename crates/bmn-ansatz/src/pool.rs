@@ -1,0 +1,78 @@
+//! The pieces `bmn pieces construct` combines: several searches merged into one pool.
+//!
+//! A standard deck needs three pieces holding 12 faces and 34 plain cards, mostly plain. A
+//! search of every candidate up to a length finds face-heavy pieces (6 faces in 12 to 14
+//! cards); plain-heavy ones are longer but have few faces, so a second search tries every
+//! piece of at most one face up to a longer length (there the branching is small). Face
+//! lists (e.g. `Q4,K3,A1,-23`) add pieces of given compositions.
+
+use crate::error::AnsatzError;
+use crate::piece::{Composition, Piece};
+use crate::search::{FoundPiece, SearchConfig, search};
+
+/// Which searches make the pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolConfig {
+    pub filter: Piece,
+    /// Every candidate up to this length.
+    pub max_len: u32,
+    /// Every candidate of at most one face up to this length (0: none).
+    pub sparse_len: u32,
+    /// Extra searches by face list (faces, plain count), each up to `sparse_len` cards
+    /// when no plain count is given.
+    pub faces: Vec<(Composition, Option<u32>)>,
+    pub give_up: u64,
+}
+
+/// Runs the pool's searches in order and merges them (a piece found twice is kept once).
+/// `progress(search number, units done, units in all)`.
+pub fn build_pool(
+    config: &PoolConfig,
+    threads: usize,
+    mut progress: impl FnMut(usize, u64, u64),
+) -> Result<Vec<FoundPiece>, AnsatzError> {
+    let mut configs = vec![SearchConfig {
+        filter: config.filter.clone(),
+        max_len: config.max_len,
+        faces: None,
+        give_up: config.give_up,
+    }];
+    if config.sparse_len > config.max_len {
+        let one = |kind| {
+            let mut c = Composition::default();
+            c.add(kind, 1);
+            c
+        };
+        for faces in [
+            Composition::default(),
+            one(bmn_core::Kind::Queen),
+            one(bmn_core::Kind::King),
+            one(bmn_core::Kind::Ace),
+        ] {
+            configs.push(SearchConfig {
+                filter: config.filter.clone(),
+                max_len: config.sparse_len,
+                faces: Some((faces, None)),
+                give_up: config.give_up,
+            });
+        }
+    }
+    for &f in &config.faces {
+        configs.push(SearchConfig {
+            filter: config.filter.clone(),
+            max_len: config.sparse_len.max(config.max_len),
+            faces: Some(f),
+            give_up: config.give_up,
+        });
+    }
+    let mut pool: Vec<FoundPiece> = Vec::new();
+    for (i, c) in configs.iter().enumerate() {
+        let found = search(c, threads, |d, t| progress(i, d, t))?;
+        for p in found.pieces {
+            if !pool.iter().any(|q| q.piece == p.piece) {
+                pool.push(p);
+            }
+        }
+    }
+    Ok(pool)
+}

@@ -1,0 +1,278 @@
+//! `bmn pieces search`: candidate pieces in increasing size, kept if the template never ends.
+//!
+//! Candidates are enumerated length by length (or, with fixed faces, as every arrangement of
+//! those faces among plain cards) by the prefix-sharing pass of [`crate::enumerate`]; a
+//! candidate is proposed when every pass of it, and of what it turns into, keeps the
+//! template's shape (its [`orbit`]); each proposal is then played in the test template by
+//! bmn-core's reference engine and kept only if that game never ends.
+//!
+//! Deduplication: the one operation used is the pass itself. A piece and what a pass turns
+//! it into are the same piece one turn later (Casella's 62-trick cycle holds the filter as
+//! both `--K---A----AA` and `--------A-KAA`), so pieces are grouped by the cycle of forms
+//! their passes run into, and each group is named by its least form.
+//!
+//! Work is split into numbered units (a length and a two-card prefix) merged in order by
+//! `bmn_search::run_units`, so the result does not depend on the thread count.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::AtomicBool;
+
+use bmn_core::{CycleId, Outcome, Span};
+
+use crate::enumerate::{Budget, enumerate};
+use crate::error::AnsatzError;
+use crate::pass::orbit;
+use crate::piece::{Composition, PIECE_KINDS, Piece};
+use crate::template::{check_filter, play, template};
+
+/// What to search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// The known piece the template tests candidates behind.
+    pub filter: Piece,
+    /// Longest candidate, in cards.
+    pub max_len: u32,
+    /// Only arrangements of these faces (Q, K, A counts), with this many plain cards if
+    /// given, else with every plain count up to `max_len`.
+    pub faces: Option<(Composition, Option<u32>)>,
+    /// Tricks after which a template game is given up on (counted as unresolved).
+    pub give_up: u64,
+}
+
+/// How the template game of a piece goes round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TemplateCycle {
+    pub preperiod: Span,
+    pub period: Span,
+    pub id: CycleId,
+}
+
+/// One piece up to passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundPiece {
+    /// The least of its forms: the group's name.
+    pub piece: Piece,
+    /// The forms its passes cycle through, starting at `piece`, in pass order.
+    pub forms: Vec<Piece>,
+    /// Candidates of the search that are, or turn into, one of these forms.
+    pub candidates: u64,
+    /// The template game with `piece` as TEST, played by the reference engine.
+    pub template: TemplateCycle,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Distinct pieces (up to passes), by length, then in card order.
+    pub pieces: Vec<FoundPiece>,
+    /// Candidates whose first pass keeps the template's shape.
+    pub passing: u64,
+    /// Candidates every pass of which keeps the shape (proposed to the reference engine).
+    pub proposed: u64,
+    /// Groups whose template game the reference engine found to end (the fast path was
+    /// wrong: expected 0).
+    pub rejected: u64,
+    /// Groups whose template game was given up on.
+    pub unresolved: u64,
+    /// Cards laid by the enumeration (its work).
+    pub work: u64,
+    /// Work units (length, prefix) searched.
+    pub units: u64,
+}
+
+#[derive(Default)]
+struct Unit {
+    pieces: Vec<FoundPiece>,
+    class_counts: BTreeMap<Piece, u64>,
+    passing: u64,
+    proposed: u64,
+    rejected: u64,
+    unresolved: u64,
+    work: u64,
+}
+
+/// Cards of prefix per unit: 16 units per length spread the work over threads.
+const PREFIX: usize = 2;
+
+impl SearchConfig {
+    /// The (length, prefix) of every unit, in order.
+    fn units(&self) -> Vec<(u32, Vec<bmn_core::Kind>)> {
+        let lengths: Vec<u32> = match self.faces {
+            Some((f, Some(plain))) => vec![f.faces() + plain],
+            Some((f, None)) => (f.faces().max(1)..=self.max_len).collect(),
+            None => (1..=self.max_len).collect(),
+        };
+        let mut units = Vec::new();
+        for len in lengths {
+            let k = PREFIX.min(len as usize);
+            let mut prefixes: Vec<Vec<bmn_core::Kind>> = vec![Vec::new()];
+            for _ in 0..k {
+                prefixes = prefixes
+                    .into_iter()
+                    .flat_map(|p| {
+                        PIECE_KINDS.into_iter().map(move |c| {
+                            let mut q = p.clone();
+                            q.push(c);
+                            q
+                        })
+                    })
+                    .collect();
+            }
+            units.extend(prefixes.into_iter().map(|p| (len, p)));
+        }
+        units
+    }
+
+    fn budget(&self, len: u32) -> Budget {
+        let faces = self.faces.map(|(f, _)| {
+            [
+                f.count(bmn_core::Kind::Queen),
+                f.count(bmn_core::Kind::King),
+                f.count(bmn_core::Kind::Ace),
+            ]
+        });
+        Budget { len, faces }
+    }
+
+    fn validate(&self) -> Result<(), AnsatzError> {
+        if self.max_len == 0 {
+            return Err(AnsatzError::TooSmall {
+                what: "the length limit",
+                min: 1,
+            });
+        }
+        if self.max_len > 64 {
+            return Err(AnsatzError::TooLarge {
+                what: "the length limit",
+                max: 64,
+                found: self.max_len.into(),
+            });
+        }
+        if self.give_up == 0 {
+            return Err(AnsatzError::TooSmall {
+                what: "the give-up limit",
+                min: 1,
+            });
+        }
+        if let Some((f, plain)) = self.faces {
+            let len = f.faces() + plain.unwrap_or(0);
+            if len > 64 {
+                return Err(AnsatzError::TooLarge {
+                    what: "a piece with these faces",
+                    max: 64,
+                    found: len.into(),
+                });
+            }
+            if f.faces() == 0 && plain == Some(0) {
+                return Err(AnsatzError::TooSmall {
+                    what: "the cards of a piece",
+                    min: 1,
+                });
+            }
+        }
+        check_filter(&self.filter, self.give_up)
+    }
+
+    fn run_unit(&self, len: u32, prefix: &[bmn_core::Kind]) -> Unit {
+        let mut unit = Unit::default();
+        let mut dead = HashSet::new();
+        let mut candidates = Vec::new();
+        unit.work = enumerate(prefix, self.budget(len), &mut dead, |piece, _| {
+            candidates.push(piece.clone());
+        });
+        unit.passing = candidates.len() as u64;
+        for piece in candidates {
+            let Some(forms) = orbit(&piece) else { continue };
+            unit.proposed += 1;
+            let cycle = cycle_part(forms);
+            let name = cycle.iter().min().expect("not empty").clone();
+            *unit.class_counts.entry(name.clone()).or_default() += 1;
+            if piece != name {
+                continue; // the group is reported once, by its least form
+            }
+            match play(&template(&self.filter, &piece), self.give_up) {
+                Some(Outcome::Cycle(c)) => unit.pieces.push(FoundPiece {
+                    forms: rotate_to(cycle, &name),
+                    piece: name,
+                    candidates: 0,
+                    template: TemplateCycle {
+                        preperiod: c.preperiod,
+                        period: c.period,
+                        id: c.id,
+                    },
+                }),
+                Some(Outcome::Finished { .. }) => unit.rejected += 1,
+                None => unit.unresolved += 1,
+            }
+        }
+        unit
+    }
+}
+
+/// The forms that recur: an orbit may enter its cycle after a few forms that never return.
+fn cycle_part(forms: Vec<Piece>) -> Vec<Piece> {
+    let last = crate::pass::turn(forms.last().expect("not empty")).expect("an orbit's forms pass");
+    let start = forms
+        .iter()
+        .position(|f| *f == last)
+        .expect("the orbit closes");
+    forms[start..].to_vec()
+}
+
+fn rotate_to(mut cycle: Vec<Piece>, first: &Piece) -> Vec<Piece> {
+    let i = cycle.iter().position(|f| f == first).expect("a member");
+    cycle.rotate_left(i);
+    cycle
+}
+
+/// Runs the search on `threads` threads; `progress(units done, units in all)` is called as
+/// units finish. The result depends only on `config`.
+pub fn search(
+    config: &SearchConfig,
+    threads: usize,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<SearchResult, AnsatzError> {
+    config.validate()?;
+    let units = config.units();
+    let total = units.len() as u64;
+    let mut merged = Unit::default();
+    bmn_search::run_units(
+        0,
+        Some(total),
+        threads,
+        &AtomicBool::new(false),
+        &mut merged,
+        |all: &mut Unit, u: Unit| {
+            all.pieces.extend(u.pieces);
+            for (k, n) in u.class_counts {
+                *all.class_counts.entry(k).or_default() += n;
+            }
+            all.passing += u.passing;
+            all.proposed += u.proposed;
+            all.rejected += u.rejected;
+            all.unresolved += u.unresolved;
+            all.work += u.work;
+        },
+        |i| {
+            let (len, prefix) = &units[i as usize];
+            config.run_unit(*len, prefix)
+        },
+        |_, next| {
+            progress(next, total);
+            true
+        },
+    );
+    let mut pieces = merged.pieces;
+    for p in &mut pieces {
+        p.candidates = merged.class_counts.get(&p.piece).copied().unwrap_or(0);
+    }
+    Ok(SearchResult {
+        pieces,
+        passing: merged.passing,
+        proposed: merged.proposed,
+        rejected: merged.rejected,
+        unresolved: merged.unresolved,
+        work: merged.work,
+        units: total,
+    })
+}

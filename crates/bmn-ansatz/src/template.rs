@@ -1,0 +1,61 @@
+//! The exact path: the Ansatz's positions played by bmn-core's reference engine.
+//!
+//! rules.md, "Casella's Ansatz": the test template gives player 1 `--J` + FILTER + `J` +
+//! TEST + `J-` and player 2 `J-`, player 1 leading; TEST is a piece if that game never ends.
+//! A standard-deck game of the construction gives player 1 `Δ1 J Δ2 J Δ3 J -` and player 2
+//! `J -` (Casella et al., arXiv 2403.13855, 2024). Everything this crate reports has been
+//! played here; the fast pass ([`crate::turn`]) only proposes candidates.
+
+use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_within};
+
+use crate::error::AnsatzError;
+use crate::piece::Piece;
+
+/// The filter of rules.md: `--K---A----AA` (1 K, 3 A, 9 plain).
+pub const DEFAULT_FILTER: &str = "--K---A----AA";
+
+/// Tricks after which a game that has neither ended nor repeated is given up on. Template
+/// and construction games cycle within a few thousand tricks (Casella's: 4 + 62), so a
+/// million is generous and still bounds the time spent on any one game.
+pub const DEFAULT_GIVE_UP: u64 = 1_000_000;
+
+/// Player 1 holds `pieces[0] J pieces[1] J ... J -`, player 2 `J -`, player 1 leads.
+pub fn jack_position(pieces: &[&Piece]) -> Position {
+    let mut hand = Vec::new();
+    for p in pieces {
+        hand.extend_from_slice(p.cards());
+        hand.push(Kind::Jack);
+    }
+    hand.push(Kind::Plain);
+    Position::new(vec![hand, vec![Kind::Jack, Kind::Plain]], Player(0))
+        .expect("two players, player 1 leads")
+}
+
+/// The test template: player 1 `--J` FILTER `J` TEST `J-`, player 2 `J-`, player 1 leads.
+pub fn template(filter: &Piece, test: &Piece) -> Position {
+    let lead = Piece::parse("--").expect("a piece");
+    jack_position(&[&lead, filter, test])
+}
+
+/// Plays `position` with the standard rules on the reference engine, giving up (`None`)
+/// after `give_up` tricks.
+pub fn play(position: &Position, give_up: u64) -> Option<Outcome> {
+    play_out_within(&Rules::STANDARD, position, give_up)
+}
+
+/// Checks that `filter` is a piece by the spec's own test: the template with TEST = `--`
+/// (itself a piece) never ends.
+pub fn check_filter(filter: &Piece, give_up: u64) -> Result<(), AnsatzError> {
+    let dashes = Piece::parse("--").expect("a piece");
+    let why = match play(&template(filter, &dashes), give_up) {
+        Some(Outcome::Cycle(_)) => return Ok(()),
+        Some(Outcome::Finished { tricks, .. }) => {
+            format!("with TEST = -- the game ends after {tricks} tricks")
+        }
+        None => format!("with TEST = -- the game has not repeated after {give_up} tricks"),
+    };
+    Err(AnsatzError::Filter {
+        filter: filter.to_string(),
+        why,
+    })
+}

@@ -1,0 +1,154 @@
+//! bmn-ansatz against the spec's facts, the reference engine, and itself across threads.
+
+use bmn_ansatz::{
+    ConstructConfig, DEFAULT_FILTER, Piece, PoolConfig, SearchConfig, build_pool, construct,
+    jack_position, orbit, search, template,
+};
+use bmn_core::{Outcome, Position, Rules, play_out};
+
+fn p(text: &str) -> Piece {
+    Piece::parse(text).unwrap()
+}
+
+fn cycles(position: &Position) -> Option<bmn_core::Cycle> {
+    match play_out(&Rules::STANDARD, position) {
+        Outcome::Cycle(c) => Some(c),
+        Outcome::Finished { .. } => None,
+    }
+}
+
+fn config(max_len: u32) -> SearchConfig {
+    SearchConfig {
+        filter: p(DEFAULT_FILTER),
+        max_len,
+        faces: None,
+        give_up: bmn_ansatz::DEFAULT_GIVE_UP,
+    }
+}
+
+#[test]
+fn template_reproduces_the_spec() {
+    let t = template(&p(DEFAULT_FILTER), &p("--"));
+    assert_eq!(t.deal_text(), "--J--K---A----AAJ--J-/J-");
+    assert!(cycles(&t).is_some(), "the -- piece never ends");
+    // The filter is a piece of its own: its passes alternate between two forms.
+    assert_eq!(
+        orbit(&p(DEFAULT_FILTER)).unwrap(),
+        [p("--K---A----AA"), p("--------A-KAA")]
+    );
+    assert!(bmn_ansatz::check_filter(&p(DEFAULT_FILTER), 1_000_000).is_ok());
+    assert!(bmn_ansatz::check_filter(&p("--K"), 1_000_000).is_err());
+}
+
+/// The fast pass agrees with the reference engine on every candidate up to 8 cards: a
+/// string is proposed exactly when its template game never ends.
+#[test]
+fn fast_path_agrees_with_the_engine_on_every_short_candidate() {
+    let filter = p(DEFAULT_FILTER);
+    let mut strings: Vec<String> = Vec::new();
+    let mut level = vec![String::new()];
+    for _ in 0..8 {
+        level = level
+            .iter()
+            .flat_map(|s| ["-", "Q", "K", "A"].map(|c| format!("{s}{c}")))
+            .collect();
+        strings.extend(level.iter().cloned());
+    }
+    let mut pieces = 0;
+    for s in &strings {
+        let piece = p(s);
+        let exact = cycles(&template(&filter, &piece)).is_some();
+        assert_eq!(orbit(&piece).is_some(), exact, "{s}");
+        pieces += usize::from(exact);
+    }
+    assert_eq!(pieces, 1 + 9 + 11 + 6 + 4); // lengths 2, 5, 6, 7, 8
+}
+
+#[test]
+fn search_reports_only_template_cycles_and_groups_by_passes() {
+    let r = search(&config(10), 1, |_, _| ()).unwrap();
+    assert_eq!(r.rejected, 0);
+    assert_eq!(r.unresolved, 0);
+    assert_eq!(r.pieces.len(), 219);
+    assert_eq!(r.pieces[0].piece, p("--"));
+    let mut forms = 0;
+    for f in &r.pieces {
+        let c = cycles(&template(&p(DEFAULT_FILTER), &f.piece)).expect("never ends");
+        assert_eq!((c.id, c.period), (f.template.id, f.template.period));
+        assert_eq!(f.forms[0], f.piece);
+        assert!(f.forms.iter().all(|g| *g >= f.piece));
+        forms += f.forms.len();
+    }
+    assert!(forms > r.pieces.len(), "some pieces have several forms");
+}
+
+#[test]
+fn search_does_not_depend_on_threads() {
+    let one = search(&config(11), 1, |_, _| ()).unwrap();
+    let three = search(&config(11), 3, |_, _| ()).unwrap();
+    assert_eq!(one, three);
+}
+
+#[test]
+fn face_lists_find_the_filter() {
+    let faces = bmn_ansatz::Composition::parse_faces("K1,A3,-9").unwrap();
+    let r = search(
+        &SearchConfig {
+            faces: Some(faces),
+            ..config(13)
+        },
+        2,
+        |_, _| (),
+    )
+    .unwrap();
+    let names: Vec<String> = r.pieces.iter().map(|f| f.piece.to_string()).collect();
+    assert_eq!(names, ["--------A-KAA"]);
+    assert_eq!(r.pieces[0].forms[1], p(DEFAULT_FILTER));
+}
+
+#[test]
+fn construction_games_are_checked_and_reproducible() {
+    let pool = build_pool(
+        &PoolConfig {
+            filter: p(DEFAULT_FILTER),
+            max_len: 12,
+            sparse_len: 20,
+            // 6-face pieces of 12 cards (in max_len), of 14 cards (this list) and the
+            // 20-card all-plain piece (sparse) fill a deck: 12 faces, 6 + 8 + 20 plain.
+            faces: vec![bmn_ansatz::Composition::parse_faces("Q2,K2,A2,-8").unwrap()],
+            give_up: 1_000_000,
+        },
+        2,
+        |_, _, _| (),
+    )
+    .unwrap();
+    let cfg = ConstructConfig {
+        seed: 7,
+        decks: 6,
+        give_up: 1_000_000,
+        basin_limit: 100_000,
+    };
+    let a = construct(&pool, &cfg, 1, |_, _, _| ()).unwrap();
+    let b = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    assert_eq!(a, b, "independent of the thread count");
+    assert!(a.triples > 0);
+    assert_eq!(a.decks_tried, 6);
+    assert!(a.non_terminating > 0);
+    for g in a
+        .decks
+        .iter()
+        .chain(a.cycles.iter().flat_map(|c| &c.balanced))
+    {
+        assert_eq!(g.deal.check_deck(&bmn_core::Deck::STANDARD), Ok(()));
+        let c = cycles(&g.deal).expect("every reported game never ends");
+        assert_eq!(
+            (c.id, c.period, c.preperiod),
+            (g.cycle_id, g.period, g.preperiod)
+        );
+        assert_eq!(g.balanced, bmn_backward::is_balanced(&g.deal));
+        if let Some((pieces, _)) = &g.deck {
+            let refs: Vec<&Piece> = pieces.iter().collect();
+            assert_eq!(jack_position(&refs), g.deal);
+        }
+    }
+}
