@@ -45,6 +45,11 @@ pub struct BasinArgs {
     /// Stop after this many positions (about 50 bytes of memory each) and say it was cut short.
     #[arg(long, default_value_t = 20_000_000, value_name = "M")]
     pub limit: u64,
+    /// Write the basin as a Graphviz DOT graph to FILE (render: `dot -Tsvg FILE > out.svg`):
+    /// one node per position, one edge per trick, the cycle in red, balanced starting deals
+    /// filled green, the position given outlined twice.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Print one JSON object instead of text.
@@ -226,6 +231,52 @@ fn counts(deals: &[BalancedDeal]) -> BalancedCountsJson {
     }
 }
 
+/// The basin as DOT: every member, the cycle (in every renaming) marked, balanced deals marked.
+fn write_basin_dot(
+    path: &std::path::Path,
+    rules: &bmn_core::Rules,
+    start: &Position,
+    basin: &bmn_backward::Basin,
+) -> Result<()> {
+    let members = basin.members.as_deref().unwrap_or_default();
+    let (cycle, title) = match &basin.target {
+        BasinTarget::Cycle {
+            id,
+            period,
+            start: on_cycle,
+            ..
+        } => {
+            let walk = crate::dot::cycle_positions(rules, on_cycle, period.tricks);
+            let all: std::collections::HashSet<Position> =
+                walk.iter().flat_map(bmn_backward::rotations).collect();
+            let title = format!(
+                "basin of cycle {id} (period {} tricks): {} positions",
+                period.tricks,
+                members.len()
+            );
+            (all, title)
+        }
+        BasinTarget::Final { position } => (
+            std::collections::HashSet::new(),
+            format!("positions ending in {position}: {}", members.len()),
+        ),
+    };
+    let dot = crate::dot::graph(rules, &title, members, |p| {
+        if cycle.contains(p) {
+            crate::dot::Mark::Cycle
+        } else if p == start {
+            crate::dot::Mark::Start
+        } else if bmn_backward::is_balanced(p) {
+            crate::dot::Mark::Balanced
+        } else if p.winner().is_some() {
+            crate::dot::Mark::Final
+        } else {
+            crate::dot::Mark::Plain
+        }
+    });
+    crate::dot::write(path, &dot)
+}
+
 pub fn run_basin(args: &BasinArgs) -> Result<()> {
     let rules = input::rules(&args.rules)?;
     let start = position(&args.position, args.leader)?;
@@ -234,12 +285,15 @@ pub fn run_basin(args: &BasinArgs) -> Result<()> {
     }
     let config = BasinConfig {
         limit: args.limit,
-        keep_members: false,
+        keep_members: args.dot.is_some(),
     };
     let bar = progress::bar(None, "positions");
     let basin = bmn_backward::basin(&rules, &start, &config, |n| bar.set_position(n))
         .map_err(user_error)?;
     bar.finish_and_clear();
+    if let Some(path) = &args.dot {
+        write_basin_dot(path, &rules, &start, &basin)?;
+    }
     if args.json {
         return output::print_json(&basin_json(&start, &basin, args.limit));
     }

@@ -35,10 +35,16 @@ pub enum Command {
     Pieces(crate::pieces::PiecesArgs),
     /// Merge the result files of the shards of one run (search or exhaustive) into its report.
     Merge(MergeArgs),
+    /// The longest known games, each replayed by the engine (--verify fails on a disagreement).
+    Records(RecordsArgs),
     /// Deal one random deal in deal notation, ready to paste into `bmn play`.
     Deal(DealArgs),
     /// The length distribution and the wins by seat over many random deals, with plots.
     Stats(StatsArgs),
+    /// The exact number of distinct deals of a deck at a table, and of balanced deals.
+    Count(crate::count::CountArgs),
+    /// The odds of a new record: an exponential-tail model of the longest of N games, fitted here.
+    Odds(crate::odds::OddsArgs),
 }
 
 /// The table of the commands that deal: how many players and which deck.
@@ -126,6 +132,10 @@ pub struct PlayArgs {
     /// game, up to --tricks, or through one turn of its cycle.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<std::path::PathBuf>,
+    /// Write the game as a Graphviz DOT graph to FILE (render: `dot -Tsvg FILE > out.svg`):
+    /// one node per position, one edge per trick, the cycle in red.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<std::path::PathBuf>,
     /// Give up on a game that has neither ended nor repeated a position after this many
     /// tricks (some penalty tables make games millions of tricks long).
     #[arg(long, default_value_t = 10_000_000, value_name = "T")]
@@ -288,6 +298,19 @@ pub struct MergeArgs {
     /// another run.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<std::path::PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RecordsArgs {
+    /// Exit with an error if any record disagrees with the reference engine.
+    #[arg(long)]
+    pub verify: bool,
+    /// Draw record length against year, cards and tricks, into FILE (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<std::path::PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -3,14 +3,18 @@
 mod backward;
 mod bench;
 mod cli;
+mod count;
 mod deal;
+mod dot;
 mod exhaustive;
 mod input;
 mod merge;
+mod odds;
 mod output;
 mod pieces;
 mod play;
 mod progress;
+mod records;
 mod runfile;
 mod search;
 mod stats;
@@ -36,8 +40,11 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Exhaustive(args) => exhaustive::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Records(args) => records::run(&args),
         Command::Deal(args) => deal::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Count(args) => count::run(&args),
+        Command::Odds(args) => odds::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

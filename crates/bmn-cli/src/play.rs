@@ -99,6 +99,9 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         },
     };
     let trace = args.trace.then(|| trace(&rules, &start, trace_len));
+    if let Some(path) = &args.dot {
+        write_dot(path, &rules, &start, &result, trace_len)?;
+    }
     if let Some(path) = &args.plot {
         let title = format!("Stacks trick by trick: {}", short(&start.deal_text()));
         bmn_plot::stack_sizes(path, &title, &stack_sizes(&rules, &start, trace_len))?;
@@ -181,6 +184,54 @@ fn trace(rules: &Rules, start: &Position, tricks: u64) -> Vec<(Position, Span)> 
         ));
     }
     positions
+}
+
+/// The game's positions as DOT: a path from the start, the cycle (if any) in red.
+fn write_dot(
+    path: &std::path::Path,
+    rules: &Rules,
+    start: &Position,
+    result: &Played,
+    tricks: u64,
+) -> Result<()> {
+    let mut positions: Vec<Position> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (p, _) in trace(rules, start, tricks) {
+        if seen.insert(p.clone()) {
+            positions.push(p);
+        }
+    }
+    let (cycle, title) = match result {
+        Played::Out(Outcome::Cycle(c)) => (
+            crate::dot::cycle_positions(rules, &c.start, c.period.tricks),
+            format!(
+                "{}: preperiod {} tricks, period {} tricks",
+                short(&start.deal_text()),
+                c.preperiod.tricks,
+                c.period.tricks
+            ),
+        ),
+        _ => (
+            std::collections::HashSet::new(),
+            format!(
+                "{}: {} tricks",
+                short(&start.deal_text()),
+                positions.len() - 1
+            ),
+        ),
+    };
+    let dot = crate::dot::graph(rules, &title, &positions, |p| {
+        if cycle.contains(p) {
+            crate::dot::Mark::Cycle
+        } else if p == start {
+            crate::dot::Mark::Start
+        } else if p.winner().is_some() {
+            crate::dot::Mark::Final
+        } else {
+            crate::dot::Mark::Plain
+        }
+    });
+    crate::dot::write(path, &dot)
 }
 
 /// Each player's stack size after 0, 1, .. `tricks` tricks (or until the game ends).

@@ -5,6 +5,7 @@
 //! batch loop (`bmn_search::play_deals`), whose fast kernels and exact cycle hand-over are
 //! the same as a random search's. Nothing here prints.
 
+pub mod count;
 pub mod deals;
 pub mod error;
 pub mod multiset;
@@ -12,6 +13,7 @@ pub mod run;
 
 /// Shards are the search's (`bmn_search::shard`): ranges of deal indices here.
 pub use bmn_search::{Shard, ShardError};
+pub use count::DealCount;
 pub use deals::AllDeals;
 pub use error::ExhaustiveError;
 pub use multiset::{Arrangements, next_arrangement};

@@ -87,7 +87,7 @@ pub fn length_histogram(
         y: y_min * 0.5..1.0,
         log_y: true,
     };
-    draw(path, &frame, &shares)
+    draw(path, &Figure::Lines(&frame, &shares))
 }
 
 /// Each player's stack size trick by trick: `sizes[p][t]` is player p+1's stack after t
@@ -118,7 +118,73 @@ pub fn stack_sizes(path: &Path, title: &str, sizes: &[Vec<u32>]) -> Result<(), P
         y: 0.0..f64::from(top) * 1.05,
         log_y: false,
     };
-    draw(path, &frame, &lines)
+    draw(path, &Figure::Lines(&frame, &lines))
+}
+
+/// A panel of the records figure: its quantity and its labelled points (year, length, label).
+type Panel<'a> = (&'a str, Vec<(f64, f64, String)>);
+
+/// One record game: when, how long, who.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub year: f64,
+    pub cards: u64,
+    pub tricks: u64,
+    pub label: String,
+}
+
+/// Record length against year, cards above and tricks below (Casella et al. 2024, Figure 2).
+pub fn records(path: &Path, title: &str, records: &[Record]) -> Result<(), PlotError> {
+    if records.is_empty() {
+        return Err(PlotError::Empty("no records"));
+    }
+    let lines = |f: fn(&Record) -> u64| -> Vec<(f64, f64, String)> {
+        records
+            .iter()
+            .map(|r| (r.year, f(r) as f64, r.label.clone()))
+            .collect()
+    };
+    let panels = [
+        ("cards", lines(|r| r.cards)),
+        ("tricks", lines(|r| r.tricks)),
+    ];
+    draw(path, &Figure::Records(title, &panels))
+}
+
+/// The two panels of [`records`], one above the other.
+fn records_figure<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    panels: &[Panel],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&WHITE)?;
+    let area = area.titled(title, ("sans-serif", 24))?;
+    let years = panels[0].1.iter().map(|p| p.0);
+    let (y0, y1) = years.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
+    for (half, (name, points)) in area.split_evenly((2, 1)).iter().zip(panels) {
+        let top = points.iter().map(|p| p.1).fold(0.0, f64::max) * 1.15;
+        let mut chart = ChartBuilder::on(half)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(70)
+            .build_cartesian_2d(y0 - 1.0..y1 + 2.0, 0.0..top)?;
+        chart
+            .configure_mesh()
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc("year")
+            .y_desc(format!("record length ({name})"))
+            .label_style(("sans-serif", 14))
+            .draw()?;
+        let colour = PALETTE[0];
+        chart.draw_series(LineSeries::new(points.iter().map(|p| (p.0, p.1)), colour))?;
+        chart.draw_series(points.iter().map(|p| {
+            EmptyElement::at((p.0, p.1))
+                + Circle::new((0, 0), 4, colour.filled())
+                + Text::new(p.2.clone(), (6, -14), ("sans-serif", 12))
+        }))?;
+    }
+    Ok(())
 }
 
 /// Axes, labels and ranges of a line plot.
@@ -193,9 +259,27 @@ fn lines_and_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64,
         .draw()
 }
 
-/// Registers the embedded font (once per process) and draws `frame` with `lines` into
-/// `path` on the back end its extension names.
-fn draw(path: &Path, frame: &Frame, lines: &[(String, Vec<(f64, f64)>)]) -> Result<(), PlotError> {
+/// What a file holds: a line plot, or the records' two panels.
+enum Figure<'a> {
+    Lines(&'a Frame<'a>, &'a [(String, Vec<(f64, f64)>)]),
+    Records(&'a str, &'a [Panel<'a>]),
+}
+
+impl Figure<'_> {
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match self {
+            Figure::Lines(frame, lines) => frame.draw(area, lines),
+            Figure::Records(title, panels) => records_figure(area, title, panels),
+        }
+    }
+}
+
+/// Registers the embedded font (once per process) and draws `figure` into `path` on the back
+/// end its extension names.
+fn draw(path: &Path, figure: &Figure) -> Result<(), PlotError> {
     static REGISTER: Once = Once::new();
     REGISTER.call_once(|| {
         // The font is a constant of the build: it parses, or no figure could ever be drawn.
@@ -214,12 +298,12 @@ fn draw(path: &Path, frame: &Frame, lines: &[(String, Vec<(f64, f64)>)]) -> Resu
     match ext.as_deref() {
         Some("svg") => {
             let area = SVGBackend::new(path, SIZE).into_drawing_area();
-            frame.draw(&area, lines).map_err(|e| failed(&e))?;
+            figure.render(&area).map_err(|e| failed(&e))?;
             area.present().map_err(|e| failed(&e))
         }
         Some("png") => {
             let area = BitMapBackend::new(path, SIZE).into_drawing_area();
-            frame.draw(&area, lines).map_err(|e| failed(&e))?;
+            figure.render(&area).map_err(|e| failed(&e))?;
             area.present().map_err(|e| failed(&e))
         }
         _ => Err(PlotError::Format(path.display().to_string())),

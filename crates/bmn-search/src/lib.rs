@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod deals;
+pub mod odds;
 pub mod play;
 pub mod run;
 pub mod shard;
@@ -16,6 +17,7 @@ pub mod summary;
 pub mod units;
 
 pub use deals::DealSource;
+pub use odds::TailModel;
 pub use play::{DEFAULT_GIVE_UP, Deals, Engine, Tally, exact, play_deals, two_hand_text};
 pub use run::{
     SearchConfig, UNIT, Units, play_into, play_range, search, stream, stream_units, units_of,

@@ -123,28 +123,49 @@ impl Stats {
     }
 
     /// The exponential tail of the tricks distribution from its [`TAIL_FROM_QUANTILE`]
-    /// quantile on, by maximum likelihood for a geometric law: with `n` games of at least
-    /// `t0` tricks whose excess over `t0` sums to `s`, the chance of going on one more trick
-    /// is `s / (n + s)`. `None` with fewer than 10 games in the tail.
+    /// quantile on ([`geometric_tail`]). `None` with fewer than 10 games in the tail.
     pub fn tail_fit(&self) -> Option<TailFit> {
-        let from = quantile(&self.tricks, TAIL_FROM_QUANTILE)?;
-        let (mut n, mut excess) = (0u64, 0u128);
-        for (t, &count) in self.tricks.iter().enumerate().skip(from as usize) {
-            n += count;
-            excess += u128::from(count) * (t as u128 - u128::from(from));
-        }
-        if n < 10 || excess == 0 {
-            return None;
-        }
-        let go_on = excess as f64 / (n as f64 + excess as f64);
-        let rate = -go_on.ln();
+        let fit = geometric_tail(&self.tricks, TAIL_FROM_QUANTILE)?;
         Some(TailFit {
-            from_tricks: from,
-            games: n,
-            rate,
-            half_life: std::f64::consts::LN_2 / rate,
+            from_tricks: fit.from,
+            games: fit.games,
+            rate: fit.rate,
+            half_life: std::f64::consts::LN_2 / fit.rate,
         })
     }
+}
+
+/// A geometric tail fitted to a histogram of lengths (in cards or in tricks).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct GeometricTail {
+    /// The fit covers lengths of at least this.
+    pub from: u64,
+    /// How many games that is.
+    pub games: u64,
+    /// Fitted decay per unit of length: P(L >= l + 1 | L >= l) = exp(-rate) for l >= from.
+    pub rate: f64,
+}
+
+/// The geometric tail of `histogram` from its `from_quantile` quantile `l0` on, by maximum
+/// likelihood: with `n` games of length at least `l0` whose excess over `l0` sums to `s`,
+/// the chance of going on one more unit is `s / (n + s)`. `None` with fewer than 10 games in
+/// the tail or no excess at all.
+pub fn geometric_tail(histogram: &[u64], from_quantile: f64) -> Option<GeometricTail> {
+    let from = quantile(histogram, from_quantile)?;
+    let (mut n, mut excess) = (0u64, 0u128);
+    for (len, &count) in histogram.iter().enumerate().skip(from as usize) {
+        n += count;
+        excess += u128::from(count) * (len as u128 - u128::from(from));
+    }
+    if n < 10 || excess == 0 {
+        return None;
+    }
+    let go_on = excess as f64 / (n as f64 + excess as f64);
+    Some(GeometricTail {
+        from,
+        games: n,
+        rate: -go_on.ln(),
+    })
 }
 
 /// The mean length of a histogram of lengths.

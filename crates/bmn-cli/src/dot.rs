@@ -1,0 +1,89 @@
+//! Graphviz DOT of game graphs: positions as nodes labelled in deal notation, one edge per
+//! trick (a position to the one its trick leads to), the cycle highlighted, the starting
+//! position and balanced starting deals marked. Render with `dot -Tsvg FILE.dot > FILE.svg`
+//! (or `sfdp` for large basins).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use bmn_core::{Position, Rules, play_trick};
+
+/// What a node is, for its style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Plain,
+    /// On the cycle (red, bold).
+    Cycle,
+    /// A balanced starting deal (green, filled).
+    Balanced,
+    /// The position the command was given (a double outline).
+    Start,
+    /// One player holds every card.
+    Final,
+}
+
+/// The graph of `positions` under one trick: an edge from each position to its successor when
+/// that is among them too. `mark` styles each node.
+pub fn graph(
+    rules: &Rules,
+    title: &str,
+    positions: &[Position],
+    mark: impl Fn(&Position) -> Mark,
+) -> String {
+    let index: HashMap<&Position, usize> =
+        positions.iter().enumerate().map(|(i, p)| (p, i)).collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph bmn {{");
+    let _ = writeln!(out, "  label={};", quote(title));
+    let _ = writeln!(out, "  labelloc=t;");
+    let _ = writeln!(
+        out,
+        "  node [shape=box, fontname=\"DejaVu Sans Mono\", fontsize=10];"
+    );
+    for (i, p) in positions.iter().enumerate() {
+        let style = match mark(p) {
+            Mark::Plain => "",
+            Mark::Cycle => ", color=red, penwidth=2",
+            Mark::Balanced => ", style=filled, fillcolor=palegreen",
+            Mark::Start => ", peripheries=2",
+            Mark::Final => ", style=filled, fillcolor=lightgrey",
+        };
+        let label = format!("{} ({})", p.deal_text(), p.leader().number());
+        let _ = writeln!(out, "  n{i} [label={}{style}];", quote(&label));
+    }
+    for (i, p) in positions.iter().enumerate() {
+        if p.winner().is_some() {
+            continue;
+        }
+        let mut next = p.clone();
+        let trick = play_trick(rules, &mut next);
+        if let Some(&j) = index.get(&next) {
+            let _ = writeln!(out, "  n{i} -> n{j} [label=\"{}\"];", trick.cards);
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A DOT string literal.
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Writes `dot` to `path`.
+pub fn write(path: &Path, dot: &str) -> Result<()> {
+    std::fs::write(path, dot).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The positions of a cycle: `start` and the `period - 1` after it.
+pub fn cycle_positions(rules: &Rules, start: &Position, period: u64) -> HashSet<Position> {
+    let mut set = HashSet::new();
+    let mut p = start.clone();
+    for _ in 0..period {
+        set.insert(p.clone());
+        play_trick(rules, &mut p);
+    }
+    set
+}
