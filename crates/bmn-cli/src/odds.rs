@@ -13,13 +13,12 @@ use std::time::Instant;
 use anyhow::Result;
 use bmn_core::{Deck, Rules};
 use bmn_search::stats::{TAIL_FROM_QUANTILE, quantile};
-use bmn_search::{DealSource, SearchConfig, Stats, TailModel, stream};
+use bmn_search::{DealSource, SearchConfig, Stats, TailModel};
 use clap::Args;
 use serde::Serialize;
 
 use crate::input::{self, BadInput};
 use crate::output;
-use crate::progress;
 
 /// Never set: the fit run is short, and an interrupted fit would be a worse fit.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -216,21 +215,9 @@ fn fit_run(args: &OddsArgs, threads: usize) -> Result<Fit> {
         engine,
         max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
     };
-    let bar = progress::bar(Some(args.fit_games), "games (fit)");
     let started = Instant::now();
-    let stats = stream(
-        &config,
-        Some(args.fit_games),
-        threads,
-        &STOP,
-        &Stats::default(),
-        |s| {
-            bar.set_position(s.games);
-            true
-        },
-    );
+    let stats = crate::stats::play_stats(&config, args.fit_games, threads, &STOP, "games (fit)");
     let elapsed = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
     Ok(Fit {
         stats,
         engine: engine.name(),

@@ -194,20 +194,25 @@ fn play(
         engine,
         max_tricks: args.engine.max_tricks.max(1),
     };
-    let bar = progress::bar(Some(args.games), what);
-    let stats = stream(
-        &config,
-        Some(args.games),
-        threads,
-        &STOP,
-        &Stats::default(),
-        |s| {
-            bar.set_position(s.games);
-            true
-        },
-    );
+    Ok(play_stats(&config, args.games, threads, &STOP, what))
+}
+
+/// `games` deals of `config`'s stream into `Stats`, with a progress bar counting `what`;
+/// setting `stop` keeps the units done. Shared by `bmn stats` and `bmn odds`'s fit run.
+pub fn play_stats(
+    config: &SearchConfig,
+    games: u64,
+    threads: usize,
+    stop: &AtomicBool,
+    what: &str,
+) -> Stats {
+    let bar = progress::bar(Some(games), what);
+    let stats = stream(config, Some(games), threads, stop, &Stats::default(), |s| {
+        bar.set_position(s.games);
+        true
+    });
     bar.finish_and_clear();
-    Ok(stats)
+    stats
 }
 
 impl From<TailFit> for TailJson {
