@@ -87,19 +87,20 @@ impl Store {
     {
         let key = run_key(file)?;
         if resume {
+            // The latest unfinished run of these parameters; failing that the latest finished
+            // one, whose result is then reported again without playing anything.
             let row: Option<(i64, String)> = self
                 .conn
                 .query_row(
-                    "SELECT id, file FROM runs WHERE format = ?1 AND key = ?2 AND finished = 0
-                     ORDER BY id DESC LIMIT 1",
+                    "SELECT id, file FROM runs WHERE format = ?1 AND key = ?2
+                     ORDER BY finished ASC, id DESC LIMIT 1",
                     params![file.format, key],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .optional()?;
             let Some((id, text)) = row else {
                 return Err(BadInput(format!(
-                    "--resume: {} holds no unfinished run with these parameters (start it \
-                     without --resume)",
+                    "--resume: {} holds no run with these parameters (start it without --resume)",
                     self.path.display()
                 ))
                 .into());

@@ -169,9 +169,15 @@ fn a_killed_run_resumes_from_the_database_to_the_same_result() {
     assert!(!stderr.contains("resuming at game 0 "), "{stderr}");
     let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
     let whole = json(&slow_search(&["--no-db", "--threads", "2"]));
-    assert_eq!(result(resumed), result(whole));
-    // A finished run is not resumed again; a run that was never started cannot be.
-    bad(&slow_search(&resume), "holds no unfinished run");
+    assert_eq!(result(resumed), result(whole.clone()));
+    // Resuming a finished run reports it again without playing; a run never started has
+    // nothing to resume.
+    let again = json(&slow_search(&resume));
+    assert_eq!(result(again), result(whole));
+    bad(
+        &["search", "--games", "77", "--db", p(&db), "--resume"],
+        "holds no run with these parameters",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
