@@ -8,29 +8,22 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{bad, bmn, json, ok};
+use common::{bad, bmn, json, ok, without};
 use serde_json::Value;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bmn-durable-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A search report without what depends on the machine or the way it was run.
-fn result(mut v: Value) -> Value {
-    for key in [
-        "elapsed_seconds",
-        "games_per_second",
-        "threads",
-        "kernel",
-        "shard",
-        "interrupted",
-    ] {
-        v.as_object_mut().unwrap().remove(key);
-    }
-    v
+fn result(v: Value) -> Value {
+    without(
+        v,
+        &[
+            "elapsed_seconds",
+            "games_per_second",
+            "threads",
+            "kernel",
+            "shard",
+            "interrupted",
+        ],
+    )
 }
 
 fn p(path: &Path) -> &str {
@@ -57,7 +50,7 @@ fn shard(seed: &str, i: u64, n: u64, file: &Path) -> Value {
 
 #[test]
 fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
-    let dir = scratch("merge");
+    let dir = common::scratch("merge");
     let whole = json(&["search", "--games", GAMES, "--seed", "7", "--json"]);
     let files: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}.json"))).collect();
     for (i, f) in files.iter().enumerate() {
@@ -155,7 +148,7 @@ fn slow_search<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn a_killed_run_resumes_from_the_database_to_the_same_result() {
-    let dir = scratch("kill-db");
+    let dir = common::scratch("kill-db");
     let db = dir.join("runs.sqlite");
     let db_args = ["--db", p(&db), "--threads", "1"];
     kill_after(&slow_search(&db_args), Duration::from_millis(2500));
@@ -183,7 +176,7 @@ fn a_killed_run_resumes_from_the_database_to_the_same_result() {
 
 #[test]
 fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
-    let dir = scratch("kill-out");
+    let dir = common::scratch("kill-out");
     let out = dir.join("shard1.json");
     let args = slow_search(&[
         "--shard",
@@ -214,7 +207,7 @@ fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
 
 #[test]
 fn shard_auto_reads_the_scheduler() {
-    let dir = scratch("auto");
+    let dir = common::scratch("auto");
     let f = dir.join("a.json");
     let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
         .args([
@@ -253,7 +246,7 @@ fn shard_auto_reads_the_scheduler() {
 
 #[test]
 fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
-    let dir = scratch("kill-exhaustive");
+    let dir = common::scratch("kill-exhaustive");
     let db = dir.join("runs.sqlite");
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -286,11 +279,11 @@ fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
         "--json",
         "--no-db",
     ]);
-    let strip = |mut v: Value| {
-        for key in ["elapsed_seconds", "deals_per_second", "threads", "kernel"] {
-            v.as_object_mut().unwrap().remove(key);
-        }
-        v
+    let strip = |v: Value| {
+        common::without(
+            v,
+            &["elapsed_seconds", "deals_per_second", "threads", "kernel"],
+        )
     };
     assert_eq!(strip(resumed), strip(whole));
     let _ = std::fs::remove_dir_all(&dir);

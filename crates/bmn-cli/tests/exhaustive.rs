@@ -3,31 +3,21 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{bad, json};
+use common::{bad, json, without};
 use serde_json::Value;
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bmn-exhaustive-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The result without what depends on the machine or on how the run was split.
-fn result(mut v: Value) -> Value {
-    for key in [
-        "elapsed_seconds",
-        "deals_per_second",
-        "threads",
-        "kernel",
-        "shards",
-    ] {
-        v.as_object_mut().unwrap().remove(key);
-    }
-    v
+fn result(v: Value) -> Value {
+    without(
+        v,
+        &[
+            "elapsed_seconds",
+            "deals_per_second",
+            "threads",
+            "kernel",
+            "shards",
+        ],
+    )
 }
 
 #[test]
@@ -100,7 +90,7 @@ fn json_contract_and_cycles_that_replay() {
 
 #[test]
 fn shards_with_checkpoints_merge_into_the_unsplit_run() {
-    let dir = scratch("merge");
+    let dir = common::scratch("merge");
     let deck = "2J,2Q,2K,2A,4-";
     let whole = json(&["exhaustive", "--deck", deck, "--leader", "2", "--json"]);
     let mut files = Vec::new();

@@ -59,3 +59,21 @@ pub fn bad(args: &[&str], expected: &str) {
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     assert!(out.stdout.is_empty(), "{args:?}");
 }
+
+/// A fresh scratch directory for one test of this process.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bmn-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A JSON report without `keys` (what depends on the machine or on how a run was made).
+pub fn without(mut v: Value, keys: &[&str]) -> Value {
+    if let Some(map) = v.as_object_mut() {
+        for key in keys {
+            map.remove(*key);
+        }
+    }
+    v
+}
