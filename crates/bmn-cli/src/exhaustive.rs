@@ -86,6 +86,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
     let (mut recorder, start_from) = Recorder::open(
         id,
         db.as_deref(),
+        args.db.db.is_some(),
         args.db.resume,
         args.checkpoint.as_deref(),
         same_run,

@@ -150,6 +150,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     let (mut recorder, start) = Recorder::open(
         file.clone(),
         db.as_deref(),
+        args.db.db.is_some(),
         args.db.resume,
         args.out.as_deref(),
         same_run,

@@ -157,10 +157,12 @@ where
 {
     /// Opens the recording of `template`'s run. The state to start from is the furthest of
     /// the `out` file (if it exists and is of this run) and, with `resume`, the database's
-    /// latest unfinished run of these parameters.
+    /// latest unfinished run of these parameters. A default database (`explicit_db` false)
+    /// that cannot be opened only costs the recording, with a warning.
     pub fn open(
         template: RunFile<P>,
         db: Option<&Path>,
+        explicit_db: bool,
         resume: bool,
         out: Option<&Path>,
         same_run: impl Fn(&RunFile<P>, &RunFile<P>) -> Result<()>,
@@ -174,7 +176,24 @@ where
         }
         let store = match db {
             Some(path) => {
-                let store = Store::open(path)?;
+                let store = match Store::open(path) {
+                    Ok(store) => store,
+                    // The default database is a convenience: where it cannot be opened (a
+                    // read-only home, say) the run goes on unrecorded rather than failing.
+                    Err(e) if !resume && !explicit_db => {
+                        eprintln!("bmn: warning: not recording this run: {e:#}");
+                        return Ok((
+                            Recorder {
+                                template: template.clone(),
+                                store: None,
+                                out: out.map(Path::to_path_buf),
+                                saved_at: Instant::now(),
+                            },
+                            start,
+                        ));
+                    }
+                    Err(e) => return Err(e),
+                };
                 let (id, saved) = store.begin(&template, resume)?;
                 if let Some(saved) = saved.filter(|s| s.next_unit > start.next_unit) {
                     start = saved;

@@ -288,3 +288,30 @@ fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
     assert_eq!(strip(resumed), strip(whole));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_unwritable_default_database_only_costs_the_recording() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(["search", "--games", "20000", "--json"])
+        .env("BMN_DB", "/proc/bmn-cannot-be-here/runs.sqlite")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("not recording this run"), "{stderr}");
+    // Asked for by name, the same database is an error that names it.
+    let out = bmn(
+        &[
+            "search",
+            "--games",
+            "10",
+            "--db",
+            "/proc/bmn-cannot-be-here/runs.sqlite",
+        ],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("/proc/bmn-cannot-be-here"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
