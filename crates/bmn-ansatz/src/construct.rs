@@ -34,6 +34,10 @@ pub struct ConstructConfig {
     pub give_up: u64,
     /// Positions a basin search may visit per cycle (bmn_backward::BasinConfig::limit).
     pub basin_limit: u64,
+    /// Only decks with a piece of this composition: a rare long piece (Casella's 31-card
+    /// piece) is in a vanishing share of all the pool's triples, so a uniform draw would
+    /// almost never try it.
+    pub around: Option<Composition>,
 }
 
 /// A non-terminating standard-deck game the construction found.
@@ -94,7 +98,9 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(pieces: &[FoundPiece]) -> Pool {
+    /// The pool of `pieces`; with `around`, only the triples with a piece of that
+    /// composition.
+    fn new(pieces: &[FoundPiece], around: Option<Composition>) -> Pool {
         let mut by: BTreeMap<Composition, Vec<Piece>> = BTreeMap::new();
         for p in pieces {
             for f in &p.forms {
@@ -122,6 +128,9 @@ impl Pool {
                     continue;
                 };
                 if let Some(&c) = index.get(&rest) {
+                    if around.is_some_and(|x| ![*ca, *cb, rest].contains(&x)) {
+                        continue;
+                    }
                     total += (pa.len() * pb.len() * groups[c].1.len()) as u128;
                     triples.push(([a, b, c], total));
                 }
@@ -194,7 +203,7 @@ pub fn construct(
             min: 1,
         });
     }
-    let pool = Pool::new(pool);
+    let pool = Pool::new(pool, config.around);
     let mut out = Construction {
         triples: pool.total,
         ..Construction::default()

@@ -127,6 +127,7 @@ fn construction_games_are_checked_and_reproducible() {
         decks: 6,
         give_up: 1_000_000,
         basin_limit: 100_000,
+        around: None,
     };
     let a = construct(&pool, &cfg, 1, |_, _, _| ()).unwrap();
     let b = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
@@ -151,4 +152,29 @@ fn construction_games_are_checked_and_reproducible() {
             assert_eq!(jack_position(&refs), g.deal);
         }
     }
+    // Around a composition: every deck drawn holds a piece of it.
+    let (first, _) = a.decks[0].deck.as_ref().unwrap();
+    let around = first.iter().find(|p| p.len() == 12).unwrap().composition();
+    let cfg = ConstructConfig {
+        around: Some(around),
+        ..cfg
+    };
+    let c = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    assert!(c.triples > 0 && c.triples <= a.triples);
+    for g in &c.decks {
+        let (pieces, _) = g.deck.as_ref().unwrap();
+        assert!(
+            pieces.iter().any(|p| p.composition() == around),
+            "{pieces:?}"
+        );
+    }
+    // Around cards no piece of the pool holds: no triple, no deck.
+    let mut none = bmn_ansatz::Composition::default();
+    none.add(bmn_core::Kind::Queen, 4);
+    let cfg = ConstructConfig {
+        around: Some(none),
+        ..cfg
+    };
+    let d = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    assert_eq!((d.triples, d.decks.len()), (0, 0));
 }

@@ -70,6 +70,10 @@ pub struct ConstructArgs {
     /// Extra pieces for the pool by face list, e.g. "Q4,K3,A1,-23" (repeatable).
     #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub faces: Vec<String>,
+    /// Only decks built around a piece of exactly these cards, e.g. "Q4,K3,A1,-23"
+    /// (searched and added to the pool): a rare long piece is otherwise almost never drawn.
+    #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
+    pub around: Option<String>,
     /// The template's filter piece.
     #[arg(long, default_value = bmn_ansatz::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
     pub filter: String,
@@ -314,15 +318,33 @@ fn construct_json(args: &ConstructArgs, pool: usize, c: &Construction) -> Constr
 }
 
 pub fn run_construct(args: &ConstructArgs) -> Result<()> {
+    let mut face_lists = args
+        .faces
+        .iter()
+        .map(|f| faces(f))
+        .collect::<Result<Vec<_>>>()?;
+    let around = match args.around.as_deref().map(faces).transpose()? {
+        Some((f, Some(plain))) => {
+            if !face_lists.contains(&(f, Some(plain))) {
+                face_lists.push((f, Some(plain)));
+            }
+            let mut c = f;
+            c.add(bmn_core::Kind::Plain, plain);
+            Some(c)
+        }
+        Some((_, None)) => {
+            return Err(BadInput(
+                "bad --around: give the plain cards too, e.g. Q4,K3,A1,-23".into(),
+            )
+            .into());
+        }
+        None => None,
+    };
     let pool_config = PoolConfig {
         filter: filter(&args.filter)?,
         max_len: args.max_len,
         sparse_len: args.sparse_len,
-        faces: args
-            .faces
-            .iter()
-            .map(|f| faces(f))
-            .collect::<Result<Vec<_>>>()?,
+        faces: face_lists,
         give_up: args.give_up,
     };
     if args.basin_limit == 0 {
@@ -341,6 +363,7 @@ pub fn run_construct(args: &ConstructArgs) -> Result<()> {
         decks: args.budget,
         give_up: args.give_up,
         basin_limit: args.basin_limit,
+        around,
     };
     let c = bmn_ansatz::construct(&pool, &config, threads, |stage, done, total| {
         bar.set_message(if stage == 0 {
