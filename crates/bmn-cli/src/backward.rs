@@ -261,19 +261,12 @@ fn write_basin_dot(
             format!("positions ending in {position}: {}", members.len()),
         ),
     };
-    let dot = crate::dot::graph(rules, &title, members, |p| {
-        if cycle.contains(p) {
-            crate::dot::Mark::Cycle
-        } else if p == start {
-            crate::dot::Mark::Start
-        } else if bmn_backward::is_balanced(p) {
-            crate::dot::Mark::Balanced
-        } else if p.winner().is_some() {
-            crate::dot::Mark::Final
-        } else {
-            crate::dot::Mark::Plain
-        }
-    });
+    let marks = crate::dot::Marks {
+        start,
+        cycle: &cycle,
+        balanced: true,
+    };
+    let dot = crate::dot::graph(rules, &title, members, &marks);
     crate::dot::write(path, &dot)
 }
 

@@ -24,14 +24,33 @@ pub enum Mark {
     Final,
 }
 
+/// How the nodes of a graph are marked: the cycle first, then the position given, then (if
+/// asked) balanced starting deals, then finished games.
+pub struct Marks<'a> {
+    pub start: &'a Position,
+    pub cycle: &'a HashSet<Position>,
+    pub balanced: bool,
+}
+
+impl Marks<'_> {
+    pub fn of(&self, p: &Position) -> Mark {
+        if self.cycle.contains(p) {
+            Mark::Cycle
+        } else if p == self.start {
+            Mark::Start
+        } else if self.balanced && bmn_backward::is_balanced(p) {
+            Mark::Balanced
+        } else if p.winner().is_some() {
+            Mark::Final
+        } else {
+            Mark::Plain
+        }
+    }
+}
+
 /// The graph of `positions` under one trick: an edge from each position to its successor when
-/// that is among them too. `mark` styles each node.
-pub fn graph(
-    rules: &Rules,
-    title: &str,
-    positions: &[Position],
-    mark: impl Fn(&Position) -> Mark,
-) -> String {
+/// that is among them too, each node styled by `marks`.
+pub fn graph(rules: &Rules, title: &str, positions: &[Position], marks: &Marks) -> String {
     let index: HashMap<&Position, usize> =
         positions.iter().enumerate().map(|(i, p)| (p, i)).collect();
     let mut out = String::new();
@@ -43,7 +62,7 @@ pub fn graph(
         "  node [shape=box, fontname=\"DejaVu Sans Mono\", fontsize=10];"
     );
     for (i, p) in positions.iter().enumerate() {
-        let style = match mark(p) {
+        let style = match marks.of(p) {
             Mark::Plain => "",
             Mark::Cycle => ", color=red, penwidth=2",
             Mark::Balanced => ", style=filled, fillcolor=palegreen",

@@ -155,7 +155,7 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
 
 /// Refuses to resume from a checkpoint of another run.
 fn same_run(saved: &RunFile<ExhaustiveParams>, id: &RunFile<ExhaustiveParams>) -> Result<()> {
-    if saved.params != id.params || saved.shard != id.shard || saved.range != id.range {
+    if !saved.same_run(id) {
         let describe = |f: &RunFile<ExhaustiveParams>| {
             format!(
                 "deck {} leader {} shard {}{}",

@@ -100,18 +100,13 @@ pub fn engine(
 
 /// A plot file the back ends can write: .svg or .png, checked before any game is played.
 pub fn plot_path(path: &std::path::Path) -> Result<()> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("svg" | "png") => Ok(()),
-        _ => Err(BadInput(format!(
+    bmn_plot::Format::of(path).map(drop).map_err(|_| {
+        BadInput(format!(
             "bad --plot '{}': name the file .svg or .png",
             path.display()
         ))
-        .into()),
-    }
+        .into()
+    })
 }
 
 /// The run database of `--db`/`--no-db` (see `store.rs` for the default).

@@ -220,17 +220,12 @@ fn write_dot(
             ),
         ),
     };
-    let dot = crate::dot::graph(rules, &title, &positions, |p| {
-        if cycle.contains(p) {
-            crate::dot::Mark::Cycle
-        } else if p == start {
-            crate::dot::Mark::Start
-        } else if p.winner().is_some() {
-            crate::dot::Mark::Final
-        } else {
-            crate::dot::Mark::Plain
-        }
-    });
+    let marks = crate::dot::Marks {
+        start,
+        cycle: &cycle,
+        balanced: false,
+    };
+    let dot = crate::dot::graph(rules, &title, &positions, &marks);
     crate::dot::write(path, &dot)
 }
 

@@ -39,6 +39,11 @@ pub struct RunFile<P> {
 }
 
 impl<P: Serialize + DeserializeOwned + PartialEq> RunFile<P> {
+    /// Whether `other` is a file of the same run and shard (what resuming from it needs).
+    pub fn same_run(&self, other: &RunFile<P>) -> bool {
+        self.params == other.params && self.shard == other.shard && self.range == other.range
+    }
+
     /// Whether every unit of the shard is done.
     pub fn finished(&self) -> bool {
         self.next_unit >= self.units[1]

@@ -228,7 +228,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
 
 /// Refuses to resume from an `--out` file of another run or shard.
 fn same_run(old: &RunFile<SearchParams>, new: &RunFile<SearchParams>) -> Result<()> {
-    if old.params != new.params || old.shard != new.shard || old.range != new.range {
+    if !old.same_run(new) {
         let what = if old.params != new.params {
             differences(&old.params, &new.params)?
         } else {

@@ -174,26 +174,17 @@ where
                 .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
             start = saved;
         }
-        let store = match db {
-            Some(path) => {
-                let store = match Store::open(path) {
-                    Ok(store) => store,
-                    // The default database is a convenience: where it cannot be opened (a
-                    // read-only home, say) the run goes on unrecorded rather than failing.
-                    Err(e) if !resume && !explicit_db => {
-                        eprintln!("bmn: warning: not recording this run: {e:#}");
-                        return Ok((
-                            Recorder {
-                                template: template.clone(),
-                                store: None,
-                                out: out.map(Path::to_path_buf),
-                                saved_at: Instant::now(),
-                            },
-                            start,
-                        ));
-                    }
-                    Err(e) => return Err(e),
-                };
+        let opened = match db.map(Store::open) {
+            // The default database is a convenience: where it cannot be opened (a read-only
+            // home, say) the run goes on unrecorded rather than failing.
+            Some(Err(e)) if !resume && !explicit_db => {
+                eprintln!("bmn: warning: not recording this run: {e:#}");
+                None
+            }
+            other => other.transpose()?,
+        };
+        let store = match opened {
+            Some(store) => {
                 let (id, saved) = store.begin(&template, resume)?;
                 if let Some(saved) = saved.filter(|s| s.next_unit > start.next_unit) {
                     start = saved;

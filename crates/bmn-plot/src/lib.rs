@@ -43,6 +43,29 @@ pub enum PlotError {
     Draw { path: String, message: String },
 }
 
+/// The image formats a figure can be written in, named by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+impl Format {
+    /// The format `path`'s extension names (`.svg` or `.png`, any case). Callers check a
+    /// path with it before long work, so a bad name fails at once.
+    pub fn of(path: &Path) -> Result<Format, PlotError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("svg") => Ok(Format::Svg),
+            Some("png") => Ok(Format::Png),
+            _ => Err(PlotError::Format(path.display().to_string())),
+        }
+    }
+}
+
 /// A named histogram of game lengths: `counts[t]` games of length `t`.
 #[derive(Clone, Debug)]
 pub struct Histogram {
@@ -291,22 +314,17 @@ fn draw(path: &Path, figure: &Figure) -> Result<(), PlotError> {
         path: path.display().to_string(),
         message: e.to_string(),
     };
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("svg") => {
+    match Format::of(path)? {
+        Format::Svg => {
             let area = SVGBackend::new(path, SIZE).into_drawing_area();
             figure.render(&area).map_err(|e| failed(&e))?;
             area.present().map_err(|e| failed(&e))
         }
-        Some("png") => {
+        Format::Png => {
             let area = BitMapBackend::new(path, SIZE).into_drawing_area();
             figure.render(&area).map_err(|e| failed(&e))?;
             area.present().map_err(|e| failed(&e))
         }
-        _ => Err(PlotError::Format(path.display().to_string())),
     }
 }
 
