@@ -18,6 +18,7 @@ use crate::output;
 #[derive(Serialize)]
 struct BenchJson {
     games: usize,
+    deck: String,
     threads: usize,
     seed: u64,
     cpu: String,
@@ -44,7 +45,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         return Err(BadInput("bad --games: must be at least 1".into()).into());
     }
     let threads = input::threads(Some(args.threads))?;
-    let source = DealSource::new(Deck::STANDARD, false)?;
+    let deck = Deck::parse(&args.deck).map_err(input::bad("bad --deck"))?;
+    if deck.len() > bmn_kernel::MAX_CARDS as u32 {
+        return Err(BadInput(format!(
+            "bad --deck: {deck} has {} cards; the kernels play at most {}",
+            deck.len(),
+            bmn_kernel::MAX_CARDS
+        ))
+        .into());
+    }
+    let source = DealSource::new(deck, false).map_err(input::bad("bad --deck"))?;
     let deals = deal_all(&source, args.seed, args.games);
     let (reference, outcomes) = time_reference(&source, &deals, threads);
     let kernels: Vec<Timing> = Kernel::all_available()
@@ -94,6 +104,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if args.json {
         output::print_json(&BenchJson {
             games: args.games,
+            deck: deck.to_string(),
             threads,
             seed: args.seed,
             cpu: cpu_name(),
@@ -107,8 +118,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let mut t = String::new();
         writeln!(
             t,
-            "{} random standard deals, {} thread(s), seed {}, {}",
+            "{} random deals of {}, {} thread(s), seed {}, {}",
             args.games,
+            deck,
             threads,
             args.seed,
             cpu_name()

@@ -190,9 +190,13 @@ pub struct SearchArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Random standard deals played by every engine (the same deals for each).
+    /// Random deals played by every engine (the same deals for each).
     #[arg(long, default_value_t = 300_000, value_name = "N")]
     pub games: usize,
+    /// The deck the two-player deals are drawn from: standard, camicia or a composition such
+    /// as 2J,2Q,2K,2A,16- (at most 64 cards, the kernels' limit).
+    #[arg(long, default_value = "standard", value_name = "SPEC")]
+    pub deck: String,
     /// Threads per engine.
     #[arg(long, default_value_t = 1, value_name = "T")]
     pub threads: usize,

@@ -96,6 +96,27 @@ fn bench_reports_every_kernel_agreeing() {
 }
 
 #[test]
+fn bench_on_a_reduced_deck_and_bad_decks() {
+    // Paulhus's n = 16 deck runs on the AVX-512 kernel's 32-bit lanes where there are some.
+    let b = json(&[
+        "bench",
+        "--games",
+        "3000",
+        "--deck",
+        "2J,2Q,2K,2A,16-",
+        "--json",
+    ]);
+    assert_eq!(b["deck"], "2J,2Q,2K,2A,16-");
+    let kernels = b["kernels"].as_array().unwrap();
+    assert!(kernels.iter().all(|k| k["agrees_with_reference"] == true));
+    bad(
+        &["bench", "--deck", "40J,30-"],
+        "has 70 cards; the kernels play at most 64",
+    );
+    bad(&["bench", "--deck", "2J,2Z"], "bad --deck");
+}
+
+#[test]
 fn search_bad_input() {
     for (args, expected) in [
         (&["search", "--games", "0"][..], "--games"),

@@ -8,11 +8,13 @@
 //! pipeline. The lanes and their step are `queue.rs`'s: `QueueLanes`, one safe source the
 //! compiler vectorizes (compiled for the baseline target and under `#[target_feature]` for
 //! AVX2 and AVX-512, chosen at run time with `is_x86_feature_detected!`), and `avx512`, the
-//! same step written with intrinsics. Only the calls into `#[target_feature]` code are
-//! `unsafe` here.
+//! same step written with intrinsics, in 64-bit and (for decks of at most 30 cards) 32-bit
+//! lanes. Only the calls into `#[target_feature]` code are `unsafe` here.
 //!
-//! A lane whose game ends (or reaches the trick cap) is reported and refilled with the next
-//! deal in a short scalar pass, about once per hundred steps per lane on standard deals.
+//! Here a lane whose game ends (or reaches the trick cap) is reported and refilled with the
+//! next deal in a short scalar pass, about once per hundred steps per lane on standard
+//! deals; `avx512` streams deals in and results out with vector instructions instead,
+//! which is what short games (reduced decks: a refill every 25 steps) need.
 
 use crate::Outcome;
 use crate::queue::QueueLanes;
@@ -135,14 +137,9 @@ pub fn play_many(
         deal_len,
         split,
         max_tricks,
-        // A byte sum (which vectorizes) rather than `filter().count()` (which did not: 5
-        // instructions a card, 11% of an exhaustive run's instructions under callgrind).
-        queue: deals.chunks_exact(deal_len).all(|d| {
-            d.iter().map(|&c| u8::from(c != 0)).sum::<u8>() as usize <= crate::queue::MAX_PENALTY
-        }),
     };
     match kernel {
-        Kernel::Portable if job.queue && split != 0 && split != deal_len => {
+        Kernel::Portable if job.fits_queue() && split != 0 && split != deal_len => {
             for (d, o) in deals.chunks_exact(deal_len).zip(out.iter_mut()) {
                 *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, max_tricks);
             }
@@ -184,19 +181,24 @@ fn run_avx2(job: &Job, out: &mut [Outcome]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512dq,avx512bw,bmi1,bmi2,lzcnt,popcnt")]
 fn run_avx512(job: &Job, out: &mut [Outcome]) {
-    // Standard deals go to the register-resident intrinsics kernel of `queue::avx512`
-    // (kernel_speed 1e6 deals, CPU time, same session: 2.67-2.72 -> 3.49-3.68 M games/s);
-    // the auto-vectorised lanes stay for larger decks, huge caps and CPUs without VPOPCNTDQ.
-    if job.queue
-        && job.max_tricks <= crate::queue::avx512::MAX_PACKED_TRICKS
+    // Deals of at most 21 penalty cards go to the register-resident streaming kernels of
+    // `queue::avx512` (kernel_speed 1e6 standard deals, CPU time, same session: 2.67-2.72
+    // -> 3.49-3.68 M games/s for the first register-resident driver; every deal of
+    // 2J,2Q,2K,2A,16- on two threads: 202-209 -> 162 CPU-s streaming, 105 s with the 32-bit
+    // lanes); the auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an
+    // empty hand, a cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
+    if (1..=crate::queue::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
+        && 0 < job.split
+        && job.split < job.deal_len
         && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        // SAFETY: AVX-512 F/BW/CD, BMI2 and POPCNT are enabled on this function (checked by
+        // `Kernel::is_available`), VPOPCNTDQ and VBMI2 were detected just above.
+        && unsafe { crate::queue::avx512::run_stream(job, out) }
     {
-        // SAFETY: AVX-512 F/CD, BMI2 and POPCNT are enabled on this function (checked by
-        // `Kernel::is_available`), and VPOPCNTDQ was detected just above.
-        unsafe { crate::queue::avx512::run2(job, out) }
-    } else {
-        dispatch::<LANES_AVX512, true>(job, out)
+        return;
     }
+    dispatch::<LANES_AVX512, true>(job, out)
 }
 
 /// Runs the batch on the queue lanes when every deal fits them (every deal of at most 21
@@ -205,7 +207,7 @@ fn run_avx512(job: &Job, out: &mut [Outcome]) {
 /// 64-card decks with many penalty cards the scalar kernel is the one that runs.
 #[inline(always)]
 fn dispatch<const N: usize, const PEXT: bool>(job: &Job, out: &mut [Outcome]) {
-    if job.queue {
+    if job.fits_queue() {
         run::<N, QueueLanes<N, PEXT>>(job, out)
     } else {
         for (d, o) in job.deals.chunks_exact(job.deal_len).zip(out.iter_mut()) {
@@ -220,8 +222,18 @@ pub(crate) struct Job<'a> {
     pub(crate) deal_len: usize,
     pub(crate) split: usize,
     pub(crate) max_tricks: u32,
-    /// Every deal has at most [`crate::queue::MAX_PENALTY`] penalty cards.
-    pub(crate) queue: bool,
+}
+
+impl Job<'_> {
+    /// Whether every deal has at most [`crate::queue::MAX_PENALTY`] penalty cards: a byte
+    /// sum (which vectorizes) rather than `filter().count()` (which did not: 5 instructions
+    /// a card, 11% of an exhaustive run's instructions under callgrind). Asked only by the
+    /// paths that need it: the AVX-512 streaming kernel counts while it encodes.
+    pub(crate) fn fits_queue(&self) -> bool {
+        self.deals.chunks_exact(self.deal_len).all(|d| {
+            d.iter().map(|&c| u8::from(c != 0)).sum::<u8>() as usize <= crate::queue::MAX_PENALTY
+        })
+    }
 }
 
 /// `x << k`, 0 for `k >= 64` (what `vpsllvq` does).

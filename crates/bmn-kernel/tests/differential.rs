@@ -173,3 +173,42 @@ fn both_sides_of_the_queue_encoding_limit() {
         compare(&mut rng, &d, d.len() / 2, 3_000, 3000);
     }
 }
+
+#[test]
+fn both_sides_of_the_narrow_lanes_limits() {
+    // AVX-512 plays decks of at most 30 cards and 10 penalty cards on 32-bit lanes when the
+    // cap keeps `cards | tricks << 17` in range; everything else on 64-bit lanes. Both sides
+    // of each limit: 10 and 11 penalty cards, 30 and 31 cards, the largest cap for 30 cards
+    // (4369 * 30 < 2^17) and the next, the largest cap of all (8191) and the next.
+    let mut rng = TestRng(3030);
+    for (plain, penalty) in [(20, 10), (19, 11), (21, 10), (20, 11), (4, 10), (0, 10)] {
+        let mut d = vec![0u8; plain];
+        d.extend((0..penalty).map(|i| 1 + (i % 5) as u8));
+        for cap in [1, 7, 200, 4369, 4370, 8191, 8192] {
+            compare(&mut rng, &d, d.len() / 2, 1_500, cap);
+        }
+        compare(&mut rng, &d, 1 + d.len() / 3, 1_500, 1000);
+    }
+}
+
+#[test]
+fn a_batch_that_outgrows_the_narrow_lanes_midway() {
+    // Deals of 10 penalty cards, then one of 11: the narrow lanes give the batch up and the
+    // wide ones play all of it.
+    let mut rng = TestRng(1011);
+    let mut flat = Vec::new();
+    let mut expected = Vec::new();
+    for i in 0..5_000 {
+        let penalty = if i == 4_000 { 11 } else { 10 };
+        let mut d = vec![0u8; 28 - penalty];
+        d.extend((0..penalty).map(|j| 1 + (j % 4) as u8));
+        rng.shuffle(&mut d);
+        expected.push(oracle(&d[..14], &d[14..], 0, 1000));
+        flat.extend_from_slice(&d);
+    }
+    for kernel in Kernel::all_available() {
+        let mut out = vec![Outcome::default(); expected.len()];
+        play_many(kernel, &flat, 28, 14, 1000, &mut out);
+        assert_eq!(out, expected, "{}", kernel.name());
+    }
+}
