@@ -22,8 +22,9 @@
 //!
 //! Why a macro: the two widths are the same algorithm on different intrinsics (`_epi64`
 //! and `_epi32`), which generic Rust cannot express without losing the inlining of the
-//! intrinsics into the `#[target_feature]` functions; one body, instantiated twice, keeps
-//! them from drifting apart.
+//! intrinsics into the `#[target_feature]` functions. One body calls each intrinsic by its
+//! role (`add`, `popcnt`, `rolv`, ...); one table at the end of this file names each role's
+//! intrinsic in either width, and the body is instantiated once per width from it.
 
 use crate::Outcome;
 use crate::lockstep::Job;
@@ -42,20 +43,17 @@ pub(crate) fn fits_narrow(deal_len: usize, max_tricks: u32) -> bool {
 
 /// Defines a module `$name` holding the streaming kernel on lanes of `$t`: `$lanes` lanes a
 /// vector, `$mask` a `k` register, penalty queues of at most `$max_penalty` codes, the
-/// tricks at bit `$shift` of the counter, then the width's intrinsics by role.
+/// tricks at bit `$shift` of the counter, then the width's intrinsics, each imported under
+/// the name of its role (`add`, `popcnt`, ...), which is what the body calls.
 macro_rules! stream_kernel {
     (
         $name:ident, $t:ty, $mask:ty, $lanes:literal, $max_penalty:literal, $shift:literal,
-        set1: $set1:ident, add: $add:ident, sub: $sub:ident, mask_add: $mask_add:ident,
-        popcnt: $popcnt:ident, lzcnt: $lzcnt:ident, testn: $testn:ident,
-        cmplt: $cmplt:ident, cmpge: $cmpge:ident, cmpeq: $cmpeq:ident,
-        blend: $blend:ident, mask_mov: $mask_mov:ident, maskz_mov: $maskz_mov:ident,
-        mask_xor: $mask_xor:ident, mask_or: $mask_or:ident, rolv: $rolv:ident,
-        rorv: $rorv:ident, mask_srli: $mask_srli:ident, expand: $expand:ident,
-        compress: $compress:ident
+        { $($intrinsic:ident as $role:ident),* }
     ) => {
         pub(crate) mod $name {
             use core::arch::x86_64::*;
+            // This width's intrinsics under the names of their roles.
+            use core::arch::x86_64::{$($intrinsic as $role),*};
 
             use crate::Outcome;
             use crate::lockstep::Job;
@@ -141,67 +139,67 @@ macro_rules! stream_kernel {
                 let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
                 // Trailing-zero counts: popcnt((x - 1) & !x). Masks always hold their
                 // sentinel.
-                let (xm1, ym1) = ($add(xm, c.all), $add(ym, c.all));
-                let kx = $popcnt(_mm512_andnot_si512(xm, xm1));
-                let ky = $popcnt(_mm512_andnot_si512(ym, ym1));
-                let opening = $testn(v, v);
-                let act_y = $cmplt(opening, ky, kx);
-                let k = $blend(act_y, kx, ky);
-                let aq = $blend(act_y, xq, yq);
-                let payoff = $cmpge(!opening, kx, v);
+                let (xm1, ym1) = (add(xm, c.all), add(ym, c.all));
+                let kx = popcnt(_mm512_andnot_si512(xm, xm1));
+                let ky = popcnt(_mm512_andnot_si512(ym, ym1));
+                let opening = testn(v, v);
+                let act_y = cmplt(opening, ky, kx);
+                let k = blend(act_y, kx, ky);
+                let aq = blend(act_y, xq, yq);
+                let payoff = cmpge(!opening, kx, v);
                 // The actor's first event is its sentinel iff its mask is a power of two.
-                let empty_x = $testn(xm, xm1);
-                let empty_y = $testn(ym, ym1);
+                let empty_x = testn(xm, xm1);
+                let empty_y = testn(ym, ym1);
                 let out = !payoff & ((act_y & empty_y) | (!act_y & empty_x));
                 let pen = !(payoff | out);
                 // before = kx in a payment, 2k + act_y in the opening (k = kx in a
                 // payment).
-                let before = $mask_add(k, opening, k, k);
-                let before = $mask_add(before, act_y, before, c.one);
+                let before = mask_add(k, opening, k, k);
+                let before = mask_add(before, act_y, before, c.one);
                 let w = _mm512_and_si512(aq, c.seven);
-                let pos = $add(m, before);
-                let pm = $mask_xor(s.pm, pen, s.pm, $rolv(c.one, pos));
-                let pq = $mask_xor(s.pq, pen, s.pq, $rolv(_mm512_xor_si512(w, c.nine), s.ps));
-                let ps = $mask_add(s.ps, pen, s.ps, c.three);
-                let k1 = $add(k, c.one);
-                let rx = $blend(payoff, k1, v);
-                let ry = $mask_mov($maskz_mov(opening, k), act_y, k1);
+                let pos = add(m, before);
+                let pm = mask_xor(s.pm, pen, s.pm, rolv(c.one, pos));
+                let pq = mask_xor(s.pq, pen, s.pq, rolv(_mm512_xor_si512(w, c.nine), s.ps));
+                let ps = mask_add(s.ps, pen, s.ps, c.three);
+                let k1 = add(k, c.one);
+                let rx = blend(payoff, k1, v);
+                let ry = mask_mov(maskz_mov(opening, k), act_y, k1);
                 // The low `rx` bits of `xm` hold at most the laid penalty card, at
                 // `rx - 1`, so the shift is a rotation that moves that bit to the top,
                 // then cleared (no card sits at the top bit in a running game); likewise
                 // for y. Rotations, unlike `srlv`, need no compare against the width
                 // around them (stdarch writes the shifts as generic SIMD with an explicit
                 // range check).
-                let xm2 = _mm512_andnot_si512(c.top, $rorv(xm, rx));
-                let mut ym2 = _mm512_andnot_si512(c.top, $rorv(ym, ry));
-                let xq2 = $mask_srli::<3>(xq, pen & !act_y, xq);
-                let mut yq2 = $mask_srli::<3>(yq, pen & act_y, yq);
-                let add_m = $mask_add(before, pen, before, c.one);
-                let m2 = $add(m, $mask_mov(add_m, payoff, v));
+                let xm2 = _mm512_andnot_si512(c.top, rorv(xm, rx));
+                let mut ym2 = _mm512_andnot_si512(c.top, rorv(ym, ry));
+                let xq2 = mask_srli::<3>(xq, pen & !act_y, xq);
+                let mut yq2 = mask_srli::<3>(yq, pen & act_y, yq);
+                let add_m = mask_add(before, pen, before, c.one);
+                let m2 = add(m, mask_mov(add_m, payoff, v));
                 // Payoff: y takes the pile (its mask gains the sentinel at m2) under its
                 // stack.
-                let ny = $sub(c.top_bit, $lzcnt(ym2));
-                let pile = _mm512_or_si512(pm, $rolv(c.one, m2));
-                ym2 = $mask_xor(ym2, payoff, ym2, $rolv(pile, ny));
-                let qy = $sub(c.top_bit, $lzcnt(yq2));
-                yq2 = $mask_xor(yq2, payoff, yq2, $rolv(pq, qy));
+                let ny = sub(c.top_bit, lzcnt(ym2));
+                let pile = _mm512_or_si512(pm, rolv(c.one, m2));
+                ym2 = mask_xor(ym2, payoff, ym2, rolv(pile, ny));
+                let qy = sub(c.top_bit, lzcnt(yq2));
+                yq2 = mask_xor(yq2, payoff, yq2, rolv(pq, qy));
                 let ends_trick = payoff | out;
-                s.ctr = $mask_add(s.ctr, ends_trick, s.ctr, $add(m2, c.trick));
-                let finished = out | $cmpeq(payoff, xm2, c.one);
-                let capped = $cmpge(payoff & !finished, s.ctr, c.max);
+                s.ctr = mask_add(s.ctr, ends_trick, s.ctr, add(m2, c.trick));
+                let finished = out | cmpeq(payoff, xm2, c.one);
+                let capped = cmpge(payoff & !finished, s.ctr, c.max);
                 let swap = (pen & !act_y) | payoff;
                 // The winner is y after a payoff (swap), the actor's opponent when it is
                 // out.
                 s.xid ^= swap | (out & !act_y);
-                s.pm = $mask_mov(pm, payoff, c.one);
-                s.pq = $maskz_mov(!payoff, pq);
-                s.ps = $maskz_mov(!payoff, ps);
-                s.m = $maskz_mov(!payoff, m2);
-                s.v = $maskz_mov(pen, w);
-                s.xm = $blend(swap, xm2, ym2);
-                s.ym = $blend(swap, ym2, xm2);
-                s.xq = $blend(swap, xq2, yq2);
-                s.yq = $blend(swap, yq2, xq2);
+                s.pm = mask_mov(pm, payoff, c.one);
+                s.pq = maskz_mov(!payoff, pq);
+                s.ps = maskz_mov(!payoff, ps);
+                s.m = maskz_mov(!payoff, m2);
+                s.v = maskz_mov(pen, w);
+                s.xm = blend(swap, xm2, ym2);
+                s.ym = blend(swap, ym2, xm2);
+                s.xq = blend(swap, xq2, yq2);
+                s.yq = blend(swap, yq2, xq2);
                 (finished, capped)
             }
 
@@ -209,13 +207,13 @@ macro_rules! stream_kernel {
             #[target_feature(enable = "avx512f")]
             #[inline]
             fn reset(s: &mut Lanes, fresh: $mask, c: &Consts) {
-                s.pm = $mask_mov(s.pm, fresh, c.one);
-                s.pq = $maskz_mov(!fresh, s.pq);
-                s.ps = $maskz_mov(!fresh, s.ps);
-                s.m = $maskz_mov(!fresh, s.m);
-                s.v = $maskz_mov(!fresh, s.v);
+                s.pm = mask_mov(s.pm, fresh, c.one);
+                s.pq = maskz_mov(!fresh, s.pq);
+                s.ps = maskz_mov(!fresh, s.ps);
+                s.m = maskz_mov(!fresh, s.m);
+                s.v = maskz_mov(!fresh, s.v);
                 s.xid &= !fresh;
-                s.ctr = $maskz_mov(!fresh, s.ctr);
+                s.ctr = maskz_mov(!fresh, s.ctr);
             }
 
             /// A batch's deals encoded up front, one array per stack word, padded with a
@@ -311,11 +309,11 @@ macro_rules! stream_kernel {
                         _mm512_loadu_si512(enc.yq.as_ptr().add(at).cast()),
                     )
                 };
-                s.xm = $expand(s.xm, ended, xm);
-                s.xq = $expand(s.xq, ended, xq);
-                s.ym = $expand(s.ym, ended, ym);
-                s.yq = $expand(s.yq, ended, yq);
-                *slot = $expand(*slot, ended, $add($set1(at as _), c.iota));
+                s.xm = expand(s.xm, ended, xm);
+                s.xq = expand(s.xq, ended, xq);
+                s.ym = expand(s.ym, ended, ym);
+                s.yq = expand(s.yq, ended, yq);
+                *slot = expand(*slot, ended, add(set1(at as _), c.iota));
                 let avail = (n - at).min($lanes) as u32;
                 let fresh = _pdep_u32((1u32 << avail) - 1, u32::from(ended)) as $mask;
                 *live = (*live & !ended) | fresh;
@@ -357,19 +355,19 @@ macro_rules! stream_kernel {
                     idx.resize(n + $lanes, 0);
                 }
                 let c = Consts {
-                    one: $set1(1),
-                    all: $set1(-1),
-                    three: $set1(3),
-                    seven: $set1(7),
-                    nine: $set1(9),
-                    top_bit: $set1((BITS - 1) as _),
-                    trick: $set1(1 << $shift),
-                    max: $set1((<$t>::from(job.max_tricks) << $shift) as _),
-                    top: $set1(TOP as _),
+                    one: set1(1),
+                    all: set1(-1),
+                    three: set1(3),
+                    seven: set1(7),
+                    nine: set1(9),
+                    top_bit: set1((BITS - 1) as _),
+                    trick: set1(1 << $shift),
+                    max: set1((<$t>::from(job.max_tricks) << $shift) as _),
+                    top: set1(TOP as _),
                     // SAFETY: `IOTA` is one vector's bytes.
                     iota: unsafe { _mm512_loadu_si512(IOTA.as_ptr().cast()) },
                 };
-                let (capped_flag, winner_flag) = ($set1(CAPPED as _), $set1(WINNER as _));
+                let (capped_flag, winner_flag) = (set1(CAPPED as _), set1(WINNER as _));
                 let (mut next, mut done) = (0usize, 0usize);
                 let mut st = [idle(&c), idle(&c)];
                 let mut slot = [_mm512_setzero_si512(); 2];
@@ -405,15 +403,15 @@ macro_rules! stream_kernel {
                         // (measured, reduced deals: 84-88 -> 78-80 ns a game).
                         if ended != 0 {
                             let k = ended & live[$j];
-                            let word = $mask_or(st[$j].ctr, cap, st[$j].ctr, capped_flag);
-                            let word = $mask_or(word, st[$j].xid & fin, word, winner_flag);
+                            let word = mask_or(st[$j].ctr, cap, st[$j].ctr, capped_flag);
+                            let word = mask_or(word, st[$j].xid & fin, word, winner_flag);
                             // SAFETY: `done + popcnt(k) <= n`, both arrays hold
                             // `n + $lanes` entries.
                             unsafe {
                                 let at = res.as_mut_ptr().add(done).cast();
-                                _mm512_storeu_si512(at, $compress(k, word));
+                                _mm512_storeu_si512(at, compress(k, word));
                                 let at = idx.as_mut_ptr().add(done).cast();
-                                _mm512_storeu_si512(at, $compress(k, slot[$j]));
+                                _mm512_storeu_si512(at, compress(k, slot[$j]));
                             }
                             done += k.count_ones() as usize;
                             refill(
@@ -456,30 +454,36 @@ macro_rules! stream_kernel {
     };
 }
 
-stream_kernel!(
-    wide, u64, u8, 8, 21, 32,
-    set1: _mm512_set1_epi64, add: _mm512_add_epi64, sub: _mm512_sub_epi64,
-    mask_add: _mm512_mask_add_epi64, popcnt: _mm512_popcnt_epi64, lzcnt: _mm512_lzcnt_epi64,
-    testn: _mm512_testn_epi64_mask, cmplt: _mm512_mask_cmplt_epu64_mask,
-    cmpge: _mm512_mask_cmpge_epu64_mask, cmpeq: _mm512_mask_cmpeq_epi64_mask,
-    blend: _mm512_mask_blend_epi64, mask_mov: _mm512_mask_mov_epi64,
-    maskz_mov: _mm512_maskz_mov_epi64, mask_xor: _mm512_mask_xor_epi64,
-    mask_or: _mm512_mask_or_epi64, rolv: _mm512_rolv_epi64, rorv: _mm512_rorv_epi64,
-    mask_srli: _mm512_mask_srli_epi64, expand: _mm512_mask_expand_epi64,
-    compress: _mm512_maskz_compress_epi64
-);
+/// Defines `wide` (8 lanes of `u64`) and `narrow` (16 lanes of `u32`) from one table: each role
+/// and its intrinsic in either width.
+macro_rules! stream_kernels {
+    ($($role:ident: $wide:ident / $narrow:ident),* $(,)?) => {
+        stream_kernel!(wide, u64, u8, 8, 21, 32, { $($wide as $role),* });
+        stream_kernel!(narrow, u32, u16, 16, 10, 17, { $($narrow as $role),* });
+    };
+}
 
-stream_kernel!(
-    narrow, u32, u16, 16, 10, 17,
-    set1: _mm512_set1_epi32, add: _mm512_add_epi32, sub: _mm512_sub_epi32,
-    mask_add: _mm512_mask_add_epi32, popcnt: _mm512_popcnt_epi32, lzcnt: _mm512_lzcnt_epi32,
-    testn: _mm512_testn_epi32_mask, cmplt: _mm512_mask_cmplt_epu32_mask,
-    cmpge: _mm512_mask_cmpge_epu32_mask, cmpeq: _mm512_mask_cmpeq_epi32_mask,
-    blend: _mm512_mask_blend_epi32, mask_mov: _mm512_mask_mov_epi32,
-    maskz_mov: _mm512_maskz_mov_epi32, mask_xor: _mm512_mask_xor_epi32,
-    mask_or: _mm512_mask_or_epi32, rolv: _mm512_rolv_epi32, rorv: _mm512_rorv_epi32,
-    mask_srli: _mm512_mask_srli_epi32, expand: _mm512_mask_expand_epi32,
-    compress: _mm512_maskz_compress_epi32
+stream_kernels!(
+    set1: _mm512_set1_epi64 / _mm512_set1_epi32,
+    add: _mm512_add_epi64 / _mm512_add_epi32,
+    sub: _mm512_sub_epi64 / _mm512_sub_epi32,
+    mask_add: _mm512_mask_add_epi64 / _mm512_mask_add_epi32,
+    popcnt: _mm512_popcnt_epi64 / _mm512_popcnt_epi32,
+    lzcnt: _mm512_lzcnt_epi64 / _mm512_lzcnt_epi32,
+    testn: _mm512_testn_epi64_mask / _mm512_testn_epi32_mask,
+    cmplt: _mm512_mask_cmplt_epu64_mask / _mm512_mask_cmplt_epu32_mask,
+    cmpge: _mm512_mask_cmpge_epu64_mask / _mm512_mask_cmpge_epu32_mask,
+    cmpeq: _mm512_mask_cmpeq_epi64_mask / _mm512_mask_cmpeq_epi32_mask,
+    blend: _mm512_mask_blend_epi64 / _mm512_mask_blend_epi32,
+    mask_mov: _mm512_mask_mov_epi64 / _mm512_mask_mov_epi32,
+    maskz_mov: _mm512_maskz_mov_epi64 / _mm512_maskz_mov_epi32,
+    mask_xor: _mm512_mask_xor_epi64 / _mm512_mask_xor_epi32,
+    mask_or: _mm512_mask_or_epi64 / _mm512_mask_or_epi32,
+    rolv: _mm512_rolv_epi64 / _mm512_rolv_epi32,
+    rorv: _mm512_rorv_epi64 / _mm512_rorv_epi32,
+    mask_srli: _mm512_mask_srli_epi64 / _mm512_mask_srli_epi32,
+    expand: _mm512_mask_expand_epi64 / _mm512_mask_expand_epi32,
+    compress: _mm512_maskz_compress_epi64 / _mm512_maskz_compress_epi32,
 );
 
 /// Plays the batch on the narrowest lanes that take it; false if neither does (a deal of
