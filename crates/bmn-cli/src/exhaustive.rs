@@ -82,15 +82,8 @@ pub fn run(args: &ExhaustiveArgs) -> Result<()> {
         summary: enumeration.start().summary,
         checksum: String::new(),
     };
-    let db = input::db(&args.db)?;
-    let (mut recorder, start_from) = Recorder::open(
-        id,
-        db.as_deref(),
-        args.db.db.is_some(),
-        args.db.resume,
-        args.checkpoint.as_deref(),
-        same_run,
-    )?;
+    let (mut recorder, start_from) =
+        Recorder::open(id, &args.db, args.checkpoint.as_deref(), same_run)?;
     let mut progress = Progress {
         next_unit: start_from.next_unit,
         summary: start_from.summary,

@@ -146,15 +146,8 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         summary: Summary::new(args.top),
         checksum: String::new(),
     };
-    let db = input::db(&args.db)?;
-    let (mut recorder, start) = Recorder::open(
-        file.clone(),
-        db.as_deref(),
-        args.db.db.is_some(),
-        args.db.resume,
-        args.out.as_deref(),
-        same_run,
-    )?;
+    let (mut recorder, start) =
+        Recorder::open(file.clone(), &args.db, args.out.as_deref(), same_run)?;
     file = start;
     if file.next_unit > units.first {
         eprintln!(

@@ -19,6 +19,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::cli::DbArgs;
 use crate::input::BadInput;
 use crate::runfile::RunFile;
 
@@ -155,18 +156,18 @@ impl<P> Recorder<P>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
 {
-    /// Opens the recording of `template`'s run. The state to start from is the furthest of
-    /// the `out` file (if it exists and is of this run) and, with `resume`, the database's
-    /// latest unfinished run of these parameters. A default database (`explicit_db` false)
-    /// that cannot be opened only costs the recording, with a warning.
+    /// Opens the recording of `template`'s run in the database `args` name. The state to
+    /// start from is the furthest of the `out` file (if it exists and is of this run) and,
+    /// with `--resume`, the database's latest unfinished run of these parameters. A default
+    /// database (no `--db`) that cannot be opened only costs the recording, with a warning.
     pub fn open(
         template: RunFile<P>,
-        db: Option<&Path>,
-        explicit_db: bool,
-        resume: bool,
+        args: &DbArgs,
         out: Option<&Path>,
         same_run: impl Fn(&RunFile<P>, &RunFile<P>) -> Result<()>,
     ) -> Result<(Recorder<P>, RunFile<P>)> {
+        let db = crate::input::db(args)?;
+        let (explicit_db, resume) = (args.db.is_some(), args.resume);
         let mut start = template.clone();
         if let Some(path) = out.filter(|p| p.exists()) {
             let saved = RunFile::load(path, &template.format)?;
@@ -174,7 +175,7 @@ where
                 .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
             start = saved;
         }
-        let opened = match db.map(Store::open) {
+        let opened = match db.as_deref().map(Store::open) {
             // The default database is a convenience: where it cannot be opened (a read-only
             // home, say) the run goes on unrecorded rather than failing.
             Some(Err(e)) if !resume && !explicit_db => {
