@@ -184,7 +184,7 @@ fn run_avx512(job: &Job, out: &mut [Outcome]) {
     // Deals of at most 21 penalty cards go to the register-resident streaming kernels of
     // `queue::avx512` (kernel_speed 1e6 standard deals, CPU time, same session: 2.67-2.72
     // -> 3.49-3.68 M games/s for the first register-resident driver; every deal of
-    // 2J,2Q,2K,2A,16- on two threads: 202-209 -> 162 CPU-s streaming, 105 s with the 32-bit
+    // 2J,2Q,2K,2A,16- on two threads: 202-209 -> 162 CPU-s streaming, 117 with the 32-bit
     // lanes); the auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an
     // empty hand, a cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
     if (1..=crate::queue::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
