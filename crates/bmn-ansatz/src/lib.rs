@@ -1,4 +1,4 @@
-//! bmn-ansatz: Casella's Ansatz as a tool (rules.md, "Casella's Ansatz"), no I/O.
+//! bmn-ansatz: Casella's Ansatz as a tool (docs/rules.md, "Casella's Ansatz"), no I/O.
 //!
 //! Casella et al., "A Non-Terminating Game of Beggar-My-Neighbor" (arXiv 2403.13855, 2024;
 //! Amer. Math. Monthly 2025) built the first non-terminating game from *pieces*: strings of

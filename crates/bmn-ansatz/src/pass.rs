@@ -20,7 +20,7 @@ use bmn_core::Kind;
 
 use crate::piece::Piece;
 
-/// Standard penalties (rules.md): J1 Q2 K3 A4, plain cards none.
+/// Standard penalties (docs/rules.md): J1 Q2 K3 A4, plain cards none.
 fn penalty(kind: Kind) -> Option<u8> {
     match kind {
         Kind::Plain => None,

@@ -1,6 +1,6 @@
 //! The exact path: the Ansatz's positions played by bmn-core's reference engine.
 //!
-//! rules.md, "Casella's Ansatz": the test template gives player 1 `--J` + FILTER + `J` +
+//! docs/rules.md, "Casella's Ansatz": the test template gives player 1 `--J` + FILTER + `J` +
 //! TEST + `J-` and player 2 `J-`, player 1 leading; TEST is a piece if that game never ends.
 //! A standard-deck game of the construction gives player 1 `Δ1 J Δ2 J Δ3 J -` and player 2
 //! `J -` (Casella et al., arXiv 2403.13855, 2024). Everything this crate reports has been
@@ -11,7 +11,7 @@ use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_within};
 use crate::error::AnsatzError;
 use crate::piece::Piece;
 
-/// The filter of rules.md: `--K---A----AA` (1 K, 3 A, 9 plain).
+/// The filter of docs/rules.md: `--K---A----AA` (1 K, 3 A, 9 plain).
 pub const DEFAULT_FILTER: &str = "--K---A----AA";
 
 /// Tricks after which a game that has neither ended nor repeated is given up on. Template

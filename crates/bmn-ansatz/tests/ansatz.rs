@@ -178,3 +178,23 @@ fn construction_games_are_checked_and_reproducible() {
     let d = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
     assert_eq!((d.triples, d.decks.len()), (0, 0));
 }
+
+/// The golden 31-card piece of Casella's cycle: each of its four forms as TEST in the template
+/// reaches a 62-trick, 440-card cycle, the one the fixture names.
+#[test]
+fn casellas_piece_in_the_template() {
+    let piece = bmn_golden::load().casella_family.piece;
+    for (form, id) in &piece.forms {
+        let game = template(&p(DEFAULT_FILTER), &p(form));
+        let c = cycles(&game).unwrap_or_else(|| panic!("{form} must cycle in the template"));
+        assert_eq!(
+            (c.period.tricks, c.period.cards, c.id.to_string()),
+            (
+                piece.template_period.tricks,
+                piece.template_period.cards,
+                id.clone()
+            ),
+            "{form}"
+        );
+    }
+}

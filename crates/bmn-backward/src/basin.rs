@@ -1,7 +1,7 @@
 //! Basins: every position whose play reaches the same cycle (or the same final position).
 //!
 //! The basin of a cycle is found by exhaustive backward search from every position of the
-//! cycle and, because rules.md counts a cycle with its players renamed as the same cycle,
+//! cycle and, because docs/rules.md counts a cycle with its players renamed as the same cycle,
 //! from every rotation of those positions too (for two players: hands and leader swapped).
 //! The basin of a finishing game is the tree of its final position: every position that ends
 //! in exactly that final position (no renaming: a final position names its winner).
@@ -82,7 +82,7 @@ pub struct Basin {
 /// Whether `position` is a balanced starting deal: every hand holds what dealing the cards
 /// round-robin from the leader gives it. With `n = q * players + r` cards the `r` players
 /// from the leader on hold `q + 1` and the rest `q`; for a standard two-player deck that is
-/// 26/26 with either leader. (rules.md, Dealing.)
+/// 26/26 with either leader. (docs/rules.md, Deals.)
 pub fn is_balanced(position: &Position) -> bool {
     let players = position.players();
     let n = position.card_count();

@@ -1,4 +1,4 @@
-//! bmn-backward: backward play for Beggar-My-Neighbour (rules.md, Backward play), no I/O.
+//! bmn-backward: backward play for Beggar-My-Neighbour (docs/rules.md, Backward play), no I/O.
 //!
 //! The game is a function from position to position, one trick at a time; this crate inverts
 //! it. Everything rests on [`predecessors`]: every position exactly one trick before a given
@@ -8,7 +8,7 @@
 //!
 //! On top of it:
 //! - [`basin`]: every position whose play reaches the same cycle as a given position (its
-//!   rotations included: rules.md counts renamed players as the same cycle), or the same
+//!   rotations included: docs/rules.md counts renamed players as the same cycle), or the same
 //!   final position; the balanced starting deals in it with their game lengths. This is how
 //!   Casella et al. (arXiv 2403.13855, 2024) found balanced deals for their cycle.
 //! - [`trees`]: Paulhus's (1999) statistic, the mean size of the tree of positions ending in

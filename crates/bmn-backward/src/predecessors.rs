@@ -1,4 +1,4 @@
-//! Predecessors: every position exactly one trick before a given one (rules.md, Backward play).
+//! Predecessors: every position exactly one trick before a given one (docs/rules.md, Backward play).
 //!
 //! Generate and test. The pile of the last trick is a suffix of the winner's stack (the winner
 //! is the leader of the position). For each suffix length and each leader of the earlier
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn spec_case_is_found() {
-        // rules.md, Backward play.
+        // docs/rules.md, Backward play.
         let target = pos("--K---A----AAJ-/J-", 1);
         let preds = predecessors(&Rules::STANDARD, &target);
         assert!(preds.contains(&pos("J--K---A----AA/-J-", 1)), "{preds:?}");

@@ -48,7 +48,7 @@ fn check_basins(rules: &Rules, deck: &str, players: usize, max_finals: usize) ->
 
 #[test]
 fn basins_equal_forward_classes_two_players() {
-    // 2 J, 2 Q and 6 plain cards hold the 10-card cycle --Q-J-/Q-J- (golden.json).
+    // 2 J, 2 Q and 6 plain cards hold the 10-card cycle --Q-J-/Q-J- (golden fixtures).
     let cycles = check_basins(&Rules::STANDARD, "2J,2Q,6-", 2, 12);
     assert!(cycles > 0, "the deck has cycles");
 }

@@ -12,7 +12,7 @@ fn golden_position(deal: &str, leader: usize) -> Position {
 
 #[test]
 fn spec_unit_case() {
-    // rules.md, Backward play.
+    // docs/rules.md, Backward play.
     let preds = predecessors(&Rules::STANDARD, &pos("--K---A----AAJ-/J-", 1));
     assert!(preds.contains(&pos("J--K---A----AA/-J-", 1)));
 }
@@ -44,7 +44,11 @@ fn casella_cycle_basin() {
     };
     let leader_1 = |d: &bmn_backward::BalancedDeal| d.deal.leader() == Player(0);
     assert_eq!(b.balanced.len(), 60, "any leader, players renamed or not");
-    assert_eq!(count(&leader_1), 30, "player 1 leads, renamed or not");
+    assert_eq!(
+        Some(count(&leader_1)),
+        case.balanced_deals,
+        "player 1 leads, renamed or not: the paper's count"
+    );
     assert_eq!(count(&|d| !d.renamed), 30, "any leader, the cycle as given");
     assert_eq!(
         count(&|d| leader_1(d) && !d.renamed),
@@ -98,4 +102,73 @@ fn extending_records() {
     assert!(ext.complete && ext.depth < 1000);
     assert_eq!((ext.positions, ext.longer), (57137, 0));
     assert!(ext.best.iter().all(|d| d.cards < nessler.cards));
+}
+
+/// The balanced deals in a basin, counted the four ways of docs/rules.md, section 9.
+fn four_counts(b: &bmn_backward::Basin) -> bmn_golden::BalancedCounts {
+    let count = |f: &dyn Fn(&bmn_backward::BalancedDeal) -> bool| {
+        b.balanced.iter().filter(|d| f(d)).count()
+    };
+    let leader_1 = |d: &bmn_backward::BalancedDeal| d.deal.leader() == Player(0);
+    bmn_golden::BalancedCounts {
+        leader_1: count(&leader_1),
+        all: b.balanced.len(),
+        exact: count(&|d| !d.renamed),
+        leader_1_exact: count(&|d| leader_1(d) && !d.renamed),
+    }
+}
+
+/// Casella's family: every cycle's complete basin, its size and its balanced deals.
+#[test]
+fn casella_family_basins() {
+    for c in bmn_golden::load().casella_family.cycles {
+        let b = basin(
+            &Rules::STANDARD,
+            &golden_position(&c.deal, 1),
+            &BasinConfig::default(),
+            |_| {},
+        )
+        .unwrap();
+        let BasinTarget::Cycle { id, .. } = b.target else {
+            panic!("{}: {:?}", c.id, b.target)
+        };
+        assert!(b.complete, "{}", c.id);
+        assert_eq!(
+            (id.to_string(), b.positions as u64, four_counts(&b)),
+            (c.cycle_id.clone(), c.basin_positions, c.balanced),
+            "{}",
+            c.id
+        );
+    }
+}
+
+/// Backward play from Paulhus's n = 16 cycle finds exactly the 36 deals of his Table 2 (as
+/// balanced 12/12 deals with player 1 leading), with their preperiods: the exhaustive
+/// enumeration's answer by another method.
+#[test]
+fn paulhus_table_2_is_the_cycles_balanced_deals() {
+    let t = bmn_golden::load().paulhus_table2;
+    let rep = &t.representative;
+    let b = basin(
+        &Rules::STANDARD,
+        &golden_position(&rep.deal, rep.leader),
+        &BasinConfig::default(),
+        |_| {},
+    )
+    .unwrap();
+    assert!(b.complete);
+    let mut found: Vec<(String, u64, u64)> = b
+        .balanced
+        .iter()
+        .filter(|d| d.deal.leader() == Player(0))
+        .map(|d| (d.deal.deal_text(), d.length.tricks, d.length.cards))
+        .collect();
+    let mut want: Vec<(String, u64, u64)> = t
+        .deals
+        .iter()
+        .map(|d| (d.deal.clone(), d.preperiod.tricks, d.preperiod.cards))
+        .collect();
+    found.sort();
+    want.sort();
+    assert_eq!(found, want);
 }

@@ -34,7 +34,7 @@ const HISTORY: [(f64, u64, &str); 3] = [
 /// Round numbers of games at which the chance of a new record is always reported.
 const ROUND_GAMES: [f64; 2] = [1e12, 1e15];
 
-/// The longest standard game known (Nessler 2022, golden.json), which `--target-cards`
+/// The longest standard game known (Nessler 2022, data/records.json), which `--target-cards`
 /// beats by one card by default.
 const RECORD_CARDS: u64 = 8344;
 

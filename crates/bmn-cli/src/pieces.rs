@@ -29,7 +29,7 @@ pub enum PiecesCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// The known piece the template tests candidates behind (rules.md's filter).
+    /// The known piece the template tests candidates behind (docs/rules.md's filter).
     #[arg(long, default_value = bmn_ansatz::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
     pub filter: String,
     /// Longest candidate, in cards (every string of - Q K A up to it).

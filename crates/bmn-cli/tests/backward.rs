@@ -20,7 +20,7 @@ fn positions(list: &Value) -> Vec<(String, u64)> {
 
 #[test]
 fn backward_finds_the_spec_case() {
-    // rules.md, Backward play: J--K---A----AA/-J- (1 leads) plays into --K---A----AAJ-/J-.
+    // docs/rules.md, Backward play: J--K---A----AA/-J- (1 leads) plays into --K---A----AAJ-/J-.
     let got = json(&["backward", "--K---A----AAJ-/J-", "--json"]);
     let preds = positions(&got["predecessors"]);
     assert!(

@@ -22,7 +22,7 @@ fn result(v: Value) -> Value {
 
 #[test]
 fn json_contract_and_cycles_that_replay() {
-    // 2 J, 2 Q, 6 plain: 1260 deals, among them golden.json's 10-card cycle.
+    // 2 J, 2 Q, 6 plain: 1260 deals, among them the golden 10-card cycle.
     let v = json(&[
         "exhaustive",
         "--deck",
@@ -55,7 +55,7 @@ fn json_contract_and_cycles_that_replay() {
     assert_eq!(reached, cycling);
     let list = v["cycling_deal_list"].as_array().unwrap();
     assert_eq!(list.len() as u64, cycling);
-    // golden.json's 10-card cycle (a 6/4 deal) is the only cycle of the 5/5 deals.
+    // the golden 10-card cycle (a 6/4 deal) is the only cycle of the 5/5 deals.
     let golden = json(&["play", "--Q-J-/Q-J-", "--json"]);
     assert_eq!(classes.len(), 1);
     assert_eq!(classes[0]["cycle_id"], golden["cycle_id"]);

@@ -1,4 +1,4 @@
-//! `bmn play` end to end: golden.json in text and JSON, traces, limits, and every kind of bad input.
+//! `bmn play` end to end: the golden fixtures in text and JSON, traces, limits, and every kind of bad input.
 
 mod common;
 

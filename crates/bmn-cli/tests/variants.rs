@@ -1,5 +1,5 @@
 //! Every table: `--players`, `--deck`, `--penalties`, `--on-empty` on the commands that play;
-//! `bmn deal`; `bmn stats` and the plots. Full games below were worked by hand from rules.md.
+//! `bmn deal`; `bmn stats` and the plots. Full games below were worked by hand from docs/rules.md.
 
 mod common;
 

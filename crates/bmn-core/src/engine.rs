@@ -1,4 +1,4 @@
-//! The reference engine: plays one trick at a time, card by card, exactly as rules.md says.
+//! The reference engine: plays one trick at a time, card by card, exactly as docs/rules.md says.
 //!
 //! Clarity beats speed here: this is the yardstick every fast kernel is tested against. It handles
 //! 2..=10 players, any deck, any penalty table (including 0-penalty cards) and both running-out
@@ -168,7 +168,7 @@ mod tests {
     }
 
     /// Plays one trick from `deal` (leader 1-based) and checks the next position, the cards laid
-    /// and whether the game is over. Every case below was worked by hand from rules.md.
+    /// and whether the game is over. Every case below was worked by hand from docs/rules.md.
     #[track_caller]
     fn check(rules: &Rules, deal: &str, leader: usize, next: &str, cards: u64, over: bool) {
         let mut p = Position::parse(deal, Player(leader - 1)).unwrap();
@@ -231,7 +231,7 @@ mod tests {
             false,
         );
         // A payer with nothing to pay with at all is out and the whole debt passes on, under
-        // both rules (rules.md: "collect" is about running out in the middle of paying).
+        // both rules (docs/rules.md: "collect" is about running out in the middle of paying).
         check(
             &rules("J1", OnEmpty::Collect),
             "-K/-/---",

@@ -1,6 +1,6 @@
 //! bmn-core: Beggar-My-Neighbour's rules, notation, reference engine and exact cycle detection.
 //!
-//! The contract is `shared/spec/rules.md`. This crate does no I/O: callers parse text into a
+//! The contract is `docs/rules.md`. This crate does no I/O: callers parse text into a
 //! [`Position`], play it with [`Game`] or [`play_out`], and print what they get back.
 
 pub mod cycle;

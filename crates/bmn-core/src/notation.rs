@@ -1,4 +1,4 @@
-//! Parsing and printing stacks and deals: symbols `-JQKAX`, Paulhus digits, real cards (rules.md, Notation).
+//! Parsing and printing stacks and deals: symbols `-JQKAX`, Paulhus digits, real cards (docs/rules.md, Notation).
 
 use std::borrow::Borrow;
 

@@ -8,7 +8,7 @@ use crate::kind::Kind;
 /// The debt each kind lays on the next player. `None` means "not a penalty card".
 ///
 /// A penalty card worth 0 is still a penalty card: the player who laid it takes the pile at once
-/// (rules.md, Cards). Plain cards are never penalty cards.
+/// (docs/rules.md, Cards and decks). Plain cards are never penalty cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PenaltyTable {
     values: [Option<u8>; 6],

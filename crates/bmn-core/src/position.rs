@@ -1,4 +1,4 @@
-//! `Position`: every player's stack at a trick boundary plus who leads (rules.md, Positions).
+//! `Position`: every player's stack at a trick boundary plus who leads (docs/rules.md, Positions and cycles).
 
 use std::cmp::Ordering;
 use std::collections::VecDeque;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use crate::penalty::PenaltyTable;
 
 /// What happens when a payer with more than one opponent runs out in the middle of a debt
-/// (rules.md, Running out of cards). With two players both variants play identically.
+/// (docs/rules.md, Running out of cards). With two players both variants play identically.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum OnEmpty {
     /// Paulhus 1999: the rest of the debt passes to the next player still in.

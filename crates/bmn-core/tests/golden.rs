@@ -1,4 +1,4 @@
-//! Golden tests: every record and cycle in `shared/data/golden.json`, through the reference engine.
+//! Golden tests: every record and cycle in the golden fixtures (`crates/bmn-golden/data/`), through the reference engine.
 
 use bmn_core::{Outcome, Player, Position, Rules, Span, play_out};
 
@@ -48,6 +48,11 @@ fn cycles() {
                 c.name, got.preperiod, got.period
             ));
         }
+        if let Some(id) = &c.cycle_id
+            && got.id.to_string() != *id
+        {
+            failures.push(format!("{}: cycle {}, want {id}", c.name, got.id));
+        }
         if let Some(first) = &c.first_cycle_position {
             let want = Position::parse(&first.deal, Player(first.leader - 1)).unwrap();
             if got.start != want {
@@ -58,5 +63,60 @@ fn cycles() {
             }
         }
     }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Every game reaching the cycle: its preperiod, the period and the cycle's name.
+fn check_cycle(
+    deal_text: &str,
+    pre: bmn_golden::Span,
+    per: bmn_golden::Span,
+    id: &str,
+) -> Option<String> {
+    match play_out(&Rules::STANDARD, &deal(deal_text, 1)) {
+        Outcome::Cycle(c)
+            if (c.preperiod, c.period, c.id.to_string())
+                == (span(pre), span(per), id.to_string()) =>
+        {
+            None
+        }
+        other => Some(format!(
+            "{deal_text}: got {other:?}, want {pre:?} {per:?} {id}"
+        )),
+    }
+}
+
+/// Paulhus's Table 2: the 36 cycling deals of the n = 16 deck, each with its preperiod, all on
+/// the one cycle of period 11 tricks.
+#[test]
+fn paulhus_table_2() {
+    let t = bmn_golden::load().paulhus_table2;
+    let failures: Vec<String> = t
+        .deals
+        .iter()
+        .filter_map(|d| check_cycle(&d.deal, d.preperiod, t.period, &t.cycle_id))
+        .collect();
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    let zero = bmn_golden::Span {
+        tricks: 0,
+        cards: 0,
+    };
+    let rep = &t.representative;
+    let Outcome::Cycle(c) = play_out(&Rules::STANDARD, &deal(&rep.deal, rep.leader)) else {
+        panic!("the representative cycles")
+    };
+    assert_eq!(c.representative, deal(&rep.deal, rep.leader));
+    assert_eq!((span(zero), c.id.to_string()), (c.preperiod, t.cycle_id));
+}
+
+/// Casella's family: a balanced deal on each of the four 62-trick cycles.
+#[test]
+fn casella_family() {
+    let family = bmn_golden::load().casella_family;
+    let failures: Vec<String> = family
+        .cycles
+        .iter()
+        .filter_map(|c| check_cycle(&c.deal, c.preperiod, c.period, &c.cycle_id))
+        .collect();
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }

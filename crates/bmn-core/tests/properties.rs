@@ -194,5 +194,5 @@ fn brent_agrees_with_a_visited_set_on_every_small_deal() {
         }
     }
     assert_eq!(total, 1260 * 9 * 2);
-    assert!(cycles > 0, "the 10-card deck has cycles (golden.json)");
+    assert!(cycles > 0, "the 10-card deck has cycles (golden fixtures)");
 }

@@ -1,6 +1,12 @@
-//! Workspace invariants checked by a test, not a reviewer: every Rust file opens with a `//!` line.
+//! Workspace invariants checked by a test, not a reviewer: every Rust file opens with a `//!`
+//! line, and the repository stands alone (no tracked file names or reads a path outside it).
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -27,4 +33,110 @@ fn every_source_file_opens_with_a_doc_line() {
         missing.is_empty(),
         "files without a leading //! line: {missing:?}"
     );
+}
+
+/// The repository's files relative to its root: git's list where there is one, else every file
+/// outside `target/` and `.git/` (a source tarball).
+fn tracked_files() -> Vec<PathBuf> {
+    let root = workspace();
+    if let Ok(out) = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(&root)
+        .output()
+        && out.status.success()
+        && !out.stdout.is_empty()
+    {
+        return out
+            .stdout
+            .split(|&b| b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| PathBuf::from(String::from_utf8_lossy(p).into_owned()))
+            .collect();
+    }
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if name != "target" && name != ".git" {
+                    walk(root, &path, out);
+                }
+            } else {
+                out.push(path.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root, &root, &mut out);
+    out
+}
+
+/// How far up a relative path in `file` may climb and stay inside the repository: Rust sources
+/// resolve paths from their crate (`CARGO_MANIFEST_DIR`, two levels down), anything else from
+/// its own folder.
+fn depth(file: &Path) -> usize {
+    let folders = file.components().count() - 1;
+    if file.extension().is_some_and(|e| e == "rs") && file.starts_with("crates") {
+        2
+    } else {
+        folders
+    }
+}
+
+/// The longest run of `../` segments in `line`.
+fn longest_climb(line: &str) -> usize {
+    let up = "../";
+    let mut best = 0;
+    let mut rest = line;
+    while let Some(i) = rest.find(up) {
+        let mut n = 0;
+        let mut tail = &rest[i..];
+        while let Some(t) = tail.strip_prefix(up) {
+            n += 1;
+            tail = t;
+        }
+        best = best.max(n);
+        rest = tail;
+    }
+    best
+}
+
+/// A user clones this repository and nothing else: no file may name the team's folder beside
+/// the checkout, nor climb out of the repository with `../` (as a test reading its fixtures
+/// from beside the checkout once did).
+#[test]
+fn no_tracked_file_reaches_outside_the_repository() {
+    // Built from pieces so that this file does not match itself.
+    let team_folder = format!("{}/{}", "..", "shared");
+    let root = workspace();
+    let files = tracked_files();
+    assert!(files.len() > 20, "found only {files:?}");
+    let mut offences = Vec::new();
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            continue; // binary files (fonts, pictures)
+        };
+        for (i, line) in text.lines().enumerate() {
+            let at = format!("{}:{}", file.display(), i + 1);
+            if line.contains(&team_folder) {
+                offences.push(format!("{at}: names {team_folder}"));
+            }
+            let climb = longest_climb(line);
+            if climb > depth(file) {
+                offences.push(format!(
+                    "{at}: climbs {climb} folders up, out of the repository"
+                ));
+            }
+        }
+    }
+    assert!(offences.is_empty(), "\n{}", offences.join("\n"));
+}
+
+#[test]
+fn the_outside_check_sees_what_it_must() {
+    assert_eq!(longest_climb(&format!("a/{}x", "../".repeat(3))), 3);
+    assert_eq!(longest_climb("no climb"), 0);
+    assert_eq!(depth(Path::new("crates/bmn-golden/src/lib.rs")), 2);
+    assert_eq!(depth(Path::new(".ci/run")), 1);
+    assert_eq!(depth(Path::new("README.md")), 0);
 }

@@ -97,7 +97,7 @@ mod tests {
         check("1J,1Q,2-", 2, "12", None);
         // 10!/(2! 2! 6!) = 1260; balanced: (5!/(1! 1! 3!))^2 = 20^2.
         check("2J,2Q,6-", 2, "1260", Some("400"));
-        // Paulhus's n = 16 deck (golden.json): 24!/(2!^4 16!); balanced: (12!/8!)^2.
+        // Paulhus's n = 16 deck (golden fixtures): 24!/(2!^4 16!); balanced: (12!/8!)^2.
         check("2J,2Q,2K,2A,16-", 2, "1853386920", Some("141134400"));
         // The standard deck, any number of players: the cut changes nothing. Balanced:
         // (26!/(18! 2!^4))^2 = 3936933000^2, Paulhus's n = 18 count squared.

@@ -1,6 +1,6 @@
 //! `AllDeals`: every deal of a deck, numbered by the lexicographic rank of its arrangement.
 //!
-//! The deal definition is golden.json's (Paulhus 1999): each distinct arrangement of the
+//! The deal definition is Paulhus's (1999): each distinct arrangement of the
 //! deck's multiset of kinds, top card first; the first half is player 1's stack, the rest
 //! player 2's. With an odd number of cards the leader gets the extra card, as when dealing
 //! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.

@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn counts_are_multinomials() {
-        // (8+n)!/(2!^4 n!), as golden.json states for Paulhus's table.
+        // (8+n)!/(2!^4 n!), as Paulhus's table states.
         assert_eq!(paulhus(0).count(), 2520);
         assert_eq!(paulhus(16).count(), 1_853_386_920);
         assert_eq!(paulhus(18).count(), 3_936_933_000);

@@ -1,4 +1,4 @@
-//! Paulhus's Table 1 (rows n = 0..10, from golden.json), shards that merge into the unsplit
+//! Paulhus's Table 1 (rows n = 0..10, from the golden fixtures), shards that merge into the unsplit
 //! run, and the enumeration's games against the reference engine on sampled deals.
 
 use std::sync::atomic::AtomicBool;
@@ -29,26 +29,17 @@ fn run(e: &Enumeration, threads: usize) -> Summary {
 
 #[test]
 fn table_1_rows_up_to_ten_plain_cards() {
-    let golden = bmn_golden::load();
-    let rows = golden.rest["paulhus_table1"]["rows"].as_array().unwrap();
     let mut failures = Vec::new();
-    for row in rows {
-        let plain = row["plain"].as_u64().unwrap();
-        if plain > 10 {
+    for row in bmn_golden::load().paulhus_table1 {
+        if row.plain > 10 {
             continue;
         }
-        let s = run(
-            &enumeration(&format!("2J,2Q,2K,2A,{plain}-"), 0, Shard::WHOLE, false),
-            2,
-        );
-        let want = (
-            row["deals"].as_u64().unwrap(),
-            row["cycling_deals"].as_u64().unwrap(),
-        );
+        let s = run(&enumeration(&row.deck(), 0, Shard::WHOLE, false), 2);
+        let want = (row.deals, row.cycling_deals);
         if (s.games, s.cycling) != want {
             failures.push(format!(
-                "n = {plain}: {} deals, {} cycling; want {want:?}",
-                s.games, s.cycling
+                "n = {}: {} deals, {} cycling; want {want:?}",
+                row.plain, s.games, s.cycling
             ));
         }
         assert_eq!(s.finished() + s.cycling, s.games);
@@ -58,7 +49,7 @@ fn table_1_rows_up_to_ten_plain_cards() {
 
 #[test]
 fn shards_merge_into_the_unsplit_run_whatever_the_threads() {
-    // 2 J, 2 Q and 6 plain cards: golden.json's 10-card cycle lives here.
+    // 2 J, 2 Q and 6 plain cards: the golden 10-card cycle lives here.
     for leader in [0, 1] {
         let whole = run(&enumeration("2J,2Q,6-", leader, Shard::WHOLE, true), 1);
         assert!(whole.cycling > 0);
@@ -127,4 +118,42 @@ fn the_reference_engine_enumerates_the_same_table() {
         ..fast.clone()
     };
     assert_eq!(run(&fast, 2), run(&slow, 2));
+}
+
+/// The Camicia half deck (2 J, 2 Q, 2 K, 14 plain): the whole report against the fixture.
+#[test]
+fn camicia_half_deck_row() {
+    let row = bmn_golden::load().camicia_half_deck;
+    let s = run(&enumeration(&row.deck, 0, Shard::WHOLE, false), 2);
+    let wins = &s.wins;
+    let longest = s.longest.first().expect("finished games");
+    let cycles: Vec<(String, u64, u64, u64)> = s
+        .classes
+        .iter()
+        .map(|(id, c)| (id.to_string(), c.period.tricks, c.period.cards, c.deals))
+        .collect();
+    let want: Vec<(String, u64, u64, u64)> = row
+        .cycles
+        .iter()
+        .map(|c| (c.cycle_id.clone(), c.period.tricks, c.period.cards, c.deals))
+        .collect();
+    assert_eq!(
+        (s.games, wins[0], wins[1], s.cycling, s.classes.len() as u64),
+        (
+            row.deals,
+            row.first_player_wins,
+            row.second_player_wins,
+            row.cycling_deals,
+            row.distinct_cycles
+        )
+    );
+    assert_eq!(
+        (longest.cards, longest.tricks, longest.deal.clone()),
+        (
+            row.longest.cards,
+            row.longest.tricks,
+            row.longest.deal.clone()
+        )
+    );
+    assert_eq!(cycles, want);
 }

@@ -1,4 +1,4 @@
-//! The published records and cycles of `shared/data/golden.json` through every kernel.
+//! The published records and cycles of the golden fixtures (`crates/bmn-golden/data/`) through every kernel.
 
 mod common;
 

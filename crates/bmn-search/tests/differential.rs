@@ -1,4 +1,4 @@
-//! Every fast kernel against bmn-core's reference engine: random deals of many decks, golden.json.
+//! Every fast kernel against bmn-core's reference engine: random deals of many decks, the golden fixtures.
 //!
 //! `BMN_DIFF_GAMES` scales the standard-deck run (default 10^5; the documented long run is
 //! `BMN_DIFF_GAMES=10000000 cargo test --release -p bmn-search --test differential`).

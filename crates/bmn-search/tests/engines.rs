@@ -24,7 +24,7 @@ const REFERENCE: Engine = Engine::Reference {
 
 #[test]
 fn kernel_and_reference_give_the_same_statistics() {
-    // The 10-card deck has cycles (golden.json), so the cycle hand-over is covered too.
+    // The 10-card deck has cycles (golden fixtures), so the cycle hand-over is covered too.
     for (deck, balanced, games) in [
         ("standard", false, 30_000),
         ("standard", true, 20_000),
