@@ -15,13 +15,13 @@
 //!
 //! Sampling: final positions with player 1 holding the cards, uniformly random (rotating the
 //! seats maps them onto the other players' final positions, whose trees are the same size).
-//! The arrangement of sample `i` is `bmn_kernel::dealer::deal_for(seed, i)`, so results depend
+//! The arrangement of sample `i` is `bmn_deals::deal_for(seed, i)`, so results depend
 //! only on (deck, rules, players, seed, samples, cap). Trees can be huge (their sizes are
 //! heavy-tailed); each search stops at `cap` and the result says how many were cut, in which
 //! case the mean is a lower bound.
 
 use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position, Rules};
-use bmn_exhaustive::next_arrangement;
+use bmn_deals::next_arrangement;
 
 use crate::bfs::backward_bfs;
 use crate::error::BackwardError;
@@ -203,7 +203,7 @@ pub fn trees(
     let mut arrangement = vec![0u8; codes.len()];
     let mut tally = Tally::default();
     for i in 0..config.samples {
-        bmn_kernel::dealer::deal_for(config.seed, i, &codes, &mut arrangement);
+        bmn_deals::deal_for(config.seed, i, &codes, &mut arrangement);
         let cards = arrangement
             .iter()
             .map(|&c| Kind::from_index(usize::from(c)).expect("codes of a deck's kinds"))

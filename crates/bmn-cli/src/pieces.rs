@@ -1,11 +1,11 @@
-//! `bmn pieces search` and `bmn pieces construct`: Casella's Ansatz (bmn-ansatz) as commands.
+//! `bmn pieces search` and `bmn pieces construct`: Casella's Ansatz (bmn-pieces) as commands.
 
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use bmn_ansatz::{
-    AnsatzError, Composition, ConstructConfig, Construction, FoundPiece, Game, Piece, PoolConfig,
-    SearchConfig, SearchResult,
+use bmn_pieces::{
+    Composition, ConstructConfig, Construction, EndlessGame, FoundPiece, Piece, PieceSearchConfig,
+    PieceSearchResult, PiecesError, PoolConfig,
 };
 use serde::Serialize;
 
@@ -30,7 +30,7 @@ pub enum PiecesCommand {
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
     /// The known piece the template tests candidates behind (docs/rules.md's filter).
-    #[arg(long, default_value = bmn_ansatz::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
+    #[arg(long, default_value = bmn_pieces::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
     pub filter: String,
     /// Longest candidate, in cards (every string of - Q K A up to it).
     #[arg(long, default_value_t = 12, value_name = "L")]
@@ -43,7 +43,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
     /// Give up on a template game after this many tricks (counted as unresolved).
-    #[arg(long, default_value_t = bmn_ansatz::DEFAULT_GIVE_UP, value_name = "T")]
+    #[arg(long, default_value_t = bmn_pieces::DEFAULT_GIVE_UP, value_name = "T")]
     pub give_up: u64,
     /// Also list every form of each piece (text output).
     #[arg(long)]
@@ -75,7 +75,7 @@ pub struct ConstructArgs {
     #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub around: Option<String>,
     /// The template's filter piece.
-    #[arg(long, default_value = bmn_ansatz::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
+    #[arg(long, default_value = bmn_pieces::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
     pub filter: String,
     /// Positions a basin search may visit per cycle.
     #[arg(long, default_value_t = 2_000_000, value_name = "M")]
@@ -84,7 +84,7 @@ pub struct ConstructArgs {
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
     /// Give up on a game after this many tricks.
-    #[arg(long, default_value_t = bmn_ansatz::DEFAULT_GIVE_UP, value_name = "T")]
+    #[arg(long, default_value_t = bmn_pieces::DEFAULT_GIVE_UP, value_name = "T")]
     pub give_up: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -100,7 +100,7 @@ pub fn run(args: &PiecesArgs) -> Result<()> {
 
 /// A library error about the input (bad piece, bad faces, a filter that is no piece) is
 /// the user's: exit code 2.
-fn user_error(flag: &str) -> impl FnOnce(AnsatzError) -> anyhow::Error + '_ {
+fn user_error(flag: &str) -> impl FnOnce(PiecesError) -> anyhow::Error + '_ {
     move |e| BadInput(format!("bad {flag}: {e}")).into()
 }
 
@@ -161,7 +161,7 @@ struct SearchJson {
     pieces: Vec<PieceJson>,
 }
 
-fn search_json(args: &SearchArgs, r: &SearchResult) -> SearchJson {
+fn search_json(args: &SearchArgs, r: &PieceSearchResult) -> SearchJson {
     SearchJson {
         filter: args.filter.clone(),
         max_len: args.max_len,
@@ -176,7 +176,7 @@ fn search_json(args: &SearchArgs, r: &SearchResult) -> SearchJson {
 }
 
 pub fn run_search(args: &SearchArgs) -> Result<()> {
-    let config = SearchConfig {
+    let config = PieceSearchConfig {
         filter: filter(&args.filter)?,
         max_len: args.max_len,
         faces: args.faces.as_deref().map(faces).transpose()?,
@@ -184,7 +184,7 @@ pub fn run_search(args: &SearchArgs) -> Result<()> {
     };
     let threads = input::threads(args.threads)?;
     let bar = progress::bar(None, "units");
-    let result = bmn_ansatz::search(&config, threads, |done, total| {
+    let result = bmn_pieces::search(&config, threads, |done, total| {
         bar.set_length(total);
         bar.set_position(done);
     })
@@ -239,8 +239,8 @@ struct GameJson {
     deck_index: Option<u64>,
 }
 
-impl From<&Game> for GameJson {
-    fn from(g: &Game) -> Self {
+impl From<&EndlessGame> for GameJson {
+    fn from(g: &EndlessGame) -> Self {
         GameJson {
             deal: g.deal.deal_text(),
             leader: g.deal.leader().number(),
@@ -353,7 +353,7 @@ pub fn run_construct(args: &ConstructArgs) -> Result<()> {
     let threads = input::threads(args.threads)?;
     let bar = progress::bar(None, "units");
     bar.set_message("searching pieces");
-    let pool = bmn_ansatz::build_pool(&pool_config, threads, |_, done, total| {
+    let pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, total| {
         bar.set_length(total);
         bar.set_position(done);
     })
@@ -365,7 +365,7 @@ pub fn run_construct(args: &ConstructArgs) -> Result<()> {
         basin_limit: args.basin_limit,
         around,
     };
-    let c = bmn_ansatz::construct(&pool, &config, threads, |stage, done, total| {
+    let c = bmn_pieces::construct(&pool, &config, threads, |stage, done, total| {
         bar.set_message(if stage == 0 {
             "playing decks"
         } else {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use bmn_search::{
-    HISTOGRAM_BIN, SearchConfig, Shard, Summary, UNIT, Units, stream_units, units_of,
+    GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, stream_units, units_of,
 };
 use serde::{Deserialize, Serialize};
 
@@ -125,7 +125,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     let shard = shard.unwrap_or(Shard::WHOLE);
     let (units, range) = match games {
         Some(g) => {
-            let (u, r) = shard_units(shard, units_of(g), UNIT, g);
+            let (u, r) = shard_units(shard, units_of(g), GAMES_PER_UNIT, g);
             let units = Units {
                 games,
                 first: u.start,

@@ -74,7 +74,7 @@ pub fn balanced_deals(deck: &Deck, players: usize) -> Option<BigUint> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Arrangements, next_arrangement};
+    use bmn_deals::{Arrangements, next_arrangement};
 
     fn deck(spec: &str) -> Deck {
         Deck::parse(spec).unwrap()

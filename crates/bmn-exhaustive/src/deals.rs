@@ -9,7 +9,7 @@ use bmn_core::{Deck, Kind, Player, Position};
 use bmn_search::{Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
-use crate::multiset::{Arrangements, next_arrangement};
+use bmn_deals::{Arrangements, next_arrangement};
 
 /// The deals of one deck with one seat leading.
 #[derive(Clone, Debug)]

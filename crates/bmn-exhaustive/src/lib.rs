@@ -1,6 +1,6 @@
 //! bmn-exhaustive: every deal of a deck, played exactly (Paulhus 1999, Tables 1 and 2).
 //!
-//! Deals are numbered by the lexicographic rank of their arrangement (`multiset.rs`), so any
+//! Deals are numbered by the lexicographic rank of their arrangement (`bmn_deals::arrangements`), so any
 //! range of indices is a unit of work (`bmn_search::Shard`); `AllDeals` hands them to the search's
 //! batch loop (`bmn_search::play_deals`), whose fast kernels and exact cycle hand-over are
 //! the same as a random search's. Nothing here prints.
@@ -8,7 +8,6 @@
 pub mod count;
 pub mod deals;
 pub mod error;
-pub mod multiset;
 pub mod run;
 
 /// Shards are the search's (`bmn_search::shard`): ranges of deal indices here.
@@ -16,5 +15,4 @@ pub use bmn_search::{Shard, ShardError};
 pub use count::DealCount;
 pub use deals::AllDeals;
 pub use error::ExhaustiveError;
-pub use multiset::{Arrangements, next_arrangement};
-pub use run::{Enumeration, MAX_TRICKS, Progress, UNIT, units_for};
+pub use run::{DEALS_PER_UNIT, Enumeration, MAX_TRICKS, Progress, units_for};

@@ -1,4 +1,4 @@
-//! Enumerating a range of deals: units of [`UNIT`] deals on threads, merged in order, so a
+//! Enumerating a range of deals: units of [`DEALS_PER_UNIT`] deals on threads, merged in order, so a
 //! run can stop at any moment and resume from its last merged unit without losing or
 //! double-counting a deal, and shards of one deck merge into the unsplit run's report.
 
@@ -11,7 +11,7 @@ use crate::deals::AllDeals;
 
 /// Deals per unit of work: a few milliseconds on the fast kernels, so Ctrl-C, progress and
 /// checkpoints are prompt, while the bookkeeping per unit costs nothing measurable.
-pub const UNIT: u64 = 1 << 16;
+pub const DEALS_PER_UNIT: u64 = 1 << 16;
 
 /// Trick cap before a game is handed to exact cycle detection. Reduced decks' finite games
 /// are far shorter than standard ones, so cycling deals are handed over sooner than with the
@@ -20,7 +20,7 @@ pub const MAX_TRICKS: u32 = 1000;
 
 /// Units a range of `deals` deals is cut into.
 pub fn units_for(deals: u64) -> u64 {
-    deals.div_ceil(UNIT)
+    deals.div_ceil(DEALS_PER_UNIT)
 }
 
 /// What to enumerate: a range of the deals of a deck, on a kernel (or the reference engine
@@ -51,13 +51,13 @@ impl Enumeration {
 
     /// Deal indices of unit `u`.
     fn unit_range(&self, unit: u64) -> Range<u64> {
-        let start = self.range.start + unit * UNIT;
-        start..(start + UNIT).min(self.range.end)
+        let start = self.range.start + unit * DEALS_PER_UNIT;
+        start..(start + DEALS_PER_UNIT).min(self.range.end)
     }
 
     /// Deals covered by units `0..next_unit`.
     pub fn deals_done(&self, next_unit: u64) -> u64 {
-        (next_unit * UNIT).min(self.range.end - self.range.start)
+        (next_unit * DEALS_PER_UNIT).min(self.range.end - self.range.start)
     }
 
     /// Whether every unit is done.

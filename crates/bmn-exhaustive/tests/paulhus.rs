@@ -93,7 +93,7 @@ fn every_kernel_agrees_with_the_reference_engine_on_sampled_deals() {
                 let first = k * step;
                 let mut codes = vec![0u8; 8 * len];
                 all.fill(first, &mut codes);
-                let mut out = vec![bmn_kernel::Outcome::default(); 8];
+                let mut out = vec![bmn_kernel::Played::default(); 8];
                 bmn_kernel::play_many(kernel, &codes, len, all.split(), 50, &mut out);
                 for (i, (c, &o)) in codes.chunks_exact(len).zip(&out).enumerate() {
                     let deal = all.deal(first + i as u64);

@@ -3,9 +3,9 @@
 //!
 //! `cargo run -p bmn-kernel --release --example kernel_speed [-- GAMES [SEED]]`
 
+use bmn_deals::{STANDARD_DECK, deal_range};
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::dealer::{STANDARD_DECK, deal_range};
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Outcome, play_many};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, play_many};
 use std::time::Instant;
 
 /// CPU time of this thread in seconds (Linux `/proc/thread-self/schedstat`, nanoseconds).
@@ -28,12 +28,12 @@ fn timed(f: impl FnOnce()) -> (f64, f64) {
     (wall, cpu)
 }
 
-fn summary(out: &[Outcome]) -> (u64, u64, u64) {
+fn summary(out: &[Played]) -> (u64, u64, u64) {
     let cards = out.iter().map(|o| u64::from(o.cards())).sum();
     let tricks = out.iter().map(|o| u64::from(o.tricks())).sum();
     let p2 = out
         .iter()
-        .filter(|o| matches!(o, Outcome::Finished { winner: 1, .. }))
+        .filter(|o| matches!(o, Played::Finished { winner: 1, .. }))
         .count() as u64;
     (cards, tricks, p2)
 }
@@ -49,7 +49,7 @@ fn main() {
         games as f64 / c / 1e6
     );
 
-    let mut base = vec![Outcome::default(); games];
+    let mut base = vec![Played::default(); games];
     let (bw, bc) = timed(|| {
         for (d, o) in deals.chunks_exact(52).zip(base.iter_mut()) {
             *o = play_cardwise(&d[..26], &d[26..], 0, DEFAULT_MAX_TRICKS);
@@ -77,7 +77,7 @@ fn main() {
     };
     row("cardwise", bw, bc);
     for kernel in Kernel::all_available() {
-        let mut out = vec![Outcome::default(); games];
+        let mut out = vec![Played::default(); games];
         let (w, c) = timed(|| play_many(kernel, &deals, 52, 26, DEFAULT_MAX_TRICKS, &mut out));
         assert!(
             out == base,

@@ -2,7 +2,7 @@
 //! buffers, one branch per card): the baseline the trick-level kernels are measured against.
 //! Exact, so it doubles as a second reference in the tests.
 
-use crate::Outcome;
+use crate::Played;
 
 /// Ring buffer of at most 64 cards (the kernels' limit), indices wrap with a mask.
 struct Ring {
@@ -46,7 +46,7 @@ impl Ring {
 ///
 /// # Panics
 /// If the stacks hold more than 64 cards together or `leader > 1`.
-pub fn play_cardwise(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
+pub fn play_cardwise(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Played {
     assert!(leader <= 1 && p1.len() + p2.len() <= 64);
     if p1.is_empty() || p2.is_empty() {
         let winner = if p1.is_empty() && !p2.is_empty() {
@@ -56,7 +56,7 @@ pub fn play_cardwise(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outco
         } else {
             leader
         };
-        return Outcome::Finished {
+        return Played::Finished {
             winner,
             cards: 0,
             tricks: 0,
@@ -68,14 +68,14 @@ pub fn play_cardwise(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outco
     let (mut cards, mut tricks) = (0u32, 0u32);
     loop {
         if tricks >= max_tricks {
-            return Outcome::Capped { cards, tricks };
+            return Played::Capped { cards, tricks };
         }
         let mut m = 0usize;
         let mut turn = lead;
         let mut debt = 0u8; // 0: no penalty card down yet
         loop {
             let Some(c) = hands[turn].pop() else {
-                return Outcome::Finished {
+                return Played::Finished {
                     winner: (turn ^ 1) as u8,
                     cards: cards + m as u32,
                     tricks: tricks + 1,
@@ -96,7 +96,7 @@ pub fn play_cardwise(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outco
                     cards += m as u32;
                     tricks += 1;
                     if hands[turn].len == 0 {
-                        return Outcome::Finished {
+                        return Played::Finished {
                             winner: dibs as u8,
                             cards,
                             tricks,

@@ -1,4 +1,4 @@
-//! AVX-512 batch dealer: eight deals of [`crate::dealer`]'s stream at once, bit for bit.
+//! AVX-512 batch dealer: eight deals of bmn-deals' stream at once, bit for bit.
 //!
 //! Lane `l` of a group runs deal `first + l`: its SplitMix64 seeding and xoshiro256++ live in
 //! u64 lane `l` of four `zmm` state words, and every lane draws the same bounds (`n`, `n-1`,
@@ -25,7 +25,7 @@ use core::arch::x86_64::{
     _mm512_srli_epi64, _mm512_storeu_si512, _mm512_xor_si512,
 };
 
-use crate::dealer::{GAMMA, deal_for};
+use bmn_deals::{GAMMA, deal_for};
 
 /// Deals per group (u64 lanes of a `zmm`).
 pub(crate) const LANES: usize = 8;
@@ -56,7 +56,7 @@ fn mix(z: __m512i) -> __m512i {
 struct Xoshiro8([__m512i; 4]);
 
 impl Xoshiro8 {
-    /// Deals `first .. first + 8` of `seed`, seeded as `dealer::deal_rng`.
+    /// Deals `first .. first + 8` of `seed`, seeded as `bmn_deals::deal_rng`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
     fn for_deals(seed: u64, first: u64) -> Self {

@@ -18,13 +18,14 @@ pub mod dealer;
 #[cfg(target_arch = "x86_64")]
 mod dealer_simd;
 mod hand;
+mod kernel;
 mod lockstep;
 mod queue;
 mod scalar;
 
 pub use hand::{MAX_CARDS, MAX_CODE};
-pub use lockstep::{Kernel, play_many};
-pub use scalar::{Position, play, play_to_position};
+pub use kernel::{Kernel, play_many};
+pub use scalar::{CodedPosition, play, play_to_position};
 
 /// Default trick cap for searches: the longest known finite game has 1164 tricks, so a game
 /// still running after this many is handed to exact cycle detection.
@@ -32,7 +33,7 @@ pub const DEFAULT_MAX_TRICKS: u32 = 3000;
 
 /// Result of one game in the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Played {
     /// The game ended: `winner` (0 = player 1, 1 = player 2) holds every card.
     Finished {
         /// 0 or 1.
@@ -51,25 +52,25 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
+impl Played {
     /// Cards laid.
     pub fn cards(&self) -> u32 {
         match *self {
-            Outcome::Finished { cards, .. } | Outcome::Capped { cards, .. } => cards,
+            Played::Finished { cards, .. } | Played::Capped { cards, .. } => cards,
         }
     }
 
     /// Tricks played.
     pub fn tricks(&self) -> u32 {
         match *self {
-            Outcome::Finished { tricks, .. } | Outcome::Capped { tricks, .. } => tricks,
+            Played::Finished { tricks, .. } | Played::Capped { tricks, .. } => tricks,
         }
     }
 }
 
-impl Default for Outcome {
+impl Default for Played {
     fn default() -> Self {
-        Outcome::Capped {
+        Played::Capped {
             cards: 0,
             tricks: 0,
         }

@@ -12,7 +12,7 @@
 //! - a player who must play and has no cards shows up as the sentinel bit at `n` (their stack
 //!   length) being found first, so "runs out" needs no separate test in the common path.
 
-use crate::Outcome;
+use crate::Played;
 use crate::hand::encode;
 
 /// What the trick loop needs of a stack encoding: the bit planes of `hand.rs` (any deal)
@@ -122,7 +122,7 @@ impl TrickStack for Stack {
 ///
 /// `p1` and `p2` are the stacks, top card first, with card codes 0 plain, 1 J, 2 Q, 3 K,
 /// 4 A, 5 joker; `leader` is 0 (player 1) or 1 (player 2). The game stops after
-/// `max_tricks` tricks if it has not ended: then the result is [`Outcome::Capped`].
+/// `max_tricks` tricks if it has not ended: then the result is [`Played::Capped`].
 ///
 /// A deal in which one player has no cards has already ended (one player holds every
 /// card): it returns `Finished` with 0 cards and 0 tricks, the winner being the player
@@ -130,7 +130,7 @@ impl TrickStack for Stack {
 ///
 /// # Panics
 /// If the two stacks hold more than 64 cards together, a code is above 5, or `leader > 1`.
-pub fn play(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
+pub fn play(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Played {
     match setup(p1, p2, leader) {
         Ok(mut s) => {
             let penalty = p1.iter().chain(p2).filter(|&&c| c != 0).count();
@@ -150,7 +150,7 @@ pub fn play(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
 /// only by the fallback) and its penalty count. Measured (kernel_speed 1e6 deals, CPU time,
 /// same session): portable 1.49-1.64 -> 1.88-1.90 M games/s.
 #[inline]
-pub(crate) fn play_queue_deal(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
+pub(crate) fn play_queue_deal(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Played {
     debug_assert!(!p1.is_empty() && !p2.is_empty() && p1.len() + p2.len() <= 64);
     let stack = |cards: &[u8]| {
         let (mask, queue) = crate::queue::encode_queue(cards);
@@ -236,12 +236,12 @@ impl TrickStack for QStack {
 /// The trick loop on the queue encoding (deals of at most `queue::MAX_PENALTY` penalty
 /// cards), outcome only: one shift per stack per event instead of three plus a length.
 #[inline(always)]
-fn play_queue(mut s: [QStack; 2], lead: usize, max_tricks: u32) -> Outcome {
+fn play_queue(mut s: [QStack; 2], lead: usize, max_tricks: u32) -> Played {
     play_stacks::<QStack, false>(&mut s, lead, max_tricks).0
 }
 
 /// Validates and encodes a deal; `Err` holds the outcome of a deal that has already ended.
-fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[Stack; 2], Outcome> {
+fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[Stack; 2], Played> {
     assert!(leader <= 1, "leader must be 0 or 1");
     assert!(
         p1.len() + p2.len() <= crate::hand::MAX_CARDS,
@@ -256,7 +256,7 @@ fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[Stack; 2], Outcome> {
         (0, _) => 1,
         _ => 0,
     };
-    Err(Outcome::Finished {
+    Err(Played::Finished {
         winner,
         cards: 0,
         tricks: 0,
@@ -265,7 +265,7 @@ fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[Stack; 2], Outcome> {
 
 /// A two-player position at a trick boundary: both stacks, top card first, and the leader.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct CodedPosition {
     /// Cards of each player; only the first `lens[i]` of `cards[i]` are meaningful.
     pub cards: [[u8; 64]; 2],
     /// Number of cards each player holds.
@@ -274,7 +274,7 @@ pub struct Position {
     pub leader: u8,
 }
 
-impl Position {
+impl CodedPosition {
     /// Player `i`'s stack, top card first.
     pub fn hand(&self, i: usize) -> &[u8] {
         &self.cards[i][..self.lens[i] as usize]
@@ -287,7 +287,12 @@ impl Position {
 ///
 /// # Panics
 /// As [`play`].
-pub fn play_to_position(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> (Outcome, Position) {
+pub fn play_to_position(
+    p1: &[u8],
+    p2: &[u8],
+    leader: u8,
+    max_tricks: u32,
+) -> (Played, CodedPosition) {
     let (outcome, lead, s) = match setup(p1, p2, leader) {
         Ok(mut s) => {
             let (o, lead) = play_stacks::<Stack, true>(&mut s, leader as usize, max_tricks);
@@ -298,7 +303,7 @@ pub fn play_to_position(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> (O
             (done, leader as usize, s)
         }
     };
-    let mut pos = Position {
+    let mut pos = CodedPosition {
         cards: [[0; 64]; 2],
         lens: [0; 2],
         leader: lead as u8,
@@ -327,7 +332,7 @@ fn play_stacks<S: TrickStack, const KEEP: bool>(
     s: &mut [S; 2],
     lead: usize,
     max_tricks: u32,
-) -> (Outcome, usize) {
+) -> (Played, usize) {
     let mut xid = lead & 1;
     let mut x = s[xid];
     let mut y = s[xid ^ 1];
@@ -342,7 +347,7 @@ fn play_stacks<S: TrickStack, const KEEP: bool>(
             s[xid ^ 1] = y;
             let w = if $winner_is_x { xid } else { xid ^ 1 };
             return (
-                Outcome::Finished {
+                Played::Finished {
                     winner: w as u8,
                     cards,
                     tricks: t,
@@ -355,7 +360,7 @@ fn play_stacks<S: TrickStack, const KEEP: bool>(
         if tricks >= max_tricks {
             s[xid] = x;
             s[xid ^ 1] = y;
-            return (Outcome::Capped { cards, tricks }, xid);
+            return (Played::Capped { cards, tricks }, xid);
         }
         let a = x.first_event();
         let b = y.first_event();

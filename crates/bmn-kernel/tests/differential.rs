@@ -2,9 +2,9 @@
 
 mod common;
 
+use bmn_deals::{STANDARD_DECK, deal_range};
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::dealer::{STANDARD_DECK, deal_range};
-use bmn_kernel::{Kernel, Outcome, play, play_many, play_to_position};
+use bmn_kernel::{Kernel, Played, play, play_many, play_to_position};
 use common::{TestRng, deck, oracle};
 
 /// Plays `count` shuffles of `cards`, split at `split`, player 1 leading, with cap `cap`,
@@ -35,7 +35,7 @@ fn compare(rng: &mut TestRng, cards: &[u8], split: usize, count: usize, cap: u32
         expected.push(e);
     }
     for kernel in Kernel::all_available() {
-        let mut out = vec![Outcome::default(); count];
+        let mut out = vec![Played::default(); count];
         play_many(kernel, &flat, n, split, cap, &mut out);
         for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
             assert_eq!(
@@ -112,25 +112,25 @@ fn cards_are_conserved() {
         assert_eq!(before, after, "{cards:?} split {split}");
         assert_eq!(o, play(p1, p2, (i % 2) as u8, cap));
         match o {
-            Outcome::Finished { winner, .. } if !p1.is_empty() && !p2.is_empty() => {
+            Played::Finished { winner, .. } if !p1.is_empty() && !p2.is_empty() => {
                 assert_eq!(pos.hand(winner as usize).len(), n);
             }
-            Outcome::Capped { tricks, .. } => {
+            Played::Capped { tricks, .. } => {
                 assert_eq!(tricks, cap);
                 // Continuing from the capped position must agree with the oracle's game.
                 let rest = oracle(pos.hand(0), pos.hand(1), pos.leader, 3000);
                 let full = oracle(p1, p2, (i % 2) as u8, cap + 3000);
                 let shifted = match rest {
-                    Outcome::Finished {
+                    Played::Finished {
                         winner,
                         cards,
                         tricks,
-                    } => Outcome::Finished {
+                    } => Played::Finished {
                         winner,
                         cards: cards + o.cards(),
                         tricks: tricks + cap,
                     },
-                    Outcome::Capped { cards, tricks } => Outcome::Capped {
+                    Played::Capped { cards, tricks } => Played::Capped {
                         cards: cards + o.cards(),
                         tricks: tricks + cap,
                     },
@@ -149,7 +149,7 @@ fn dealt_games_match_the_oracle() {
     let mut flat = vec![0u8; count * 52];
     deal_range(31337, 1_000_000, &STANDARD_DECK, &mut flat);
     for kernel in Kernel::all_available() {
-        let mut out = vec![Outcome::default(); count];
+        let mut out = vec![Played::default(); count];
         play_many(kernel, &flat, 52, 26, 3000, &mut out);
         for (d, o) in flat.chunks_exact(52).zip(&out) {
             assert_eq!(*o, oracle(&d[..26], &d[26..], 0, 3000), "{}", kernel.name());
@@ -207,7 +207,7 @@ fn a_batch_that_outgrows_the_narrow_lanes_midway() {
         flat.extend_from_slice(&d);
     }
     for kernel in Kernel::all_available() {
-        let mut out = vec![Outcome::default(); expected.len()];
+        let mut out = vec![Played::default(); expected.len()];
         play_many(kernel, &flat, 28, 14, 1000, &mut out);
         assert_eq!(out, expected, "{}", kernel.name());
     }

@@ -3,12 +3,12 @@
 mod common;
 
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Outcome, play, play_many};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, play, play_many};
 use common::{oracle, parse_deal};
 
 /// Runs one deal through every engine and kernel; all must give `expected`.
 #[track_caller]
-fn check(deal: &str, leader: u8, max_tricks: u32, expected: Outcome) {
+fn check(deal: &str, leader: u8, max_tricks: u32, expected: Played) {
     let (p1, p2) = parse_deal(deal);
     assert_eq!(
         oracle(&p1, &p2, leader, max_tricks),
@@ -33,14 +33,14 @@ fn check(deal: &str, leader: u8, max_tricks: u32, expected: Outcome) {
     };
     let flat: Vec<u8> = first.iter().chain(second.iter()).copied().collect();
     for kernel in Kernel::all_available() {
-        let mut out = [Outcome::default()];
+        let mut out = [Played::default()];
         play_many(kernel, &flat, flat.len(), first.len(), max_tricks, &mut out);
         let got = match out[0] {
-            Outcome::Finished {
+            Played::Finished {
                 winner,
                 cards,
                 tricks,
-            } if swapped => Outcome::Finished {
+            } if swapped => Played::Finished {
                 winner: 1 - winner,
                 cards,
                 tricks,
@@ -56,7 +56,7 @@ fn every_record_comes_out_exactly() {
     let records = bmn_golden::load().records;
     assert!(records.len() >= 9);
     for r in records {
-        let expected = Outcome::Finished {
+        let expected = Played::Finished {
             winner: r.winner as u8 - 1,
             cards: r.cards as u32,
             tricks: r.tricks as u32,
@@ -71,7 +71,7 @@ fn the_nessler_2022_record() {
         "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
         0,
         DEFAULT_MAX_TRICKS,
-        Outcome::Finished {
+        Played::Finished {
             winner: 1,
             cards: 8344,
             tricks: 1164,
@@ -89,14 +89,14 @@ fn the_golden_cycles_are_capped() {
         let (per, per_cards) = (c.period.tricks as u32, c.period.cards as u32);
         // Capped at any cap; at preperiod + 5 periods the card count is exact.
         let cap = pre + 5 * per;
-        let expected = Outcome::Capped {
+        let expected = Played::Capped {
             cards: pre_cards + 5 * per_cards,
             tricks: cap,
         };
         assert_eq!(oracle(&p1, &p2, leader, cap), expected, "{deal}");
         check(deal, leader, cap, expected);
         match play(&p1, &p2, leader, DEFAULT_MAX_TRICKS) {
-            Outcome::Capped { tricks, .. } => assert_eq!(tricks, DEFAULT_MAX_TRICKS),
+            Played::Capped { tricks, .. } => assert_eq!(tricks, DEFAULT_MAX_TRICKS),
             o => panic!("{deal} finished: {o:?}"),
         }
     }
@@ -108,7 +108,7 @@ fn empty_hands_and_tiny_games() {
         "/J",
         0,
         10,
-        Outcome::Finished {
+        Played::Finished {
             winner: 1,
             cards: 0,
             tricks: 0,
@@ -118,7 +118,7 @@ fn empty_hands_and_tiny_games() {
         "J/",
         1,
         10,
-        Outcome::Finished {
+        Played::Finished {
             winner: 0,
             cards: 0,
             tricks: 0,
@@ -129,7 +129,7 @@ fn empty_hands_and_tiny_games() {
         "J/-",
         0,
         10,
-        Outcome::Finished {
+        Played::Finished {
             winner: 0,
             cards: 2,
             tricks: 1,
@@ -140,7 +140,7 @@ fn empty_hands_and_tiny_games() {
         "-/J",
         0,
         10,
-        Outcome::Finished {
+        Played::Finished {
             winner: 1,
             cards: 2,
             tricks: 1,
@@ -150,7 +150,7 @@ fn empty_hands_and_tiny_games() {
         "-/-",
         0,
         10,
-        Outcome::Finished {
+        Played::Finished {
             winner: 1,
             cards: 2,
             tricks: 1,
@@ -160,7 +160,7 @@ fn empty_hands_and_tiny_games() {
         "--/-",
         0,
         10,
-        Outcome::Finished {
+        Played::Finished {
             winner: 0,
             cards: 3,
             tricks: 1,
@@ -170,7 +170,7 @@ fn empty_hands_and_tiny_games() {
         "J/-",
         0,
         0,
-        Outcome::Capped {
+        Played::Capped {
             cards: 0,
             tricks: 0,
         },

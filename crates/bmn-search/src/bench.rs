@@ -3,8 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use bmn_core::{Outcome as Exact, Player, Rules, play_out};
-use bmn_kernel::{Kernel, Outcome};
+use bmn_core::{Outcome, Player, Rules, play_out};
+use bmn_kernel::{Kernel, Played};
 
 use crate::deals::DealSource;
 use crate::play::{BATCH, Engine, exact};
@@ -64,10 +64,10 @@ fn parallel<R: Send>(
 
 /// The reference engine (bmn-core, card by card with Brent's cycle detection) on every deal;
 /// also returns its outcomes, which the kernels are checked against.
-pub fn time_reference(source: &DealSource, deals: &[u8], threads: usize) -> (Timing, Vec<Exact>) {
+pub fn time_reference(source: &DealSource, deals: &[u8], threads: usize) -> (Timing, Vec<Outcome>) {
     let len = source.len();
     let started = Instant::now();
-    let outcomes: Vec<Exact> = parallel(deals, len, threads, |part, _| {
+    let outcomes: Vec<Outcome> = parallel(deals, len, threads, |part, _| {
         part.chunks_exact(len)
             .map(|d| play_out(&Rules::STANDARD, &source.position(d)))
             .collect::<Vec<_>>()
@@ -94,12 +94,12 @@ pub fn time_kernel(
     threads: usize,
     kernel: Kernel,
     max_tricks: u32,
-    reference: &[Exact],
+    reference: &[Outcome],
 ) -> Timing {
     let len = source.len();
     let started = Instant::now();
     let disagreements = parallel(deals, len, threads, |part, first| {
-        let mut out = vec![Outcome::default(); BATCH];
+        let mut out = vec![Played::default(); BATCH];
         let mut wrong = 0;
         for (b, batch) in part.chunks(BATCH * len).enumerate() {
             let n = batch.len() / len;
@@ -157,12 +157,12 @@ pub fn time_search(
 }
 
 /// Whether a search's totals (wins, cards, tricks, cycling games) are those of `outcomes`.
-pub fn summary_matches(summary: &Summary, outcomes: &[Exact]) -> bool {
+pub fn summary_matches(summary: &Summary, outcomes: &[Outcome]) -> bool {
     let mut wins = [0u64; 2];
     let (mut cards, mut tricks, mut cycling) = (0u128, 0u128, 0u64);
     for o in outcomes {
         match o {
-            Exact::Finished {
+            Outcome::Finished {
                 winner,
                 cards: c,
                 tricks: t,
@@ -171,7 +171,7 @@ pub fn summary_matches(summary: &Summary, outcomes: &[Exact]) -> bool {
                 cards += u128::from(*c);
                 tricks += u128::from(*t);
             }
-            Exact::Cycle(_) => cycling += 1,
+            Outcome::Cycle(_) => cycling += 1,
         }
     }
     summary.games == outcomes.len() as u64

@@ -117,12 +117,12 @@ impl DealSource {
     /// deal any game.
     pub fn deal(&self, seed: u64, index: u64, out: &mut [u8]) {
         match &self.share {
-            None => dealer::deal_for(seed, index, &self.codes, out),
+            None => bmn_deals::deal_for(seed, index, &self.codes, out),
             Some(share) => {
-                let mut rng = dealer::deal_rng(seed, index);
+                let mut rng = bmn_deals::deal_rng(seed, index);
                 for hand in out.chunks_exact_mut(share.len()) {
                     hand.copy_from_slice(share);
-                    dealer::shuffle(&mut rng, hand);
+                    bmn_deals::shuffle(&mut rng, hand);
                 }
             }
         }

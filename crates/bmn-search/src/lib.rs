@@ -20,7 +20,8 @@ pub use deals::DealSource;
 pub use odds::TailModel;
 pub use play::{DEFAULT_GIVE_UP, Deals, Engine, Tally, exact, play_deals, two_hand_text};
 pub use run::{
-    SearchConfig, UNIT, Units, play_into, play_range, search, stream, stream_units, units_of,
+    GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,
+    units_of,
 };
 pub use shard::{CoverError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};

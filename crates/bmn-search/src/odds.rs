@@ -106,7 +106,7 @@ pub fn harmonic(n: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bmn_kernel::dealer::{SplitMix64, Xoshiro256PlusPlus};
+    use bmn_deals::{SplitMix64, Xoshiro256PlusPlus};
 
     /// A uniform double in (0, 1]: 53 random bits, never 0 (its logarithm is taken).
     fn uniform(rng: &mut Xoshiro256PlusPlus) -> f64 {

@@ -3,8 +3,8 @@
 //! results into a [`Tally`]. Random searches, statistics and exhaustive enumerations differ
 //! only in where their deals come from (a [`Deals`]) and what they add up (a [`Tally`]).
 
-use bmn_core::{Cycle, Outcome as Exact, Player, Position, Rules, play_out, play_out_within};
-use bmn_kernel::{Kernel, Outcome};
+use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_within};
+use bmn_kernel::{Kernel, Played};
 
 /// Deals played and summed per kernel call. Larger batches shorten the lanes' drain (the
 /// steps after a batch's last deal is loaded, while a few long games finish with the other
@@ -121,18 +121,18 @@ pub fn two_hand_text(codes: &[u8], split: usize) -> String {
 
 /// A game's exact result from the kernel's: the kernel's own when it finished (its winner 0
 /// is the leader), the reference engine's from `start` after a cap (asked for only then).
-pub fn exact(kernel: Outcome, leader: Player, start: impl FnOnce() -> Position) -> Exact {
+pub fn exact(kernel: Played, leader: Player, start: impl FnOnce() -> Position) -> Outcome {
     match kernel {
-        Outcome::Finished {
+        Played::Finished {
             winner,
             cards,
             tricks,
-        } => Exact::Finished {
+        } => Outcome::Finished {
             winner: Player((leader.index() + usize::from(winner)) % 2),
             cards: u64::from(cards),
             tricks: u64::from(tricks),
         },
-        Outcome::Capped { .. } => play_out(&Rules::STANDARD, &start()),
+        Played::Capped { .. } => play_out(&Rules::STANDARD, &start()),
     }
 }
 
@@ -149,7 +149,7 @@ pub fn play_deals(
     let len = deals.deal_len();
     let leader = deals.leader();
     let mut codes = vec![0u8; BATCH * len];
-    let mut outcomes = vec![Outcome::default(); BATCH];
+    let mut outcomes = vec![Played::default(); BATCH];
     let mut start = first;
     while start < end {
         let n = (end - start).min(BATCH as u64) as usize;
@@ -169,12 +169,12 @@ pub fn play_deals(
             let index = start + i as u64;
             let text = || deals.deal_text(deal);
             match result {
-                Some(Exact::Finished {
+                Some(Outcome::Finished {
                     winner,
                     cards,
                     tricks,
                 }) => tally.record_finished(index, cards, tricks, winner.number(), text),
-                Some(Exact::Cycle(c)) => tally.record_cycle(index, &c, text),
+                Some(Outcome::Cycle(c)) => tally.record_cycle(index, &c, text),
                 None => tally.record_unresolved(index, text),
             }
         }

@@ -1,10 +1,10 @@
 //! The random search: deal `k` of a seed's stream is a pure function of (seed, k); units of
-//! [`UNIT`] deals run through the shared batch loop (`play.rs`) on worker threads and merge
+//! [`GAMES_PER_UNIT`] deals run through the shared batch loop (`play.rs`) on worker threads and merge
 //! in unit order (`units.rs`).
 //!
 //! Results depend only on (seed, games): a run stopped early (time limit, Ctrl-C) keeps
 //! exactly the units `0..n` that all finished, so its result equals a run of
-//! `--games n * UNIT` whatever the thread count.
+//! `--games n * GAMES_PER_UNIT` whatever the thread count.
 
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
@@ -18,7 +18,7 @@ use crate::units::run_units;
 
 /// Games per unit of work: small enough to stop within milliseconds, large enough that
 /// bookkeeping costs nothing.
-pub const UNIT: u64 = 1 << 14;
+pub const GAMES_PER_UNIT: u64 = 1 << 14;
 
 /// What to search.
 #[derive(Clone, Debug)]
@@ -133,8 +133,8 @@ impl Units {
 
     /// Games `first..end` of unit `unit`.
     pub fn games_of(&self, unit: u64) -> Range<u64> {
-        let end = (unit + 1) * UNIT;
-        unit * UNIT..self.games.map_or(end, |g| g.min(end))
+        let end = (unit + 1) * GAMES_PER_UNIT;
+        unit * GAMES_PER_UNIT..self.games.map_or(end, |g| g.min(end))
     }
 
     /// Games in units `first..next` (the units done when `next` is the first one not done).
@@ -142,13 +142,13 @@ impl Units {
         if next <= self.first {
             return 0;
         }
-        self.games_of(next - 1).end - self.first * UNIT
+        self.games_of(next - 1).end - self.first * GAMES_PER_UNIT
     }
 }
 
-/// Units of work in a run of `games` games (`UNIT` games each, the last one short).
+/// Units of work in a run of `games` games (`GAMES_PER_UNIT` games each, the last one short).
 pub fn units_of(games: u64) -> u64 {
-    games.div_ceil(UNIT)
+    games.div_ceil(GAMES_PER_UNIT)
 }
 
 /// Plays `units`, merging each into `merged` (a copy of `fresh` per unit, joined with

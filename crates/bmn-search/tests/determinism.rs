@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::Deck;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
-use bmn_search::{DealSource, Engine, SearchConfig, UNIT, search};
+use bmn_search::{DealSource, Engine, GAMES_PER_UNIT, SearchConfig, search};
 
 fn config(deck: &str, balanced: bool, seed: u64) -> SearchConfig {
     SearchConfig {
@@ -25,11 +25,11 @@ fn same_result_for_any_thread_count() {
         ("2J,2Q,2K,2A,8-", false),
     ] {
         let c = config(deck, balanced, 42);
-        let games = Some(3 * UNIT + 123);
+        let games = Some(3 * GAMES_PER_UNIT + 123);
         let one = search(&c, games, 1, &AtomicBool::new(false), |_| true);
         let two = search(&c, games, 2, &AtomicBool::new(false), |_| true);
         let three = search(&c, games, 3, &AtomicBool::new(false), |_| true);
-        assert_eq!(one.games, 3 * UNIT + 123);
+        assert_eq!(one.games, 3 * GAMES_PER_UNIT + 123);
         assert_eq!(one, two, "{deck}");
         assert_eq!(one, three, "{deck}");
         let other_seed = search(
@@ -43,14 +43,22 @@ fn same_result_for_any_thread_count() {
     }
     // The 8-plain deck has cycling deals, found through the reference engine.
     let c = config("2J,2Q,2K,2A,8-", false, 42);
-    assert!(search(&c, Some(UNIT), 2, &AtomicBool::new(false), |_| true).cycling > 0);
+    assert!(
+        search(&c, Some(GAMES_PER_UNIT), 2, &AtomicBool::new(false), |_| {
+            true
+        })
+        .cycling
+            > 0
+    );
 }
 
 #[test]
 fn a_stopped_run_keeps_a_whole_prefix_of_units() {
     let c = config("standard", false, 7);
-    let stopped = search(&c, None, 2, &AtomicBool::new(false), |s| s.games < 2 * UNIT);
-    assert!(stopped.games >= 2 * UNIT && stopped.games % UNIT == 0);
+    let stopped = search(&c, None, 2, &AtomicBool::new(false), |s| {
+        s.games < 2 * GAMES_PER_UNIT
+    });
+    assert!(stopped.games >= 2 * GAMES_PER_UNIT && stopped.games % GAMES_PER_UNIT == 0);
     let same = search(&c, Some(stopped.games), 1, &AtomicBool::new(false), |_| {
         true
     });

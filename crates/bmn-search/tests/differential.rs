@@ -4,7 +4,7 @@
 //! `BMN_DIFF_GAMES=10000000 cargo test --release -p bmn-search --test differential`).
 
 use bmn_core::{Deck, Kind, Outcome, Player, Position, Rules, play_out};
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, dealer};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
 use bmn_search::{DealSource, exact};
 
 fn hands(deal: &[u8], split: usize) -> Position {
@@ -26,13 +26,13 @@ fn check(deck: &str, split: Option<usize>, games: usize, seed: u64, max_tricks: 
     let split = split.unwrap_or(len.div_ceil(2));
     let codes: Vec<u8> = deck.cards().iter().map(|k| k.index() as u8).collect();
     let mut deals = vec![0u8; games * len];
-    dealer::deal_range(seed, 0, &codes, &mut deals);
+    bmn_deals::deal_range(seed, 0, &codes, &mut deals);
     let reference: Vec<Outcome> = deals
         .chunks_exact(len)
         .map(|d| play_out(&Rules::STANDARD, &hands(d, split)))
         .collect();
     for kernel in Kernel::all_available() {
-        let mut out = vec![bmn_kernel::Outcome::default(); games];
+        let mut out = vec![bmn_kernel::Played::default(); games];
         bmn_kernel::play_many(kernel, &deals, len, split, max_tricks, &mut out);
         for (i, ((d, &k), want)) in deals
             .chunks_exact(len)
@@ -121,7 +121,7 @@ fn golden_through_every_kernel() {
             );
         }
         for kernel in Kernel::all_available() {
-            let mut out = [bmn_kernel::Outcome::default()];
+            let mut out = [bmn_kernel::Played::default()];
             bmn_kernel::play_many(
                 kernel,
                 &codes,

@@ -1,7 +1,7 @@
 //! Test helpers: every position of a small deck, and the forward map as the oracle.
 #![allow(dead_code)]
 
-use bmn_exhaustive::next_arrangement;
+use bmn_deals::next_arrangement;
 use std::collections::HashMap;
 
 use bmn_core::{Deck, Game, Kind, Outcome, Player, Position, Rules, play_out};

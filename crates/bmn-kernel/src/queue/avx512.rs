@@ -26,7 +26,7 @@
 //! role (`add`, `popcnt`, `rolv`, ...); one table at the end of this file names each role's
 //! intrinsic in either width, and the body is instantiated once per width from it.
 
-use crate::Outcome;
+use crate::Played;
 use crate::lockstep::Job;
 
 /// Largest trick cap the 64-bit packed `cards | tricks << 32` counter takes: below it a
@@ -55,7 +55,7 @@ macro_rules! stream_kernel {
             // This width's intrinsics under the names of their roles.
             use core::arch::x86_64::{$($intrinsic as $role),*};
 
-            use crate::Outcome;
+            use crate::Played;
             use crate::lockstep::Job;
 
             /// Bits in a lane.
@@ -330,7 +330,7 @@ macro_rules! stream_kernel {
             #[target_feature(
                 enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt"
             )]
-            pub(crate) fn run(job: &Job, out: &mut [Outcome]) -> bool {
+            pub(crate) fn run(job: &Job, out: &mut [Played]) -> bool {
                 let mut scratch = SCRATCH.take();
                 let fits = play(job, out, &mut scratch);
                 SCRATCH.set(scratch);
@@ -341,7 +341,7 @@ macro_rules! stream_kernel {
             #[target_feature(
                 enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt"
             )]
-            fn play(job: &Job, out: &mut [Outcome], enc: &mut Scratch) -> bool {
+            fn play(job: &Job, out: &mut [Played], enc: &mut Scratch) -> bool {
                 debug_assert!(job.max_tricks > 0 && 0 < job.split && job.split < job.deal_len);
                 let n = out.len();
                 if !encode_all(job, n, enc) {
@@ -438,13 +438,13 @@ macro_rules! stream_kernel {
                         (plain >> $shift) as u32,
                     );
                     out[d as usize] = if w & CAPPED == 0 {
-                        Outcome::Finished {
+                        Played::Finished {
                             winner: u8::from(w & WINNER != 0),
                             cards,
                             tricks,
                         }
                     } else {
-                        Outcome::Capped { cards, tricks }
+                        Played::Capped { cards, tricks }
                     };
                 }
                 (enc.res, enc.idx) = (res, idx);
@@ -493,6 +493,6 @@ stream_kernels!(
 /// # Safety
 /// The CPU must support AVX-512 F, BW, CD, VPOPCNTDQ and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn run_stream(job: &Job, out: &mut [Outcome]) -> bool {
+pub(crate) fn run_stream(job: &Job, out: &mut [Played]) -> bool {
     (fits_narrow(job.deal_len, job.max_tricks) && narrow::run(job, out)) || wide::run(job, out)
 }

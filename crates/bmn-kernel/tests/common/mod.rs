@@ -2,11 +2,11 @@
 #![allow(dead_code)]
 
 use bmn_core::{Game, Kind, Player, Position, Rules};
-use bmn_kernel::Outcome;
+use bmn_kernel::Played;
 
 /// The yardstick: bmn-core's reference engine, played for at most `max_tricks` tricks and
 /// reported in the kernels' terms (a game still going is `Capped`).
-pub fn oracle(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
+pub fn oracle(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Played {
     let hand = |h: &[u8]| {
         h.iter()
             .map(|&c| Kind::from_index(c.into()).expect("card code"))
@@ -17,12 +17,12 @@ pub fn oracle(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Outcome {
     game.run(max_tricks.into());
     let (cards, tricks) = (game.cards() as u32, game.tricks() as u32);
     match game.winner() {
-        Some(w) => Outcome::Finished {
+        Some(w) => Played::Finished {
             winner: w.index() as u8,
             cards,
             tricks,
         },
-        None => Outcome::Capped { cards, tricks },
+        None => Played::Capped { cards, tricks },
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt;
 
 use bmn_core::Kind;
 
-use crate::error::AnsatzError;
+use crate::error::PiecesError;
 
 /// The kinds a piece may hold, in the order the search tries them (plain first, then by
 /// penalty), which is also the order [`Piece`]s compare in.
@@ -17,13 +17,13 @@ pub struct Piece(Vec<Kind>);
 
 impl Piece {
     /// A piece of these cards; every card must be plain, Q, K or A.
-    pub fn new(cards: Vec<Kind>) -> Result<Piece, AnsatzError> {
+    pub fn new(cards: Vec<Kind>) -> Result<Piece, PiecesError> {
         if let Some((i, k)) = cards
             .iter()
             .enumerate()
             .find(|(_, k)| !PIECE_KINDS.contains(k))
         {
-            return Err(AnsatzError::PieceChar {
+            return Err(PiecesError::PieceChar {
                 found: k.symbol(),
                 at: i + 1,
             });
@@ -32,7 +32,7 @@ impl Piece {
     }
 
     /// Parses `--K---A----AA` (spaces ignored).
-    pub fn parse(text: &str) -> Result<Piece, AnsatzError> {
+    pub fn parse(text: &str) -> Result<Piece, PiecesError> {
         let mut cards = Vec::new();
         for (i, c) in text.chars().enumerate() {
             let kind = match c {
@@ -41,7 +41,7 @@ impl Piece {
                 'K' => Kind::King,
                 'A' => Kind::Ace,
                 c if c.is_whitespace() => continue,
-                found => return Err(AnsatzError::PieceChar { found, at: i + 1 }),
+                found => return Err(PiecesError::PieceChar { found, at: i + 1 }),
             };
             cards.push(kind);
         }
@@ -130,8 +130,8 @@ impl Composition {
     /// Parses a face list such as `Q4,K3,A1` (no plain count: the search tries every count
     /// up to its length limit) or `Q4,K3,A1,-23` (exactly 23 plain cards). Returns the faces
     /// and the plain count if one was given.
-    pub fn parse_faces(text: &str) -> Result<(Composition, Option<u32>), AnsatzError> {
-        let bad = |why: String| AnsatzError::Faces {
+    pub fn parse_faces(text: &str) -> Result<(Composition, Option<u32>), PiecesError> {
+        let bad = |why: String| PiecesError::Faces {
             text: text.to_string(),
             why,
         };
@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(p.composition().to_string(), "Q0,K1,A3,-9");
         assert_eq!(
             Piece::parse("--J").unwrap_err(),
-            AnsatzError::PieceChar { found: 'J', at: 3 }
+            PiecesError::PieceChar { found: 'J', at: 3 }
         );
     }
 

@@ -1,10 +1,10 @@
-//! bmn-ansatz against the spec's facts, the reference engine, and itself across threads.
+//! bmn-pieces against the spec's facts, the reference engine, and itself across threads.
 
-use bmn_ansatz::{
-    ConstructConfig, DEFAULT_FILTER, Piece, PoolConfig, SearchConfig, build_pool, construct,
+use bmn_core::{Outcome, Position, Rules, play_out};
+use bmn_pieces::{
+    ConstructConfig, DEFAULT_FILTER, Piece, PieceSearchConfig, PoolConfig, build_pool, construct,
     jack_position, orbit, search, template,
 };
-use bmn_core::{Outcome, Position, Rules, play_out};
 
 fn p(text: &str) -> Piece {
     Piece::parse(text).unwrap()
@@ -17,12 +17,12 @@ fn cycles(position: &Position) -> Option<bmn_core::Cycle> {
     }
 }
 
-fn config(max_len: u32) -> SearchConfig {
-    SearchConfig {
+fn config(max_len: u32) -> PieceSearchConfig {
+    PieceSearchConfig {
         filter: p(DEFAULT_FILTER),
         max_len,
         faces: None,
-        give_up: bmn_ansatz::DEFAULT_GIVE_UP,
+        give_up: bmn_pieces::DEFAULT_GIVE_UP,
     }
 }
 
@@ -36,8 +36,8 @@ fn template_reproduces_the_spec() {
         orbit(&p(DEFAULT_FILTER)).unwrap(),
         [p("--K---A----AA"), p("--------A-KAA")]
     );
-    assert!(bmn_ansatz::check_filter(&p(DEFAULT_FILTER), 1_000_000).is_ok());
-    assert!(bmn_ansatz::check_filter(&p("--K"), 1_000_000).is_err());
+    assert!(bmn_pieces::check_filter(&p(DEFAULT_FILTER), 1_000_000).is_ok());
+    assert!(bmn_pieces::check_filter(&p("--K"), 1_000_000).is_err());
 }
 
 /// The fast pass agrees with the reference engine on every candidate up to 8 cards: a
@@ -91,9 +91,9 @@ fn search_does_not_depend_on_threads() {
 
 #[test]
 fn face_lists_find_the_filter() {
-    let faces = bmn_ansatz::Composition::parse_faces("K1,A3,-9").unwrap();
+    let faces = bmn_pieces::Composition::parse_faces("K1,A3,-9").unwrap();
     let r = search(
-        &SearchConfig {
+        &PieceSearchConfig {
             faces: Some(faces),
             ..config(13)
         },
@@ -115,7 +115,7 @@ fn construction_games_are_checked_and_reproducible() {
             sparse_len: 20,
             // 6-face pieces of 12 cards (in max_len), of 14 cards (this list) and the
             // 20-card all-plain piece (sparse) fill a deck: 12 faces, 6 + 8 + 20 plain.
-            faces: vec![bmn_ansatz::Composition::parse_faces("Q2,K2,A2,-8").unwrap()],
+            faces: vec![bmn_pieces::Composition::parse_faces("Q2,K2,A2,-8").unwrap()],
             give_up: 1_000_000,
         },
         2,
@@ -169,7 +169,7 @@ fn construction_games_are_checked_and_reproducible() {
         );
     }
     // Around cards no piece of the pool holds: no triple, no deck.
-    let mut none = bmn_ansatz::Composition::default();
+    let mut none = bmn_pieces::Composition::default();
     none.add(bmn_core::Kind::Queen, 4);
     let cfg = ConstructConfig {
         around: Some(none),

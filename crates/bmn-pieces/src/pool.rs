@@ -6,9 +6,9 @@
 //! piece of at most one face up to a longer length (there the branching is small). Face
 //! lists (e.g. `Q4,K3,A1,-23`) add pieces of given compositions.
 
-use crate::error::AnsatzError;
+use crate::error::PiecesError;
 use crate::piece::{Composition, Piece};
-use crate::search::{FoundPiece, SearchConfig, search};
+use crate::search::{FoundPiece, PieceSearchConfig, search};
 
 /// Which searches make the pool.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,8 +30,8 @@ pub fn build_pool(
     config: &PoolConfig,
     threads: usize,
     mut progress: impl FnMut(usize, u64, u64),
-) -> Result<Vec<FoundPiece>, AnsatzError> {
-    let mut configs = vec![SearchConfig {
+) -> Result<Vec<FoundPiece>, PiecesError> {
+    let mut configs = vec![PieceSearchConfig {
         filter: config.filter.clone(),
         max_len: config.max_len,
         faces: None,
@@ -49,7 +49,7 @@ pub fn build_pool(
             one(bmn_core::Kind::King),
             one(bmn_core::Kind::Ace),
         ] {
-            configs.push(SearchConfig {
+            configs.push(PieceSearchConfig {
                 filter: config.filter.clone(),
                 max_len: config.sparse_len,
                 faces: Some((faces, None)),
@@ -58,7 +58,7 @@ pub fn build_pool(
         }
     }
     for &f in &config.faces {
-        configs.push(SearchConfig {
+        configs.push(PieceSearchConfig {
             filter: config.filter.clone(),
             max_len: config.sparse_len.max(config.max_len),
             faces: Some(f),

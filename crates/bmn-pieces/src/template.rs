@@ -8,7 +8,7 @@
 
 use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_within};
 
-use crate::error::AnsatzError;
+use crate::error::PiecesError;
 use crate::piece::Piece;
 
 /// The filter of docs/rules.md: `--K---A----AA` (1 K, 3 A, 9 plain).
@@ -45,7 +45,7 @@ pub fn play(position: &Position, give_up: u64) -> Option<Outcome> {
 
 /// Checks that `filter` is a piece by the spec's own test: the template with TEST = `--`
 /// (itself a piece) never ends.
-pub fn check_filter(filter: &Piece, give_up: u64) -> Result<(), AnsatzError> {
+pub fn check_filter(filter: &Piece, give_up: u64) -> Result<(), PiecesError> {
     let dashes = Piece::parse("--").expect("a piece");
     let why = match play(&template(filter, &dashes), give_up) {
         Some(Outcome::Cycle(_)) => return Ok(()),
@@ -54,7 +54,7 @@ pub fn check_filter(filter: &Piece, give_up: u64) -> Result<(), AnsatzError> {
         }
         None => format!("with TEST = -- the game has not repeated after {give_up} tricks"),
     };
-    Err(AnsatzError::Filter {
+    Err(PiecesError::Filter {
         filter: filter.to_string(),
         why,
     })

@@ -4,7 +4,7 @@
 //! 1's stack: `Δ1 J Δ2 J Δ3 J - / J -` holds a standard deck when the three pieces hold
 //! 4 Q, 4 K, 4 A and 34 plain cards between them. Deck `k` of a seed draws an ordered
 //! triple of pieces (any form of each) uniformly among the triples of the pool that fill
-//! the deck, from xoshiro256++ seeded for `(seed, k)` (bmn_kernel::dealer); the reference
+//! the deck, from xoshiro256++ seeded for `(seed, k)` (bmn_deals); the reference
 //! engine plays it, and every distinct cycle reached is then searched backward
 //! (bmn_backward::basin) for balanced 26/26 starting deals, as the paper did.
 //!
@@ -17,9 +17,9 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_backward::{BasinConfig, BasinTarget, basin};
 use bmn_core::{CycleId, Outcome, Position, Rules, Span};
-use bmn_kernel::dealer::{Xoshiro256PlusPlus, deal_rng};
+use bmn_deals::{Xoshiro256PlusPlus, deal_rng};
 
-use crate::error::AnsatzError;
+use crate::error::PiecesError;
 use crate::piece::{Composition, Piece};
 use crate::search::FoundPiece;
 use crate::template::{jack_position, play};
@@ -42,7 +42,7 @@ pub struct ConstructConfig {
 
 /// A non-terminating standard-deck game the construction found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct EndlessGame {
     pub deal: Position,
     /// 26/26 (bmn_backward::is_balanced).
     pub balanced: bool,
@@ -67,7 +67,7 @@ pub struct CycleFound {
     pub basin_positions: u64,
     pub basin_complete: bool,
     /// Balanced deals whose game runs into it, player 1 or 2 leading, longest first.
-    pub balanced: Vec<Game>,
+    pub balanced: Vec<EndlessGame>,
 }
 
 /// What a construction run found.
@@ -82,7 +82,7 @@ pub struct Construction {
     pub finishing: u64,
     pub unresolved: u64,
     /// Every distinct non-terminating deck, in the order first drawn.
-    pub decks: Vec<Game>,
+    pub decks: Vec<EndlessGame>,
     /// Every distinct cycle, in the order first reached.
     pub cycles: Vec<CycleFound>,
 }
@@ -190,15 +190,15 @@ pub fn construct(
     config: &ConstructConfig,
     threads: usize,
     mut progress: impl FnMut(u8, u64, u64),
-) -> Result<Construction, AnsatzError> {
+) -> Result<Construction, PiecesError> {
     if config.give_up == 0 {
-        return Err(AnsatzError::TooSmall {
+        return Err(PiecesError::TooSmall {
             what: "the give-up limit",
             min: 1,
         });
     }
     if config.basin_limit == 0 {
-        return Err(AnsatzError::TooSmall {
+        return Err(PiecesError::TooSmall {
             what: "the basin limit",
             min: 1,
         });
@@ -257,7 +257,7 @@ pub fn construct(
                 if seen.insert(p.pieces.clone()) {
                     let refs: Vec<&Piece> = p.pieces.iter().collect();
                     let deal = jack_position(&refs);
-                    out.decks.push(Game {
+                    out.decks.push(EndlessGame {
                         balanced: bmn_backward::is_balanced(&deal),
                         deal,
                         preperiod: c.preperiod,
@@ -316,7 +316,7 @@ pub fn construct(
             cycle.balanced = b
                 .balanced
                 .into_iter()
-                .map(|d| Game {
+                .map(|d| EndlessGame {
                     deal: d.deal,
                     balanced: true,
                     preperiod: d.length,

@@ -20,14 +20,14 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{CycleId, Outcome, Span};
 
 use crate::enumerate::{Budget, enumerate};
-use crate::error::AnsatzError;
+use crate::error::PiecesError;
 use crate::pass::orbit;
 use crate::piece::{Composition, PIECE_KINDS, Piece};
 use crate::template::{check_filter, play, template};
 
 /// What to search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
+pub struct PieceSearchConfig {
     /// The known piece the template tests candidates behind.
     pub filter: Piece,
     /// Longest candidate, in cards.
@@ -62,7 +62,7 @@ pub struct FoundPiece {
 
 /// What a search found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct PieceSearchResult {
     /// Distinct pieces (up to passes), by length, then in card order.
     pub pieces: Vec<FoundPiece>,
     /// Candidates whose first pass keeps the template's shape.
@@ -94,7 +94,7 @@ struct Unit {
 /// Cards of prefix per unit: 16 units per length spread the work over threads.
 const PREFIX: usize = 2;
 
-impl SearchConfig {
+impl PieceSearchConfig {
     /// The (length, prefix) of every unit, in order.
     fn units(&self) -> Vec<(u32, Vec<bmn_core::Kind>)> {
         let lengths: Vec<u32> = match self.faces {
@@ -134,22 +134,22 @@ impl SearchConfig {
         Budget { len, faces }
     }
 
-    fn validate(&self) -> Result<(), AnsatzError> {
+    fn validate(&self) -> Result<(), PiecesError> {
         if self.max_len == 0 {
-            return Err(AnsatzError::TooSmall {
+            return Err(PiecesError::TooSmall {
                 what: "the length limit",
                 min: 1,
             });
         }
         if self.max_len > 64 {
-            return Err(AnsatzError::TooLarge {
+            return Err(PiecesError::TooLarge {
                 what: "the length limit",
                 max: 64,
                 found: self.max_len.into(),
             });
         }
         if self.give_up == 0 {
-            return Err(AnsatzError::TooSmall {
+            return Err(PiecesError::TooSmall {
                 what: "the give-up limit",
                 min: 1,
             });
@@ -157,14 +157,14 @@ impl SearchConfig {
         if let Some((f, plain)) = self.faces {
             let len = f.faces() + plain.unwrap_or(0);
             if len > 64 {
-                return Err(AnsatzError::TooLarge {
+                return Err(PiecesError::TooLarge {
                     what: "a piece with these faces",
                     max: 64,
                     found: len.into(),
                 });
             }
             if f.faces() == 0 && plain == Some(0) {
-                return Err(AnsatzError::TooSmall {
+                return Err(PiecesError::TooSmall {
                     what: "the cards of a piece",
                     min: 1,
                 });
@@ -228,10 +228,10 @@ fn rotate_to(mut cycle: Vec<Piece>, first: &Piece) -> Vec<Piece> {
 /// Runs the search on `threads` threads; `progress(units done, units in all)` is called as
 /// units finish. The result depends only on `config`.
 pub fn search(
-    config: &SearchConfig,
+    config: &PieceSearchConfig,
     threads: usize,
     mut progress: impl FnMut(u64, u64),
-) -> Result<SearchResult, AnsatzError> {
+) -> Result<PieceSearchResult, PiecesError> {
     config.validate()?;
     let units = config.units();
     let total = units.len() as u64;
@@ -266,7 +266,7 @@ pub fn search(
     for p in &mut pieces {
         p.candidates = merged.class_counts.get(&p.piece).copied().unwrap_or(0);
     }
-    Ok(SearchResult {
+    Ok(PieceSearchResult {
         pieces,
         passing: merged.passing,
         proposed: merged.proposed,

@@ -1,4 +1,4 @@
-//! bmn-ansatz: Casella's Ansatz as a tool (docs/rules.md, "Casella's Ansatz"), no I/O.
+//! bmn-pieces: Casella's Ansatz as a tool (docs/rules.md, "Casella's Ansatz"), no I/O.
 //!
 //! Casella et al., "A Non-Terminating Game of Beggar-My-Neighbor" (arXiv 2403.13855, 2024;
 //! Amer. Math. Monthly 2025) built the first non-terminating game from *pieces*: strings of
@@ -23,10 +23,10 @@ mod pool;
 mod search;
 mod template;
 
-pub use construct::{ConstructConfig, Construction, CycleFound, Game, construct};
-pub use error::AnsatzError;
+pub use construct::{ConstructConfig, Construction, CycleFound, EndlessGame, construct};
+pub use error::PiecesError;
 pub use pass::{orbit, turn};
 pub use piece::{Composition, PIECE_KINDS, Piece};
 pub use pool::{PoolConfig, build_pool};
-pub use search::{FoundPiece, SearchConfig, SearchResult, TemplateCycle, search};
+pub use search::{FoundPiece, PieceSearchConfig, PieceSearchResult, TemplateCycle, search};
 pub use template::{DEFAULT_FILTER, DEFAULT_GIVE_UP, check_filter, jack_position, play, template};

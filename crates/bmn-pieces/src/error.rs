@@ -1,10 +1,10 @@
-//! Typed errors of bmn-ansatz: each names what is wrong with the input.
+//! Typed errors of bmn-pieces: each names what is wrong with the input.
 
 use thiserror::Error;
 
 /// Why a piece, a face list or a configuration cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum AnsatzError {
+pub enum PiecesError {
     #[error(
         "'{found}' at position {at} is not a piece card: a piece is made of - Q K A (jacks separate pieces)"
     )]

@@ -1,0 +1,204 @@
+//! [`Kernel`] and [`play_many`]: which kernel plays a batch of deals, chosen at run time from
+//! what this CPU can run, and the dispatch to each (the lockstep lanes of `lockstep.rs` and
+//! `queue.rs`, the AVX-512 streaming kernel of `queue/avx512.rs`, or the scalar kernel).
+
+use crate::Played;
+use crate::lockstep::{Job, run};
+use crate::queue::QueueLanes;
+
+/// Which kernel [`play_many`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// The scalar trick-level kernel, one game at a time (safe, any CPU).
+    Portable,
+    /// The lockstep kernel compiled for the baseline target (safe, any CPU).
+    Lockstep,
+    /// The lockstep kernel compiled with AVX2 (x86-64 only, chosen at run time).
+    Avx2,
+    /// The lockstep kernel compiled with AVX-512 F/CD/VL/DQ/BW (x86-64 only, run time).
+    Avx512,
+}
+
+impl Kernel {
+    /// Every kernel this CPU can run, slowest first.
+    pub fn all_available() -> Vec<Kernel> {
+        let mut v = vec![Kernel::Portable, Kernel::Lockstep];
+        if Kernel::Avx2.is_available() {
+            v.push(Kernel::Avx2);
+        }
+        if Kernel::Avx512.is_available() {
+            v.push(Kernel::Avx512);
+        }
+        v
+    }
+
+    /// The fastest kernel this CPU can run: AVX-512 where there is one, else the portable
+    /// scalar kernel, which beats the AVX2 and baseline lanes (kernel_speed 1e6 standard
+    /// deals on Zen 4, CPU time: portable 1.90-1.95, avx2 1.1-1.5, lockstep 0.65 M games/s;
+    /// AVX2 has no vector zero count, so each event costs several emulated ones).
+    pub fn best_available() -> Kernel {
+        if Kernel::Avx512.is_available() {
+            Kernel::Avx512
+        } else {
+            Kernel::Portable
+        }
+    }
+
+    /// Whether this CPU can run the kernel.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable | Kernel::Lockstep => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("lzcnt")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512cd")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("lzcnt")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx2 | Kernel::Avx512 => false,
+        }
+    }
+
+    /// Short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Lockstep => "lockstep",
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+}
+
+/// Plays every deal of `deals` (consecutive deals of `deal_len` cards; the first `split`
+/// cards of each go to player 1, the rest to player 2; player 1 leads) with at most
+/// `max_tricks` tricks each, writing one [`Played`] per deal to `out`. Every kernel gives
+/// the same results as [`crate::play`].
+///
+/// # Panics
+/// If `deal_len` is 0 or above 64, `split > deal_len`, `deals.len() != out.len() * deal_len`,
+/// a code is above 5, or `kernel` is not available on this CPU.
+pub fn play_many(
+    kernel: Kernel,
+    deals: &[u8],
+    deal_len: usize,
+    split: usize,
+    max_tricks: u32,
+    out: &mut [Played],
+) {
+    assert!(
+        (1..=crate::MAX_CARDS).contains(&deal_len) && split <= deal_len,
+        "bad deal shape"
+    );
+    assert_eq!(
+        deals.len(),
+        out.len() * deal_len,
+        "deals and out must match"
+    );
+    // One pass over the bytes (vectorized) so the kernels can skip per-card checks.
+    assert!(
+        deals.iter().fold(0u8, |a, &c| a.max(c)) <= crate::MAX_CODE,
+        "card code above 5"
+    );
+    assert!(
+        kernel.is_available(),
+        "kernel {} not available on this CPU",
+        kernel.name()
+    );
+    let job = Job {
+        deals,
+        deal_len,
+        split,
+        max_tricks,
+    };
+    match kernel {
+        Kernel::Portable if job.fits_queue() && split != 0 && split != deal_len => {
+            for (d, o) in deals.chunks_exact(deal_len).zip(out.iter_mut()) {
+                *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, max_tricks);
+            }
+        }
+        Kernel::Portable => {
+            for (d, o) in deals.chunks_exact(deal_len).zip(out.iter_mut()) {
+                *o = crate::play(&d[..split], &d[split..], 0, max_tricks);
+            }
+        }
+        Kernel::Lockstep => dispatch::<LANES_BASELINE, false>(&job, out),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `kernel.is_available()` was asserted above, so the CPU has AVX2.
+        Kernel::Avx2 => unsafe { run_avx2(&job, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `kernel.is_available()` was asserted above, so the CPU has the AVX-512
+        // subsets the function is compiled for.
+        Kernel::Avx512 => unsafe { run_avx512(&job, out) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Kernel::Avx2 | Kernel::Avx512 => unreachable!("not available"),
+    }
+}
+
+/// Lanes per batch. Measured on Zen 4 (1e6 standard deals): AVX-512 8 / 16 / 32 lanes
+/// gave 2.07 / 2.18 / 1.96 M games/s; AVX2 4 / 8 / 16 gave 1.02 / 0.96-1.03 / 0.97.
+/// The baseline build gains nothing from more lanes (no vector shifts or tzcnt in SSE2), so
+/// it keeps a few lanes to exercise the lane bookkeeping.
+const LANES_AVX512: usize = 16;
+const LANES_AVX2: usize = 8;
+const LANES_BASELINE: usize = 4;
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn run_avx2(job: &Job, out: &mut [Played]) {
+    // The queue lanes, as everywhere: plane-encoded lanes measured the same within noise
+    // (kernel_speed 1e6 deals, same session: queue 1.11-1.31, planes 0.90-1.53 M games/s).
+    dispatch::<LANES_AVX2, true>(job, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512dq,avx512bw,bmi1,bmi2,lzcnt,popcnt")]
+fn run_avx512(job: &Job, out: &mut [Played]) {
+    // Deals of at most 21 penalty cards go to the register-resident streaming kernels of
+    // `queue::avx512` (kernel_speed 1e6 standard deals, CPU time, same session: 2.67-2.72
+    // -> 3.49-3.68 M games/s for the first register-resident driver; every deal of
+    // 2J,2Q,2K,2A,16- on two threads: 202-209 -> 162 CPU-s streaming, 117 with the 32-bit
+    // lanes); the auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an
+    // empty hand, a cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
+    if (1..=crate::queue::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
+        && 0 < job.split
+        && job.split < job.deal_len
+        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        // SAFETY: AVX-512 F/BW/CD, BMI2 and POPCNT are enabled on this function (checked by
+        // `Kernel::is_available`), VPOPCNTDQ and VBMI2 were detected just above.
+        && unsafe { crate::queue::avx512::run_stream(job, out) }
+    {
+        return;
+    }
+    dispatch::<LANES_AVX512, true>(job, out)
+}
+
+/// Runs the batch on the queue lanes when every deal fits them (every deal of at most 21
+/// penalty cards, so every standard deal), else one game at a time on the scalar kernel.
+/// Plane-encoded lanes for the rest were a second copy of the step for a rare case: on
+/// 64-card decks with many penalty cards the scalar kernel is the one that runs.
+#[inline(always)]
+fn dispatch<const N: usize, const PEXT: bool>(job: &Job, out: &mut [Played]) {
+    if job.fits_queue() {
+        run::<N, QueueLanes<N, PEXT>>(job, out)
+    } else {
+        for (d, o) in job.deals.chunks_exact(job.deal_len).zip(out.iter_mut()) {
+            *o = crate::play(&d[..job.split], &d[job.split..], 0, job.max_tricks);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The one driver of durable runs: units played on worker threads, merged in unit order,
+//! recorded every second and at the end; progress and stopping are the caller's hooks.
+//!
+//! Searches and enumerations differ only in what a unit is (a slice of a seed's stream of
+//! games, or of a deck's ranked deals); both come here, so a run of either kind stops,
+//! records and resumes the same way: always at a unit boundary, never holding part of a unit.
+
+use std::sync::atomic::AtomicBool;
+
+use bmn_search::{Summary, run_units};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::RunError;
+use crate::recorder::Recorder;
+
+/// How far a run has got: the summary of its units before `next_unit`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub next_unit: u64,
+    pub summary: Summary,
+}
+
+/// Plays units `state.next_unit..end` (`end: None`: until stopped) as `play(unit)` on
+/// `threads` threads, merging them in unit order into `state`. `progress(summary, next_unit)`
+/// is called as units merge and at least every 200 ms; returning false stops the run, as does
+/// setting `stop` (e.g. from Ctrl-C). `recorder` saves at most every second and once at the
+/// end, so what it holds is always a whole prefix of the units. A failed save stops the run
+/// and is returned after the units under way are merged.
+pub fn drive<P>(
+    recorder: &mut Recorder<P>,
+    state: &mut Progress,
+    end: Option<u64>,
+    threads: usize,
+    stop: &AtomicBool,
+    play: impl Fn(u64) -> Summary + Sync,
+    mut progress: impl FnMut(&Summary, u64) -> bool,
+) -> Result<(), RunError>
+where
+    P: Serialize + DeserializeOwned + PartialEq + Clone,
+{
+    let mut save_error = None;
+    state.next_unit = run_units(
+        state.next_unit,
+        end,
+        threads,
+        stop,
+        &mut state.summary,
+        Summary::merge,
+        play,
+        |summary, next| {
+            if let Err(e) = recorder.tick(summary, next) {
+                save_error = Some(e);
+                return false;
+            }
+            progress(summary, next)
+        },
+    );
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    recorder.save(&state.summary, state.next_unit)
+}

@@ -1,0 +1,152 @@
+//! Result files: one run's or one shard's parameters, range, progress and summary in a
+//! self-describing JSON file with a checksum, written atomically, read back with errors that
+//! say what is wrong.
+//!
+//! The same file is a checkpoint (a run resumes from it) and a shard's result (`bmn merge`
+//! combines them): a shard is finished when its `next_unit` reaches its last unit.
+
+use std::path::{Path, PathBuf};
+
+use bmn_search::Summary;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::RunError;
+
+/// A run's or shard's file. `P` is everything the result depends on besides the range
+/// (deck, seed, rules, ...): files merge only if their `P`s are equal.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct RunFile<P> {
+    /// What the file is and its version, e.g. `bmn-search-2`: an old file is refused, never
+    /// misread.
+    pub format: String,
+    pub params: P,
+    /// `i/N`.
+    pub shard: String,
+    /// The indices this shard covers (games of the seed's stream, or deal ranks), and how
+    /// many the whole run has.
+    pub range: [u64; 2],
+    pub total: u64,
+    /// Units of this shard: `first..end`, and the first not yet done.
+    pub units: [u64; 2],
+    pub next_unit: u64,
+    pub summary: Summary,
+    /// FNV-1a 64 of the file's JSON with this field empty: a corrupt file is refused.
+    #[serde(default)]
+    pub checksum: String,
+}
+
+impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
+    /// Whether `other` is a file of the same run and shard (what resuming from it needs).
+    pub fn same_run(&self, other: &RunFile<P>) -> bool {
+        self.params == other.params && self.shard == other.shard && self.range == other.range
+    }
+
+    /// Whether every unit of the shard is done.
+    pub fn finished(&self) -> bool {
+        self.next_unit >= self.units[1]
+    }
+
+    fn checksum_of(&self) -> Result<String, serde_json::Error> {
+        let blank = RunFile {
+            checksum: String::new(),
+            ..self.clone()
+        };
+        let text = serde_json::to_string(&blank)?;
+        Ok(format!("{:016x}", bmn_core::fnv1a64(text.as_bytes())))
+    }
+
+    /// The file's text, checksum filled in.
+    pub fn to_text(&self) -> Result<String, RunError> {
+        let encode = |e: serde_json::Error| RunError::Io(format!("encoding a result file: {e}"));
+        let sealed = RunFile {
+            checksum: self.checksum_of().map_err(encode)?,
+            ..self.clone()
+        };
+        serde_json::to_string(&sealed).map_err(encode)
+    }
+
+    /// Writes the file atomically (a temporary file renamed over it), so an interrupted write
+    /// never leaves a broken file.
+    pub fn save(&self, path: &Path) -> Result<(), RunError> {
+        let text = self.to_text()?;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        std::fs::write(&tmp, text)
+            .map_err(|e| RunError::io(format!("writing {}", tmp.display()), &e))?;
+        std::fs::rename(&tmp, path)
+            .map_err(|e| RunError::io(format!("writing {}", path.display()), &e))
+    }
+
+    /// Reads a file written by [`Self::save`] with format `format`: refused, with the reason,
+    /// if it is truncated, corrupt, of another format or of another kind of run.
+    pub fn load(path: &Path, format: &str) -> Result<RunFile<P>, RunError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| RunError::io(format!("reading {}", path.display()), &e))?;
+        Self::from_text(&text, format)
+            .map_err(|e| RunError::Input(format!("{}: {e}", path.display())))
+    }
+
+    /// Parses and checks a file's text (see [`Self::load`]); the error says what is wrong.
+    pub fn from_text(text: &str, format: &str) -> Result<RunFile<P>, String> {
+        let found = file_format(text)?;
+        if found != format {
+            return Err(format!(
+                "a {found} file, not {format} (of another kind of run, or another bmn)"
+            ));
+        }
+        let file: RunFile<P> = serde_json::from_str(text)
+            .map_err(|e| format!("not a complete {format} file (truncated or corrupt): {e}"))?;
+        let sum = file.checksum_of().map_err(|e| e.to_string())?;
+        if file.checksum != sum {
+            return Err("corrupt: its checksum does not match its contents".into());
+        }
+        Ok(file)
+    }
+}
+
+/// The `format` of a result file's text, read before the rest so any version is named.
+pub fn file_format(text: &str) -> Result<String, String> {
+    #[derive(Deserialize)]
+    struct Head {
+        format: String,
+    }
+    match serde_json::from_str::<Head>(text) {
+        Ok(h) => Ok(h.format),
+        Err(e) if e.is_eof() => Err("the file is truncated (it ends part-way)".into()),
+        Err(e) => Err(format!("not a bmn result file: {e}")),
+    }
+}
+
+/// The `format` of the result file at `path` (see [`file_format`]).
+pub fn format_of(path: &Path) -> Result<String, RunError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| RunError::io(format!("reading {}", path.display()), &e))?;
+    file_format(&text).map_err(|e| RunError::Input(format!("{}: {e}", path.display())))
+}
+
+/// `seed 8 against 7, games 10 against 20`: the parameters in which `a` differs from `b`.
+pub fn differences<P: Serialize>(a: &P, b: &P) -> String {
+    let (Ok(a), Ok(b)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
+        return "its parameters differ".into();
+    };
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return "its parameters differ".into();
+    };
+    let diffs: Vec<String> = a
+        .iter()
+        .filter(|(k, v)| b.get(*k) != Some(v))
+        .map(|(k, v)| {
+            format!(
+                "{k} {v} against {}",
+                b.get(k).unwrap_or(&serde_json::Value::Null)
+            )
+        })
+        .collect();
+    if diffs.is_empty() {
+        "its run has another size".into()
+    } else {
+        diffs.join(", ")
+    }
+}

@@ -1,0 +1,30 @@
+//! bmn-run: durable runs, for every long job of bmn (searches, enumerations) and every front
+//! end (the CLI, the web page, the Python package).
+//!
+//! - [`RunFile`]: a run's or shard's parameters, range, progress and summary, self-describing
+//!   and checksummed, written atomically (`--out`, `--checkpoint`).
+//! - [`Ledger`]: the SQLite run database (`--db`, `--resume`), one row per run.
+//! - [`Recorder`]: where a run records itself and what it resumes from.
+//! - [`drive`]: the one driver: units on threads, merged in order, recorded every second.
+//! - [`merge_files`]: shards checked to cover a run exactly once, then merged.
+//! - [`parse_shard`]: `--shard i/N` or `auto` (Slurm, Kubernetes).
+//!
+//! Errors are typed ([`RunError`]); nothing here prints.
+
+#![forbid(unsafe_code)]
+
+mod driver;
+mod error;
+mod file;
+mod ledger;
+mod merge;
+mod recorder;
+mod schedule;
+
+pub use driver::{Progress, drive};
+pub use error::{RunError, chain};
+pub use file::{RunFile, differences, file_format, format_of};
+pub use ledger::{Ledger, default_path};
+pub use merge::merge_files;
+pub use recorder::{LedgerChoice, Opened, Recorder, SAVE_EVERY};
+pub use schedule::{parse_shard, shard_from_env, shard_units};

@@ -1,0 +1,167 @@
+//! `Recorder`: where a run records its progress (a ledger row, a result file, both or
+//! neither), and what it starts from when it is resumed.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bmn_search::Summary;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::RunError;
+use crate::file::RunFile;
+use crate::ledger::{Ledger, default_path};
+
+/// How often a running search or enumeration records its progress (ledger and result file).
+pub const SAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// Which ledger a run records in: `--db FILE`, the default one, or none (`--no-db`); and
+/// whether to resume the latest run of the same parameters there (`--resume`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedgerChoice {
+    pub db: Option<PathBuf>,
+    pub resume: bool,
+    pub no_db: bool,
+}
+
+impl LedgerChoice {
+    /// Nothing recorded.
+    pub const NONE: LedgerChoice = LedgerChoice {
+        db: None,
+        resume: false,
+        no_db: true,
+    };
+
+    /// The ledger's path (see [`default_path`]), or `None` with `--no-db`.
+    pub fn path(&self) -> Result<Option<PathBuf>, RunError> {
+        if self.no_db {
+            return Ok(None);
+        }
+        match &self.db {
+            Some(path) => Ok(Some(path.clone())),
+            None => default_path().map(Some).ok_or_else(|| {
+                RunError::Input(
+                    "no place for the run database: set HOME or BMN_DB, give --db, or --no-db"
+                        .into(),
+                )
+            }),
+        }
+    }
+}
+
+/// Where a run records its progress; saved at most every [`SAVE_EVERY`] while it runs and
+/// once at the end.
+pub struct Recorder<P> {
+    /// The run's file with its ranges and parameters; `next_unit` and `summary` are filled
+    /// in at each save.
+    template: RunFile<P>,
+    ledger: Option<(Ledger, i64)>,
+    out: Option<PathBuf>,
+    saved_at: Instant,
+}
+
+/// A recorder just opened: where the run starts, and a warning for the person running it.
+pub struct Opened<P> {
+    pub recorder: Recorder<P>,
+    /// The state to start from: the template, or the furthest recorded state of this run.
+    pub start: RunFile<P>,
+    /// Set when the default ledger could not be opened and the run goes on unrecorded.
+    pub warning: Option<String>,
+}
+
+impl<P> Recorder<P>
+where
+    P: Serialize + DeserializeOwned + PartialEq + Clone,
+{
+    /// Opens the recording of `template`'s run. The state to start from is the furthest of
+    /// the `out` file (if it exists and is of this run: `same_run` says why not) and, with
+    /// `resume`, the ledger's latest unfinished run of these parameters. A default ledger
+    /// (none named) that cannot be opened only costs the recording, with a warning.
+    pub fn open(
+        template: RunFile<P>,
+        choice: &LedgerChoice,
+        out: Option<&Path>,
+        same_run: impl Fn(&RunFile<P>, &RunFile<P>) -> Result<(), String>,
+    ) -> Result<Opened<P>, RunError> {
+        let db = choice.path()?;
+        let (explicit_db, resume) = (choice.db.is_some(), choice.resume);
+        let mut start = template.clone();
+        if let Some(path) = out.filter(|p| p.exists()) {
+            let saved = RunFile::load(path, &template.format)?;
+            same_run(&saved, &template)
+                .map_err(|e| RunError::Input(format!("{}: {e}", path.display())))?;
+            start = saved;
+        }
+        let mut warning = None;
+        let opened = match db.as_deref().map(Ledger::open) {
+            // The default ledger is a convenience: where it cannot be opened (a read-only
+            // home, say) the run goes on unrecorded rather than failing.
+            Some(Err(e)) if !resume && !explicit_db => {
+                warning = Some(format!("not recording this run: {e}"));
+                None
+            }
+            other => other.transpose()?,
+        };
+        let ledger = match opened {
+            Some(ledger) => {
+                let (id, saved) = ledger.begin(&template, resume)?;
+                if let Some(saved) = saved.filter(|s| s.next_unit > start.next_unit) {
+                    start = saved;
+                }
+                Some((ledger, id))
+            }
+            None if resume => {
+                return Err(RunError::Input(
+                    "--resume needs a run database: drop --no-db".into(),
+                ));
+            }
+            None => None,
+        };
+        let recorder = Recorder {
+            template,
+            ledger,
+            out: out.map(Path::to_path_buf),
+            saved_at: Instant::now(),
+        };
+        Ok(Opened {
+            recorder,
+            start,
+            warning,
+        })
+    }
+
+    /// Saves if [`SAVE_EVERY`] has passed since the last save.
+    pub fn tick(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
+        if self.saved_at.elapsed() < SAVE_EVERY {
+            return Ok(());
+        }
+        self.save(summary, next_unit)
+    }
+
+    /// Records the units before `next_unit` and their summary.
+    pub fn save(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
+        self.saved_at = Instant::now();
+        if self.ledger.is_none() && self.out.is_none() {
+            return Ok(());
+        }
+        let file = RunFile {
+            next_unit,
+            summary: summary.clone(),
+            ..self.template.clone()
+        };
+        if let Some(out) = &self.out {
+            file.save(out)?;
+        }
+        if let Some((ledger, id)) = &self.ledger {
+            ledger.save(*id, &file)?;
+        }
+        Ok(())
+    }
+
+    /// Where the run is recorded, for the report: `run 12 in FILE`.
+    pub fn describe(&self) -> Option<String> {
+        self.ledger
+            .as_ref()
+            .map(|(l, id)| format!("run {id} in {}", l.path().display()))
+    }
+}
