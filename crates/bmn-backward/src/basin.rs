@@ -79,6 +79,34 @@ pub struct Basin {
     pub members: Option<Vec<Position>>,
 }
 
+/// A basin's balanced starting deals counted the four ways of docs/rules.md, section 9.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BalancedCounts {
+    /// Any leader, reaching the cycle as given or with players renamed.
+    pub all: usize,
+    /// Any leader, reaching the cycle exactly as given.
+    pub exact: usize,
+    /// Player 1 leads, as given or renamed: Casella et al.'s count (30 for their cycle).
+    pub leader_1: usize,
+    /// Player 1 leads, reaching the cycle exactly as given.
+    pub leader_1_exact: usize,
+}
+
+impl Basin {
+    /// The balanced deals counted four ways.
+    pub fn balanced_counts(&self) -> BalancedCounts {
+        let count =
+            |f: &dyn Fn(&BalancedDeal) -> bool| self.balanced.iter().filter(|d| f(d)).count();
+        let leader_1 = |d: &BalancedDeal| d.deal.leader() == Player(0);
+        BalancedCounts {
+            all: self.balanced.len(),
+            exact: count(&|d| !d.renamed),
+            leader_1: count(&leader_1),
+            leader_1_exact: count(&|d| leader_1(d) && !d.renamed),
+        }
+    }
+}
+
 /// Whether `position` is a balanced starting deal: every hand holds what dealing the cards
 /// round-robin from the leader gives it. With `n = q * players + r` cards the `r` players
 /// from the leader on hold `q + 1` and the rest `q`; for a standard two-player deck that is

@@ -23,6 +23,8 @@
 //! leader gives: equal stacks, or for `n = q * k + r` cards, `q + 1` cards for the `r`
 //! players from the leader on.
 
+#![forbid(unsafe_code)]
+
 mod basin;
 mod bfs;
 mod error;
@@ -31,7 +33,9 @@ mod packed;
 mod predecessors;
 mod trees;
 
-pub use basin::{BalancedDeal, Basin, BasinConfig, BasinTarget, basin, is_balanced, rotations};
+pub use basin::{
+    BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, basin, is_balanced, rotations,
+};
 pub use error::BackwardError;
 pub use extend::{ExtendConfig, ExtendedDeal, Extension, extend};
 pub use packed::{BuildPassThrough, PackedPosition, PackedSet, PassThrough};

@@ -1,138 +1,49 @@
-//! Writing results: JSON shapes shared by commands, and quiet exits on a closed pipe.
+//! Writing results to stdout (text or JSON, in one go), reading a deal from stdin, and quiet
+//! exits on a closed pipe.
 
-use std::io::{self, Write};
+use std::fmt;
+use std::io::{self, Read, Write};
 
-use bmn_core::{Position, Span};
-use bmn_search::{Found, FoundCycle, Summary};
-use serde::Serialize;
+use anyhow::Result;
+use bmn_app::Report;
 
-/// `{"deal": "...", "leader": L}` (leader 1-based).
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct PositionJson {
-    pub deal: String,
-    pub leader: usize,
-}
+/// An error in what the user typed, found by the binary itself (reading stdin): exit code 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
 
-impl From<&Position> for PositionJson {
-    fn from(p: &Position) -> Self {
-        PositionJson {
-            deal: p.deal_text(),
-            leader: p.leader().number(),
-        }
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-/// `{"tricks": t, "cards": c}`.
-#[derive(Serialize, Debug, Clone, Copy)]
-pub struct SpanJson {
-    pub tricks: u64,
-    pub cards: u64,
-}
+impl std::error::Error for BadInput {}
 
-impl From<Span> for SpanJson {
-    fn from(s: Span) -> Self {
-        SpanJson {
-            tricks: s.tricks,
-            cards: s.cards,
-        }
-    }
-}
-
-/// One distinct cycle of a search or enumeration: its id, period, how many deals reach it, its
-/// canonical representative and the first deal (by index) that reaches it.
-#[derive(Serialize, Debug, Clone)]
-pub struct CycleClassJson {
-    pub cycle_id: String,
-    pub period: SpanJson,
-    pub deals: u64,
-    pub representative: PositionJson,
-    pub first_index: u64,
-}
-
-impl CycleClassJson {
-    /// Every distinct cycle of `summary`, most-reached first (then by id).
-    pub fn list(summary: &Summary) -> Vec<CycleClassJson> {
-        let mut v: Vec<CycleClassJson> = summary
-            .classes
-            .iter()
-            .map(|(id, c)| CycleClassJson {
-                cycle_id: id.to_string(),
-                period: c.period.into(),
-                deals: c.deals,
-                representative: PositionJson {
-                    deal: c.representative.clone(),
-                    leader: c.representative_leader,
-                },
-                first_index: c.first_index,
-            })
-            .collect();
-        v.sort_by(|a, b| b.deals.cmp(&a.deals).then(a.cycle_id.cmp(&b.cycle_id)));
-        v
-    }
-}
-
-/// A finished game of a search or enumeration: `{"deal","leader","cards","tricks","winner","index"}`.
-#[derive(Serialize, Debug, Clone)]
-pub struct FoundJson {
-    pub deal: String,
-    pub leader: usize,
-    pub cards: u64,
-    pub tricks: u64,
-    pub winner: usize,
-    pub index: u64,
-}
-
-impl FoundJson {
-    /// `found`, dealt with `leader` (1-based) leading.
-    pub fn new(found: &Found, leader: usize) -> FoundJson {
-        FoundJson {
-            deal: found.deal.clone(),
-            leader,
-            cards: found.cards,
-            tricks: found.tricks,
-            winner: found.winner,
-            index: found.index,
-        }
-    }
-}
-
-/// A deal that never ends: `{"deal","leader","preperiod","period","cycle_id","index"}`.
-#[derive(Serialize, Debug, Clone)]
-pub struct CyclingDealJson {
-    pub deal: String,
-    pub leader: usize,
-    pub preperiod: SpanJson,
-    pub period: SpanJson,
-    pub cycle_id: String,
-    pub index: u64,
-}
-
-impl CyclingDealJson {
-    /// `found`, dealt with `leader` (1-based) leading.
-    pub fn new(found: &FoundCycle, leader: usize) -> CyclingDealJson {
-        CyclingDealJson {
-            deal: found.deal.clone(),
-            leader,
-            preperiod: found.preperiod.into(),
-            period: found.period.into(),
-            cycle_id: found.cycle_id.to_string(),
-            index: found.index,
-        }
-    }
-}
-
-/// Writes text to stdout in one go.
-pub fn print(text: &str) -> io::Result<()> {
+/// Writes a report: its JSON on one line with `--json`, else its text.
+pub fn emit(report: &impl Report, json: bool) -> Result<()> {
+    let text = if json {
+        let mut line = report.json();
+        line.push('\n');
+        line
+    } else {
+        report.text()
+    };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
-    out.flush()
+    out.flush()?;
+    Ok(())
 }
 
-/// Writes one JSON value and a newline to stdout.
-pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
-    let mut text = serde_json::to_string(value)?;
-    text.push('\n');
-    Ok(print(&text)?)
+/// The deal or position argument; `-` means standard input.
+pub fn deal_text(arg: &str) -> Result<String> {
+    if arg != "-" {
+        return Ok(arg.to_string());
+    }
+    let mut text = String::new();
+    io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| BadInput(format!("reading the deal from stdin: {e}")))?;
+    Ok(text.trim().to_string())
 }
 
 /// Whether `err` is a write to a closed pipe (`bmn ... | head`), which ends quietly.

@@ -3,6 +3,8 @@
 //! The contract is `docs/rules.md`. This crate does no I/O: callers parse text into a
 //! [`Position`], play it with [`Game`] or [`play_out`], and print what they get back.
 
+#![forbid(unsafe_code)]
+
 pub mod cycle;
 pub mod deck;
 pub mod engine;
@@ -13,6 +15,7 @@ pub mod penalty;
 pub mod player;
 pub mod position;
 pub mod rules;
+pub mod walk;
 
 pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, fnv1a64, play_out, play_out_within};
 pub use deck::Deck;
@@ -23,3 +26,4 @@ pub use penalty::PenaltyTable;
 pub use player::{MAX_PLAYERS, Player};
 pub use position::{DealError, Position, Stack};
 pub use rules::{OnEmpty, Rules};
+pub use walk::{cycle_positions, stack_sizes, trace};

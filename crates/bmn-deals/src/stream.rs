@@ -188,6 +188,7 @@ pub fn deal_range(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
     }
 }
 
+/// The standard 52-card deck as penalty codes: 36 plain, then 4 each of J, Q, K, A.
 pub const STANDARD_DECK: [u8; 52] = {
     let mut d = [0u8; 52];
     let mut i = 36;

@@ -5,6 +5,8 @@
 //! batch loop (`bmn_search::play_deals`), whose fast kernels and exact cycle hand-over are
 //! the same as a random search's. Nothing here prints.
 
+#![forbid(unsafe_code)]
+
 pub mod count;
 pub mod deals;
 pub mod error;
@@ -15,4 +17,4 @@ pub use bmn_search::{Shard, ShardError};
 pub use count::DealCount;
 pub use deals::AllDeals;
 pub use error::ExhaustiveError;
-pub use run::{DEALS_PER_UNIT, Enumeration, MAX_TRICKS, Progress, units_for};
+pub use run::{DEALS_PER_UNIT, Enumeration, MAX_TRICKS, units_for};

@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{Engine, Summary, play_deals, run_units};
+use bmn_search::{Engine, Progress, Summary, play_deals, run_units};
 
 use crate::deals::AllDeals;
 
@@ -34,13 +34,6 @@ pub struct Enumeration {
     pub max_tricks: u32,
     /// Keep every cycling deal (Paulhus's Table 2), not only the distinct cycles.
     pub list_cycles: bool,
-}
-
-/// How far an enumeration has got: the summary of units `0..next_unit` of its range.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub next_unit: u64,
-    pub summary: Summary,
 }
 
 impl Enumeration {
@@ -73,9 +66,25 @@ impl Enumeration {
         }
     }
 
+    /// Plays unit `unit` of the range into a fresh summary.
+    pub fn play_unit(&self, unit: u64) -> Summary {
+        let mut s = self.start().summary;
+        let r = self.unit_range(unit);
+        play_deals(
+            &self.deals,
+            self.engine,
+            self.max_tricks,
+            r.start,
+            r.end,
+            &mut s,
+        );
+        s
+    }
+
     /// Plays units from `progress.next_unit` on, merging into `progress`, until the range is
     /// done, `stop` is set, or `report(summary, next_unit)` (called as units merge and every
-    /// 200 ms, with what `progress` would then hold) returns false.
+    /// 200 ms, with what `progress` would then hold) returns false. (Durable runs go through
+    /// `bmn_run::drive` with [`Self::play_unit`] instead, which records as it goes.)
     pub fn run(
         &self,
         progress: &mut Progress,
@@ -83,7 +92,6 @@ impl Enumeration {
         stop: &AtomicBool,
         report: impl FnMut(&Summary, u64) -> bool,
     ) {
-        let fresh = self.start().summary;
         progress.next_unit = run_units(
             progress.next_unit,
             Some(self.units()),
@@ -91,19 +99,7 @@ impl Enumeration {
             stop,
             &mut progress.summary,
             Summary::merge,
-            |unit| {
-                let mut s = fresh.clone();
-                let r = self.unit_range(unit);
-                play_deals(
-                    &self.deals,
-                    self.engine,
-                    self.max_tricks,
-                    r.start,
-                    r.end,
-                    &mut s,
-                );
-                s
-            },
+            |unit| self.play_unit(unit),
             report,
         );
     }

@@ -4,9 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Rules, play_out};
-use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Progress, Shard};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
 use bmn_kernel::Kernel;
-use bmn_search::{Deals, Engine, Summary, exact};
+use bmn_search::{Deals, Engine, Progress, Summary, exact};
 
 fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> Enumeration {
     let deals = AllDeals::new(Deck::parse(deck).unwrap(), Player(leader)).unwrap();

@@ -5,6 +5,8 @@
 //! known); the rules they assume are `docs/rules.md`. Their figures are golden tests and are never
 //! loosened: when code and fixture disagree, the code is wrong.
 
+#![forbid(unsafe_code)]
+
 mod blocks;
 
 use blocks::{Block, parse_word};

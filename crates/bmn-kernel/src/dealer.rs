@@ -30,8 +30,6 @@ pub fn deal_batch(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
     deal_range(seed, first.wrapping_add(skipped), deck, &mut out[done..]);
 }
 
-/// The standard 52-card deck as penalty codes: 36 plain, then 4 each of J, Q, K, A.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,6 +73,20 @@ impl Kernel {
         }
     }
 
+    /// Whether [`Kernel::Avx512`] plays deals of at most 21 penalty cards on its streaming
+    /// driver (`queue/avx512.rs`, which needs VPOPCNTDQ and VBMI2 besides the kernel's own
+    /// features) rather than on the auto-vectorised lanes.
+    pub fn avx512_streams() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Kernel::Avx512.is_available()
+                && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+                && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
     /// Short name for reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -169,18 +183,15 @@ fn run_avx2(job: &Job, out: &mut [Played]) {
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512dq,avx512bw,bmi1,bmi2,lzcnt,popcnt")]
 fn run_avx512(job: &Job, out: &mut [Played]) {
     // Deals of at most 21 penalty cards go to the register-resident streaming kernels of
-    // `queue::avx512` (kernel_speed 1e6 standard deals, CPU time, same session: 2.67-2.72
-    // -> 3.49-3.68 M games/s for the first register-resident driver; every deal of
-    // 2J,2Q,2K,2A,16- on two threads: 202-209 -> 162 CPU-s streaming, 117 with the 32-bit
-    // lanes); the auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an
-    // empty hand, a cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
+    // `queue::avx512` (why, and their measured gains: that file and BENCHMARKS.md); the
+    // auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an empty hand, a
+    // cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
     if (1..=crate::queue::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
         && 0 < job.split
         && job.split < job.deal_len
-        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+        && Kernel::avx512_streams()
         // SAFETY: AVX-512 F/BW/CD, BMI2 and POPCNT are enabled on this function (checked by
-        // `Kernel::is_available`), VPOPCNTDQ and VBMI2 were detected just above.
+        // `Kernel::is_available`), VPOPCNTDQ and VBMI2 were detected by `avx512_streams`.
         && unsafe { crate::queue::avx512::run_stream(job, out) }
     {
         return;

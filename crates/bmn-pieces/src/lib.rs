@@ -14,6 +14,8 @@
 //! Nothing here prints or reads files; results depend only on the inputs (and seed), never
 //! on the thread count.
 
+#![forbid(unsafe_code)]
+
 mod construct;
 mod enumerate;
 mod error;

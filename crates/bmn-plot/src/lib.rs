@@ -4,6 +4,8 @@
 //! beside it), never with a system font: a fresh machine has none, and the figure must come
 //! out the same on every machine. The plotters crate draws; this crate only decides what.
 
+#![forbid(unsafe_code)]
+
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Once;
@@ -149,7 +151,7 @@ type Panel<'a> = (&'a str, Vec<(f64, f64, String)>);
 
 /// One record game: when, how long, who.
 #[derive(Clone, Debug)]
-pub struct Record {
+pub struct RecordPoint {
     pub year: f64,
     pub cards: u64,
     pub tricks: u64,
@@ -157,11 +159,11 @@ pub struct Record {
 }
 
 /// Record length against year, cards above and tricks below (Casella et al. 2024, Figure 2).
-pub fn records(path: &Path, title: &str, records: &[Record]) -> Result<(), PlotError> {
+pub fn records(path: &Path, title: &str, records: &[RecordPoint]) -> Result<(), PlotError> {
     if records.is_empty() {
         return Err(PlotError::Empty("no records"));
     }
-    let lines = |f: fn(&Record) -> u64| -> Vec<(f64, f64, String)> {
+    let lines = |f: fn(&RecordPoint) -> u64| -> Vec<(f64, f64, String)> {
         records
             .iter()
             .map(|r| (r.year, f(r) as f64, r.label.clone()))

@@ -7,19 +7,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{Summary, run_units};
+use bmn_search::{Progress, Summary, run_units};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::RunError;
 use crate::recorder::Recorder;
-
-/// How far a run has got: the summary of its units before `next_unit`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub next_unit: u64,
-    pub summary: Summary,
-}
 
 /// Plays units `state.next_unit..end` (`end: None`: until stopped) as `play(unit)` on
 /// `threads` threads, merging them in unit order into `state`. `progress(summary, next_unit)`

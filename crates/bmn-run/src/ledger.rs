@@ -71,10 +71,7 @@ impl Ledger {
             );
             CREATE INDEX IF NOT EXISTS runs_by_key ON runs (format, key, finished);",
         )
-        .map_err(sql(format!(
-            "{} is not a bmn run database",
-            path.display()
-        )))?;
+        .map_err(sql(format!("{} is not a bmn run database", path.display())))?;
         Ok(Ledger {
             conn,
             path: path.to_path_buf(),

@@ -21,7 +21,8 @@ mod merge;
 mod recorder;
 mod schedule;
 
-pub use driver::{Progress, drive};
+pub use bmn_search::Progress;
+pub use driver::drive;
 pub use error::{RunError, chain};
 pub use file::{RunFile, differences, file_format, format_of};
 pub use ledger::{Ledger, default_path};

@@ -32,7 +32,7 @@ impl DealSource {
     /// Uniformly random arrangements of `deck` cut into `players` stacks, seat after seat,
     /// with the sizes round-robin dealing from player 1 (who leads) gives: the same
     /// distribution as dealing a shuffled deck round-robin, and for two players exactly the
-    /// deals `bmn search` has always played (first half, rounded up, to player 1). With
+    /// deals of `bmn search` (first half, rounded up, to player 1). With
     /// `balanced`, only deals where every player holds the same number of each kind
     /// (uniform among those: each hand is shuffled on its own).
     pub fn with_players(

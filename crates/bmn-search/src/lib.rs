@@ -6,6 +6,8 @@
 //! get a [`Summary`] (the longest games) or [`Stats`] (the length distribution, wins by seat)
 //! and progress callbacks.
 
+#![forbid(unsafe_code)]
+
 pub mod bench;
 pub mod deals;
 pub mod odds;
@@ -26,7 +28,7 @@ pub use run::{
 pub use shard::{CoverError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
-pub use units::run_units;
+pub use units::{Progress, run_units};
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -12,13 +12,14 @@
 //! kept XOR-ed with 1 (saving the `^ 1` at each payoff), and the winner is left in `xid` (no
 //! event word).
 //!
-//! Why streaming (measured on every deal of 2J,2Q,2K,2A,16-, 2 threads, CPU time: 202-209
-//! s before): a finished lane used to be refilled by a scalar routine that encoded its next
-//! deal byte by byte, behind a branch per lane. Now the whole batch is encoded up front (a
-//! masked load, a byte test and a byte compress per deal), finished lanes take the next
-//! deals with one `vpexpand` per stack word and report through `vpcompress` into a log that
-//! is read once at the end: 162 s. The 32-bit lanes then put twice the games in each
-//! instruction on small decks: 117 s.
+//! Why streaming: on reduced decks a lane finishes every ~25 steps, so a scalar refill that
+//! encodes the next deal byte by byte behind a branch per lane dominates. Here the whole
+//! batch is encoded up front (a masked load, a byte test and a byte compress per deal),
+//! finished lanes take the next deals with one `vpexpand` per stack word and report through
+//! `vpcompress` into a log that is read once at the end; the 32-bit lanes put twice the
+//! games in each instruction on small decks. Measured on every deal of 2J,2Q,2K,2A,16- (2
+//! threads, CPU time): 202-209 s with a scalar refill, 162 s streaming, 117 s with the 32-bit
+//! lanes (BENCHMARKS.md).
 //!
 //! Why a macro: the two widths are the same algorithm on different intrinsics (`_epi64`
 //! and `_epi32`), which generic Rust cannot express without losing the inlining of the

@@ -7,8 +7,9 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use bmn_core::{Position, Rules, play_trick};
+
+use crate::error::{Error, Result};
 
 /// What a node is, for its style.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,16 +94,22 @@ fn quote(text: &str) -> String {
 
 /// Writes `dot` to `path`.
 pub fn write(path: &Path, dot: &str) -> Result<()> {
-    std::fs::write(path, dot).with_context(|| format!("writing {}", path.display()))
+    std::fs::write(path, dot).map_err(|e| {
+        Error::Failed(format!(
+            "writing {}: {}",
+            path.display(),
+            bmn_run::chain(&e)
+        ))
+    })
 }
 
-/// The positions of a cycle: `start` and the `period - 1` after it.
-pub fn cycle_positions(rules: &Rules, start: &Position, period: u64) -> HashSet<Position> {
-    let mut set = HashSet::new();
-    let mut p = start.clone();
-    for _ in 0..period {
-        set.insert(p.clone());
-        play_trick(rules, &mut p);
+/// A deal for a title: whole if short, else its start and end.
+pub fn short(deal: &str) -> String {
+    let chars: Vec<char> = deal.chars().collect();
+    if chars.len() <= 60 {
+        return deal.to_string();
     }
-    set
+    let head: String = chars[..28].iter().collect();
+    let tail: String = chars[chars.len() - 28..].iter().collect();
+    format!("{head}...{tail}")
 }

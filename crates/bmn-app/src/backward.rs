@@ -1,0 +1,573 @@
+//! `backward`, `basin`, `extend`, `trees`: backward play (bmn-backward) as commands.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use bmn_backward::{
+    BackwardError, BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, ExtendConfig,
+    ExtendedDeal, Extension, Trees, TreesConfig,
+};
+use bmn_core::{Player, Position, Rules};
+use serde::Serialize;
+
+use crate::dot;
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, DEFAULT_SEED, RulesInput};
+use crate::json::{PositionJson, SpanJson};
+use crate::observer::Observer;
+
+/// Positions a basin or an extension may visit when not told (about 50 bytes each).
+pub const DEFAULT_LIMIT: u64 = 20_000_000;
+
+/// "1 trick", "2 tricks".
+fn tricks(n: u64) -> String {
+    format!("{n} trick{}", if n == 1 { "" } else { "s" })
+}
+
+/// A library error about the input (too large, not finishing) is the user's.
+fn user_error(e: BackwardError) -> Error {
+    Error::Input(e.to_string())
+}
+
+/// `backward --json`.
+#[derive(Serialize, Clone, Debug)]
+pub struct BackwardReport {
+    pub position: PositionJson,
+    pub predecessors: Vec<PositionJson>,
+}
+
+/// Every position one trick before `position` (hands may be empty; leader from 1).
+pub fn backward(position: &str, leader: u64, rules: &RulesInput) -> Result<BackwardReport> {
+    let rules = rules.rules()?;
+    let target = input::position(position, leader)?;
+    let preds = bmn_backward::predecessors(&rules, &target);
+    Ok(BackwardReport {
+        position: (&target).into(),
+        predecessors: preds.iter().map(PositionJson::from).collect(),
+    })
+}
+
+impl crate::Report for BackwardReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        for p in &self.predecessors {
+            let _ = writeln!(text, "{} (leader {})", p.deal, p.leader);
+        }
+        let s = if self.predecessors.len() == 1 {
+            ""
+        } else {
+            "s"
+        };
+        let _ = writeln!(
+            text,
+            "{} predecessor{s} of {} (leader {})",
+            self.predecessors.len(),
+            self.position.deal,
+            self.position.leader
+        );
+        text
+    }
+}
+
+/// What basin to search.
+#[derive(Clone, Debug, Default)]
+pub struct BasinRequest {
+    pub position: String,
+    pub leader: u64,
+    /// List the balanced starting deals in the text.
+    pub balanced: bool,
+    pub limit: Option<u64>,
+    /// Write the basin as a DOT graph to this file.
+    pub dot: Option<PathBuf>,
+    pub rules: RulesInput,
+}
+
+/// A balanced deal of a basin and its game: the preperiod for a cycle, the whole game for a
+/// final position.
+#[derive(Serialize, Clone, Debug)]
+pub struct BalancedJson {
+    pub deal: String,
+    pub leader: usize,
+    pub tricks: u64,
+    pub cards: u64,
+    /// Reaches the cycle only with the players renamed.
+    pub renamed: bool,
+}
+
+/// Balanced deals counted by the definitions a paper might use (docs/rules.md, section 9).
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct BalancedCountsJson {
+    /// Any leader, the cycle as given or with players renamed.
+    pub all: usize,
+    /// Any leader, the cycle exactly as given.
+    pub exact: usize,
+    /// Player 1 leads, as given or renamed.
+    pub leader_1: usize,
+    /// Player 1 leads, the cycle exactly as given.
+    pub leader_1_exact: usize,
+}
+
+impl From<BalancedCounts> for BalancedCountsJson {
+    fn from(c: BalancedCounts) -> Self {
+        BalancedCountsJson {
+            all: c.all,
+            exact: c.exact,
+            leader_1: c.leader_1,
+            leader_1_exact: c.leader_1_exact,
+        }
+    }
+}
+
+/// `basin --json`.
+#[derive(Serialize, Clone, Debug)]
+pub struct BasinReport {
+    pub position: PositionJson,
+    /// `cycle` or `final`.
+    pub target: &'static str,
+    pub cycle_id: Option<String>,
+    pub period: Option<SpanJson>,
+    pub cycle_representative: Option<PositionJson>,
+    pub final_position: Option<PositionJson>,
+    pub positions: u64,
+    pub complete: bool,
+    pub limit: u64,
+    pub depth: u64,
+    /// What a balanced deal's `tricks`/`cards` measure: `preperiod` or `game`.
+    pub length: &'static str,
+    /// Balanced starting deals with player 1 leading, as a deal is (Casella et al. count 30
+    /// for their cycle); `balanced_counts` counts by the other definitions.
+    pub balanced_deals_count: usize,
+    pub balanced_counts: BalancedCountsJson,
+    /// Those deals with their game lengths.
+    pub balanced_deals: Vec<BalancedJson>,
+    /// Every balanced position of the basin, player 2 leading included.
+    pub balanced_deals_any_leader: Vec<BalancedJson>,
+    /// List the balanced deals in the text.
+    #[serde(skip)]
+    pub list_balanced: bool,
+}
+
+/// Every position whose play reaches the cycle (or the final position) of the request's.
+pub fn basin(req: &BasinRequest, observer: &mut dyn Observer) -> Result<BasinReport> {
+    let rules = req.rules.rules()?;
+    let start = input::position(&req.position, req.leader)?;
+    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+    if limit == 0 {
+        return Err(Error::input("bad --limit: must be at least 1"));
+    }
+    let config = BasinConfig {
+        limit,
+        keep_members: req.dot.is_some(),
+    };
+    observer.start(None, 0, "positions");
+    let basin = bmn_backward::basin(&rules, &start, &config, |n| {
+        observer.progress(n, None);
+    })
+    .map_err(user_error);
+    observer.finish();
+    let basin = basin?;
+    if let Some(path) = &req.dot {
+        dot::write(path, &basin_graph(&rules, &start, &basin))?;
+    }
+    Ok(basin_report(&start, &basin, limit, req.balanced))
+}
+
+/// The basin as DOT: every member, the cycle (in every renaming) marked, balanced deals marked.
+fn basin_graph(rules: &Rules, start: &Position, basin: &Basin) -> String {
+    let members = basin.members.as_deref().unwrap_or_default();
+    let (cycle, title) = match &basin.target {
+        BasinTarget::Cycle {
+            id,
+            period,
+            start: on_cycle,
+            ..
+        } => {
+            let walk = bmn_core::cycle_positions(rules, on_cycle, period.tricks);
+            let all: std::collections::HashSet<Position> =
+                walk.iter().flat_map(bmn_backward::rotations).collect();
+            let title = format!(
+                "basin of cycle {id} (period {} tricks): {} positions",
+                period.tricks,
+                members.len()
+            );
+            (all, title)
+        }
+        BasinTarget::Final { position } => (
+            std::collections::HashSet::new(),
+            format!("positions ending in {position}: {}", members.len()),
+        ),
+    };
+    let marks = dot::Marks {
+        start,
+        cycle: &cycle,
+        balanced: true,
+    };
+    dot::graph(rules, &title, members, &marks)
+}
+
+/// The balanced deals (only those with player 1 leading, if `leader_1`).
+fn balanced_json(deals: &[BalancedDeal], leader_1: bool) -> Vec<BalancedJson> {
+    deals
+        .iter()
+        .filter(|d| !leader_1 || d.deal.leader() == Player(0))
+        .map(|d| BalancedJson {
+            deal: d.deal.deal_text(),
+            leader: d.deal.leader().number(),
+            tricks: d.length.tricks,
+            cards: d.length.cards,
+            renamed: d.renamed,
+        })
+        .collect()
+}
+
+fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> BasinReport {
+    let (target, cycle_id, period, representative, final_position, length) = match &basin.target {
+        BasinTarget::Cycle {
+            id,
+            period,
+            representative,
+            ..
+        } => (
+            "cycle",
+            Some(id.to_string()),
+            Some((*period).into()),
+            Some(representative.into()),
+            None,
+            "preperiod",
+        ),
+        BasinTarget::Final { position } => {
+            ("final", None, None, None, Some(position.into()), "game")
+        }
+    };
+    let counts = basin.balanced_counts();
+    BasinReport {
+        position: start.into(),
+        target,
+        cycle_id,
+        period,
+        cycle_representative: representative,
+        final_position,
+        positions: basin.positions,
+        complete: basin.complete,
+        limit,
+        depth: basin.depth,
+        length,
+        balanced_deals_count: counts.leader_1,
+        balanced_counts: counts.into(),
+        balanced_deals: balanced_json(&basin.balanced, true),
+        balanced_deals_any_leader: balanced_json(&basin.balanced, false),
+        list_balanced: list,
+    }
+}
+
+impl crate::Report for BasinReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        let what = match (&self.cycle_id, &self.period, &self.cycle_representative) {
+            (Some(id), Some(period), Some(rep)) => {
+                let _ = writeln!(
+                    text,
+                    "cycle {id}: period {} tricks ({} cards), representative {} (leader {})",
+                    period.tricks, period.cards, rep.deal, rep.leader
+                );
+                "the cycle"
+            }
+            _ => {
+                if let Some(f) = &self.final_position {
+                    let _ = writeln!(text, "final position {} (leader {})", f.deal, f.leader);
+                }
+                "the final position"
+            }
+        };
+        let status = if self.complete {
+            "complete".to_string()
+        } else {
+            format!("cut short by --limit {}: a lower bound", self.limit)
+        };
+        let _ = writeln!(text, "positions: {} ({status})", self.positions);
+        let _ = writeln!(text, "deepest: {} before {what}", tricks(self.depth));
+        let c = &self.balanced_counts;
+        let _ = if self.target == "cycle" {
+            writeln!(
+                text,
+                "balanced starting deals (player 1 leads): {} (with either leader: {}; reaching \
+                 the cycle without renaming the players: {}, of which player 1 leads: {})",
+                c.leader_1, c.all, c.exact, c.leader_1_exact
+            )
+        } else {
+            writeln!(
+                text,
+                "balanced starting deals (player 1 leads): {} (with either leader: {})",
+                c.leader_1, c.all
+            )
+        };
+        if self.list_balanced {
+            for d in &self.balanced_deals {
+                let renamed = if d.renamed { ", players renamed" } else { "" };
+                let _ = writeln!(
+                    text,
+                    "  {} (leader {}): {} {}, {} cards{renamed}",
+                    d.deal,
+                    d.leader,
+                    self.length,
+                    tricks(d.tricks),
+                    d.cards
+                );
+            }
+        }
+        text
+    }
+}
+
+/// What to extend.
+#[derive(Clone, Debug, Default)]
+pub struct ExtendRequest {
+    pub deal: String,
+    pub leader: u64,
+    /// Tricks to search backward from each position of the game (10 if not told).
+    pub depth: Option<u64>,
+    pub limit: Option<u64>,
+    /// How many of the longest balanced deals to list (10 if not told).
+    pub top: Option<usize>,
+    pub rules: RulesInput,
+}
+
+/// A finished game: `{"deal","leader","cards","tricks","winner"}`.
+#[derive(Serialize, Clone, Debug)]
+pub struct GameJson {
+    pub deal: String,
+    pub leader: usize,
+    pub cards: u64,
+    pub tricks: u64,
+    pub winner: usize,
+}
+
+impl From<&ExtendedDeal> for GameJson {
+    fn from(d: &ExtendedDeal) -> Self {
+        GameJson {
+            deal: d.deal.deal_text(),
+            leader: d.deal.leader().number(),
+            cards: d.cards,
+            tricks: d.tricks,
+            winner: d.winner.number(),
+        }
+    }
+}
+
+/// `extend --json`.
+#[derive(Serialize, Clone, Debug)]
+pub struct ExtendReport {
+    pub original: GameJson,
+    pub depth: u64,
+    pub depth_reached: u64,
+    pub positions: u64,
+    pub complete: bool,
+    /// Every position whose play runs into the game was found (nothing lies further back).
+    pub exhausted: bool,
+    pub limit: u64,
+    pub balanced_found: u64,
+    /// Balanced deals found whose games are longer (in cards) than the original's.
+    pub longer: u64,
+    pub best: Vec<GameJson>,
+}
+
+/// The longest balanced deals whose games end where the request's does.
+pub fn extend(req: &ExtendRequest, observer: &mut dyn Observer) -> Result<ExtendReport> {
+    let rules = req.rules.rules()?;
+    let deal = input::deal(&req.deal, req.leader, None)?;
+    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+    if limit == 0 {
+        return Err(Error::input("bad --limit: must be at least 1"));
+    }
+    let depth = req.depth.unwrap_or(10);
+    let config = ExtendConfig {
+        depth,
+        limit,
+        keep: req.top.unwrap_or(10),
+    };
+    observer.start(None, 0, "positions");
+    let ext = bmn_backward::extend(&rules, &deal, &config, |n| {
+        observer.progress(n, None);
+    })
+    .map_err(user_error);
+    observer.finish();
+    let ext: Extension = ext?;
+    Ok(ExtendReport {
+        original: (&ext.original).into(),
+        depth,
+        depth_reached: ext.depth,
+        positions: ext.positions,
+        complete: ext.complete,
+        exhausted: ext.exhausted,
+        limit,
+        balanced_found: ext.balanced_found,
+        longer: ext.longer,
+        best: ext.best.iter().map(GameJson::from).collect(),
+    })
+}
+
+impl crate::Report for ExtendReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        let o = &self.original;
+        let _ = writeln!(
+            text,
+            "original: {} (leader {}) ({} cards, {} tricks, player {} wins)",
+            o.deal, o.leader, o.cards, o.tricks, o.winner
+        );
+        let status = if !self.complete {
+            format!(": cut short by --limit {}", self.limit)
+        } else if self.exhausted {
+            ": nothing lies further back (the whole tree of the final position)".to_string()
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            text,
+            "searched {} positions up to {} back{status}",
+            self.positions,
+            tricks(self.depth_reached)
+        );
+        let _ = writeln!(
+            text,
+            "balanced deals found: {}, longer than the original: {}",
+            self.balanced_found, self.longer
+        );
+        for d in &self.best {
+            let _ = writeln!(
+                text,
+                "  {} (leader {}): {} cards, {} tricks, player {} wins",
+                d.deal, d.leader, d.cards, d.tricks, d.winner
+            );
+        }
+        text
+    }
+}
+
+/// What trees to measure.
+#[derive(Clone, Debug, Default)]
+pub struct TreesRequest {
+    /// Sample this many final positions; `None` measures every one (`--all`).
+    pub samples: Option<u64>,
+    pub deck: Option<String>,
+    pub players: Option<usize>,
+    pub seed: Option<u64>,
+    /// Stop counting a tree at this many positions (1000000 if not told).
+    pub cap: Option<u64>,
+    pub rules: RulesInput,
+}
+
+/// `trees --json`.
+#[derive(Serialize, Clone, Debug)]
+pub struct TreesReport {
+    pub deck: String,
+    pub players: usize,
+    pub samples: u64,
+    /// Every final position was measured (`--all`).
+    pub exhaustive: bool,
+    pub seed: u64,
+    pub cap: u64,
+    pub mean: f64,
+    pub std_error: f64,
+    pub capped: u64,
+    pub max: u64,
+    pub singletons: u64,
+    /// The mean tree size if no position cycled (Paulhus 1999).
+    pub no_cycle_mean: f64,
+    /// (mean - 1) / (no_cycle_mean - 1): the estimated share of unfinished positions that
+    /// finish; a lower bound when any tree was capped.
+    pub finishing_share: f64,
+    /// With `--all` and no tree capped: how many unfinished positions never finish (a
+    /// decimal string: it can exceed 2^53).
+    pub cycling_positions: Option<String>,
+}
+
+/// Paulhus's statistic: the mean size of the tree of positions ending in a final position.
+pub fn trees(req: &TreesRequest, observer: &mut dyn Observer) -> Result<TreesReport> {
+    let rules = req.rules.rules()?;
+    let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+    if req.samples == Some(0) {
+        return Err(Error::input("bad --samples: must be at least 1"));
+    }
+    let cap = req.cap.unwrap_or(1_000_000);
+    if cap == 0 {
+        return Err(Error::input("bad --cap: must be at least 1"));
+    }
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    let players = req.players.unwrap_or(DEFAULT_PLAYERS);
+    let trees: std::result::Result<Trees, BackwardError> = match req.samples {
+        Some(samples) => {
+            let config = TreesConfig {
+                samples,
+                seed,
+                cap,
+                players,
+            };
+            observer.start(Some(samples), 0, "trees");
+            bmn_backward::trees(&rules, &deck, &config, |n| {
+                observer.progress(n, None);
+            })
+        }
+        None => {
+            let total = bmn_backward::arrangements(&deck).and_then(|n| u64::try_from(n).ok());
+            observer.start(total, 0, "trees");
+            bmn_backward::trees_all(&rules, &deck, players, cap, |n| {
+                observer.progress(n, None);
+            })
+        }
+    };
+    observer.finish();
+    let trees = trees.map_err(user_error)?;
+    Ok(TreesReport {
+        deck: deck.to_string(),
+        players: trees.players,
+        samples: trees.samples,
+        exhaustive: trees.exhaustive,
+        seed,
+        cap,
+        mean: trees.mean,
+        std_error: trees.std_error,
+        capped: trees.capped,
+        max: trees.max,
+        singletons: trees.singletons,
+        no_cycle_mean: trees.no_cycle_mean,
+        finishing_share: trees.finishing_share(),
+        cycling_positions: trees.cycling_positions.map(|n| n.to_string()),
+    })
+}
+
+impl crate::Report for TreesReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        let how = if self.exhaustive {
+            "measured, every one".to_string()
+        } else {
+            format!("sampled (seed {})", self.seed)
+        };
+        let _ = writeln!(
+            text,
+            "deck {}, {} players: {} final positions of player 1 {how}",
+            self.deck, self.players, self.samples
+        );
+        let _ = writeln!(
+            text,
+            "mean tree size: {:.3} ± {:.3} (largest {}, {} of size 1, {} capped at {})",
+            self.mean, self.std_error, self.max, self.singletons, self.capped, self.cap
+        );
+        let _ = writeln!(
+            text,
+            "without cycles the mean would be {}; share of unfinished positions that finish: {:.4}{}",
+            self.no_cycle_mean,
+            self.finishing_share,
+            if self.capped > 0 {
+                " (a lower bound: some trees were capped)"
+            } else {
+                ""
+            }
+        );
+        if let Some(n) = &self.cycling_positions {
+            let _ = writeln!(text, "unfinished positions that never finish: {n}");
+        }
+        text
+    }
+}

@@ -1,0 +1,191 @@
+//! `bench`: the reference engine and every kernel this CPU runs on the same deals, then the
+//! whole search pipeline; every one must agree with the reference engine.
+
+use std::fmt::Write as _;
+
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
+use bmn_search::DealSource;
+use bmn_search::bench::{
+    Timing, deal_all, summary_matches, time_kernel, time_reference, time_search,
+};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_DECK, DEFAULT_SEED};
+
+/// Deals played by every engine when not told.
+pub const DEFAULT_BENCH_GAMES: usize = 300_000;
+
+/// What to time.
+#[derive(Clone, Debug, Default)]
+pub struct BenchRequest {
+    pub games: Option<usize>,
+    pub deck: Option<String>,
+    /// Threads per engine (1 if not told: the figure per core).
+    pub threads: Option<usize>,
+    pub seed: Option<u64>,
+}
+
+/// `bench --json`.
+#[derive(Serialize, Clone, Debug)]
+pub struct BenchReport {
+    pub games: usize,
+    pub deck: String,
+    pub threads: usize,
+    pub seed: u64,
+    pub cpu: String,
+    pub reference_games_per_second: f64,
+    pub fast_games_per_second: f64,
+    pub best_kernel: &'static str,
+    /// `search` on the same deals with the best kernel, dealing and merging included.
+    pub search_games_per_second: f64,
+    pub kernels: Vec<KernelRow>,
+}
+
+/// One engine's timing.
+#[derive(Serialize, Clone, Debug)]
+pub struct KernelRow {
+    pub kernel: &'static str,
+    pub games_per_second: f64,
+    pub games_per_second_per_thread: f64,
+    pub seconds: f64,
+    pub ratio_to_reference: f64,
+    pub agrees_with_reference: bool,
+}
+
+/// Times every engine on the same deals.
+pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
+    let games = req.games.unwrap_or(DEFAULT_BENCH_GAMES);
+    if games == 0 {
+        return Err(Error::input("bad --games: must be at least 1"));
+    }
+    let threads = input::threads(Some(req.threads.unwrap_or(1)))?;
+    let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+    if deck.len() > bmn_kernel::MAX_CARDS as u32 {
+        return Err(Error::input(format!(
+            "bad --deck: {deck} has {} cards; the kernels play at most {}",
+            deck.len(),
+            bmn_kernel::MAX_CARDS
+        )));
+    }
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    let source = DealSource::new(deck, false).map_err(|e| Error::bad("bad --deck", e))?;
+    let deals = deal_all(&source, seed, games);
+    let (reference, outcomes) = time_reference(&source, &deals, threads);
+    let kernels: Vec<Timing> = Kernel::all_available()
+        .into_iter()
+        .map(|k| time_kernel(&source, &deals, threads, k, DEFAULT_MAX_TRICKS, &outcomes))
+        .collect();
+    let best = Kernel::best_available().name();
+    let (search_wall, search_summary) = time_search(
+        &source,
+        seed,
+        games,
+        threads,
+        Kernel::best_available(),
+        DEFAULT_MAX_TRICKS,
+    );
+    let row = |kernel: &'static str, seconds: f64, agrees: bool| {
+        let games_per_second = games as f64 / seconds.max(1e-9);
+        KernelRow {
+            kernel,
+            games_per_second,
+            games_per_second_per_thread: games_per_second / threads as f64,
+            seconds,
+            ratio_to_reference: games_per_second / reference.games_per_second(),
+            agrees_with_reference: agrees,
+        }
+    };
+    let mut rows: Vec<KernelRow> = std::iter::once(&reference)
+        .chain(&kernels)
+        .map(|t| row(t.engine, t.wall.as_secs_f64(), t.disagreements == 0))
+        .collect();
+    // The last row is the search pipeline, dealing included: the figure a record hunter sees.
+    rows.push(row(
+        "search",
+        search_wall.as_secs_f64(),
+        summary_matches(&search_summary, &outcomes),
+    ));
+    let search_rate = rows.last().map_or(0.0, |r| r.games_per_second);
+    let fast = rows
+        .iter()
+        .find(|r| r.kernel == best)
+        .map_or(0.0, |r| r.games_per_second);
+    Ok(BenchReport {
+        games,
+        deck: deck.to_string(),
+        threads,
+        seed,
+        cpu: cpu_name(),
+        reference_games_per_second: reference.games_per_second(),
+        fast_games_per_second: fast,
+        best_kernel: best,
+        search_games_per_second: search_rate,
+        kernels: rows,
+    })
+}
+
+impl BenchReport {
+    /// An error naming every engine that disagrees with the reference engine.
+    pub fn check(&self) -> Result<()> {
+        let disagree: Vec<_> = self
+            .kernels
+            .iter()
+            .filter(|r| !r.agrees_with_reference)
+            .map(|r| r.kernel)
+            .collect();
+        if disagree.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Failed(format!(
+            "kernels disagree with the reference engine: {}",
+            disagree.join(", ")
+        )))
+    }
+}
+
+impl crate::Report for BenchReport {
+    fn text(&self) -> String {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "{} random deals of {}, {} thread(s), seed {}, {}",
+            self.games, self.deck, self.threads, self.seed, self.cpu
+        );
+        let _ = writeln!(
+            t,
+            "{:<10} {:>14} {:>10} {:>9}  agrees",
+            "engine", "games/s", "seconds", "ratio"
+        );
+        for r in &self.kernels {
+            let _ = writeln!(
+                t,
+                "{:<10} {:>14.0} {:>10.3} {:>8.2}x  {}",
+                r.kernel,
+                r.games_per_second,
+                r.seconds,
+                r.ratio_to_reference,
+                if r.agrees_with_reference { "yes" } else { "NO" }
+            );
+        }
+        let _ = writeln!(
+            t,
+            "(search: `bmn search` with the {} kernel on the same deals, dealing included)",
+            self.best_kernel
+        );
+        t
+    }
+}
+
+/// The CPU's model name (Linux), for the record.
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}

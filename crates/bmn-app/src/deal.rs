@@ -1,0 +1,81 @@
+//! `deal`: one random deal of a table in deal notation, the same deal `search` and `stats`
+//! play as game K of the seed's stream.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::input::TableInput;
+
+/// Which deal.
+#[derive(Clone, Debug, Default)]
+pub struct DealRequest {
+    pub table: TableInput,
+    /// The stream's seed; `None` draws one from the clock (reported, so the deal can be dealt
+    /// again).
+    pub seed: Option<u64>,
+    /// Deal K of the stream, from 0.
+    pub index: u64,
+}
+
+/// `deal --json`.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct DealReport {
+    pub deal: String,
+    pub leader: usize,
+    pub players: usize,
+    pub deck: String,
+    pub balanced: bool,
+    pub seed: u64,
+    pub index: u64,
+    /// Cards in each hand, player 1 first.
+    pub hand_sizes: Vec<usize>,
+}
+
+/// Deals deal `index` of the seed's stream.
+pub fn deal(req: &DealRequest) -> Result<DealReport> {
+    let source = req.table.source()?;
+    let seed = req.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut codes = vec![0u8; source.len()];
+    source.deal(seed, req.index, &mut codes);
+    let position = source.position(&codes);
+    Ok(DealReport {
+        deal: position.deal_text(),
+        leader: position.leader().number(),
+        players: position.players(),
+        deck: source.deck().to_string(),
+        balanced: source.balanced(),
+        seed,
+        index: req.index,
+        hand_sizes: position.stacks().iter().map(|s| s.len()).collect(),
+    })
+}
+
+impl DealReport {
+    /// How to deal it again: `player 1 leads; 4 players, ...; deal it again with --seed S`.
+    pub fn replay_note(&self) -> String {
+        let replay = if self.index == 0 {
+            format!("--seed {}", self.seed)
+        } else {
+            format!("--seed {} --index {}", self.seed, self.index)
+        };
+        format!(
+            "player 1 leads; {} players, {}{}; deal it again with {replay}",
+            self.players,
+            self.deck,
+            if self.balanced { ", balanced" } else { "" },
+        )
+    }
+}
+
+impl crate::Report for DealReport {
+    /// The deal alone, so `bmn play "$(bmn deal)"` and `bmn deal | bmn play -` work.
+    fn text(&self) -> String {
+        format!("{}\n", self.deal)
+    }
+}

@@ -1,0 +1,104 @@
+//! What searches and enumerations share as durable runs: open the recording (a ledger row,
+//! a result file), say where a resumed run starts, drive the units with the observer's
+//! progress, save, and say how to go on after an interruption.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use bmn_run::{LedgerChoice, Progress, Recorder, RunFile, drive};
+use bmn_search::Summary;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::Result;
+use crate::observer::Observer;
+
+/// Why a recorded state is not of this run (`Ok` if it is).
+pub type SameRun<P> = dyn Fn(&RunFile<P>, &RunFile<P>) -> std::result::Result<(), String>;
+
+/// How a durable run is to be played.
+pub struct Plan<'a, P> {
+    /// The run's file before any unit is played (parameters, shard, range, units).
+    pub template: RunFile<P>,
+    pub ledger: &'a LedgerChoice,
+    /// `--out` or `--checkpoint`.
+    pub file: Option<&'a Path>,
+    /// Why a recorded state is not of this run (`None` if it is).
+    pub same_run: &'a SameRun<P>,
+    /// The last unit to play (`None`: until stopped).
+    pub end: Option<u64>,
+    pub threads: usize,
+    /// What the observer counts ("games", "deals") and how many of them are in the range.
+    pub what: &'a str,
+    pub total: Option<u64>,
+}
+
+/// A durable run after its units were played.
+pub struct Done<P> {
+    /// The run's file as recorded last (parameters, shard, range and the state reached).
+    pub file: RunFile<P>,
+    pub recorder: Recorder<P>,
+    /// The unit the run started from (after a resume, the first one not done before).
+    pub first_unit: u64,
+    pub elapsed: f64,
+}
+
+/// Plays `plan`'s units with `play`; `items(next_unit)` is how many of the range's items
+/// (games, deals) units before `next_unit` hold, `message(summary)` the progress message,
+/// and `keep_going()` a further stop condition (a time limit). `resumed(file)` is the note
+/// shown when the run starts from a recorded state.
+#[allow(clippy::too_many_arguments)]
+pub fn run<P>(
+    plan: Plan<P>,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+    play: impl Fn(u64) -> Summary + Sync,
+    items: impl Fn(u64) -> u64,
+    message: impl Fn(&Summary) -> Option<String>,
+    mut keep_going: impl FnMut() -> bool,
+    resumed: impl Fn(&RunFile<P>) -> String,
+) -> Result<Done<P>>
+where
+    P: Serialize + DeserializeOwned + PartialEq + Clone,
+{
+    let first_unit = plan.template.next_unit;
+    let opened = Recorder::open(plan.template, plan.ledger, plan.file, plan.same_run)?;
+    if let Some(w) = &opened.warning {
+        observer.warning(w);
+    }
+    let mut recorder = opened.recorder;
+    let mut file = opened.start;
+    if file.next_unit > first_unit {
+        observer.note(&resumed(&file));
+    }
+    let mut state = Progress {
+        next_unit: file.next_unit,
+        summary: std::mem::take(&mut file.summary),
+    };
+    let start_unit = state.next_unit;
+    observer.start(plan.total, items(state.next_unit), plan.what);
+    let started = Instant::now();
+    let result = drive(
+        &mut recorder,
+        &mut state,
+        plan.end,
+        plan.threads,
+        stop,
+        play,
+        |summary, next| {
+            let go_on = observer.progress(items(next), message(summary).as_deref());
+            go_on && keep_going()
+        },
+    );
+    observer.finish();
+    result?;
+    file.next_unit = state.next_unit;
+    file.summary = state.summary;
+    Ok(Done {
+        file,
+        recorder,
+        first_unit: start_unit,
+        elapsed: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,356 @@
+//! `exhaustive`: every deal of a deck (or a shard of them), durable and resumable.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use bmn_core::{Deck, Player};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
+use bmn_run::{LedgerChoice, RunFile, parse_shard};
+use bmn_search::Summary;
+use serde::{Deserialize, Serialize};
+
+use crate::durable::{self, Plan};
+use crate::error::{Error, Result};
+use crate::input::{self, EngineInput, RulesInput};
+use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
+use crate::observer::Observer;
+
+/// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
+/// files (before shards and searches shared one format) are refused, not misread.
+pub const FORMAT: &str = "bmn-exhaustive-2";
+
+/// What to enumerate.
+#[derive(Clone, Debug, Default)]
+pub struct ExhaustiveRequest {
+    pub deck: String,
+    /// Who leads every deal, from 1.
+    pub leader: u64,
+    pub rules: RulesInput,
+    /// Keep every cycling deal (Paulhus's Table 2).
+    pub list_cycles: bool,
+    /// `i/N` or `auto`.
+    pub shard: Option<String>,
+    /// The checkpoint file (`--checkpoint`).
+    pub checkpoint: Option<PathBuf>,
+    pub ledger: LedgerChoice,
+    pub threads: Option<usize>,
+    pub engine: EngineInput,
+}
+
+/// Everything an enumeration's result depends on, besides its range of deals.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ExhaustiveParams {
+    pub deck: String,
+    pub leader: usize,
+    pub list_cycles: bool,
+    pub penalties: String,
+}
+
+/// An enumeration's answer.
+#[derive(Clone, Debug)]
+pub struct ExhaustiveReport {
+    pub deck: Deck,
+    pub leader: Player,
+    /// `i/N`, or `i,j,k/N` for merged shards.
+    pub shards: String,
+    pub deals_in_range: u64,
+    /// Every deal of the range (shard, or merged shards) was played.
+    pub range_done: bool,
+    /// The range is the whole deck (shard 1/1, or every shard merged).
+    pub all_shards: bool,
+    pub list_cycles: bool,
+    pub kernel: &'static str,
+    pub threads: usize,
+    pub elapsed: f64,
+    pub deals_per_second: f64,
+    pub summary: Summary,
+}
+
+/// `exhaustive --json`: the keys are a contract that scripts depend on.
+#[derive(Serialize)]
+struct ExhaustiveJson {
+    deck: String,
+    cards: u32,
+    leader: usize,
+    shards: String,
+    /// Every deal of the deck is in this report.
+    complete: bool,
+    /// Every deal of the shard (or merged shards) is in this report.
+    range_done: bool,
+    deals: u64,
+    finished: u64,
+    first_player_wins: u64,
+    second_player_wins: u64,
+    /// second_player_wins / deals.
+    p_second_wins: f64,
+    cycling_deals: u64,
+    distinct_cycles: usize,
+    longest: Option<FoundJson>,
+    mean_cards: f64,
+    mean_tricks: f64,
+    cycles: Vec<CycleClassJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cycling_deal_list: Option<Vec<CyclingDealJson>>,
+    kernel: &'static str,
+    threads: usize,
+    elapsed_seconds: f64,
+    deals_per_second: f64,
+}
+
+/// Plays every deal of the request's range; `stop` ends it at the next unit with its
+/// checkpoint saved.
+pub fn exhaustive(
+    req: &ExhaustiveRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<ExhaustiveReport> {
+    let deck = input::deck(&req.deck)?;
+    let rules = req.rules.rules()?;
+    let leader = Player(usize::try_from(req.leader.max(1) - 1).unwrap_or(usize::MAX));
+    let deals = AllDeals::new(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
+    let shard = match &req.shard {
+        Some(text) => parse_shard(text)?,
+        None => Shard::WHOLE,
+    };
+    let range = shard.range(u128::from(deals.count()));
+    let (start, end) = (range.start as u64, range.end as u64);
+    let enumeration = Enumeration {
+        deals,
+        range: start..end,
+        engine: req
+            .engine
+            .engine(rules, 2, deck.len() as usize, bmn_search::DEFAULT_GIVE_UP)?,
+        max_tricks: req.engine.max_tricks(MAX_TRICKS),
+        list_cycles: req.list_cycles,
+    };
+    let threads = input::threads(req.threads)?;
+    let template = RunFile {
+        format: FORMAT.into(),
+        params: ExhaustiveParams {
+            deck: deck.to_string(),
+            leader: leader.number(),
+            list_cycles: req.list_cycles,
+            penalties: rules.penalties.to_string(),
+        },
+        shard: shard.to_string(),
+        range: [start, end],
+        total: enumeration.deals.count(),
+        units: [0, enumeration.units()],
+        next_unit: 0,
+        summary: enumeration.start().summary,
+        checksum: String::new(),
+    };
+    let total = end - start;
+    let done = durable::run(
+        Plan {
+            template,
+            ledger: &req.ledger,
+            file: req.checkpoint.as_deref(),
+            same_run: &same_run,
+            end: Some(enumeration.units()),
+            threads,
+            what: "deals",
+            total: Some(total),
+        },
+        observer,
+        stop,
+        |unit| enumeration.play_unit(unit),
+        |next| enumeration.deals_done(next),
+        |_| None,
+        || true,
+        |file| {
+            format!(
+                "resuming at deal {} of {}",
+                enumeration.deals_done(file.next_unit),
+                total
+            )
+        },
+    )?;
+    let played =
+        enumeration.deals_done(done.file.next_unit) - enumeration.deals_done(done.first_unit);
+    let range_done = done.file.next_unit >= enumeration.units();
+    if !range_done {
+        let resume = match (&req.checkpoint, done.recorder.describe()) {
+            (Some(p), _) => format!("resume with --checkpoint {}", p.display()),
+            (None, Some(at)) => format!("recorded as {at}: run the same command with --resume"),
+            (None, None) => "use --checkpoint FILE to keep progress across runs".to_string(),
+        };
+        observer.note(&format!(
+            "interrupted: {} of {} deals done; {resume}",
+            done.file.summary.games, total
+        ));
+    }
+    Ok(ExhaustiveReport {
+        deck,
+        leader,
+        shards: shard.to_string(),
+        deals_in_range: total,
+        range_done,
+        all_shards: shard == Shard::WHOLE,
+        list_cycles: req.list_cycles,
+        kernel: enumeration.engine.name(),
+        threads,
+        elapsed: done.elapsed,
+        deals_per_second: played as f64 / done.elapsed.max(1e-9),
+        summary: done.file.summary,
+    })
+}
+
+/// Refuses to resume from a checkpoint of another run.
+fn same_run(
+    saved: &RunFile<ExhaustiveParams>,
+    id: &RunFile<ExhaustiveParams>,
+) -> std::result::Result<(), String> {
+    if saved.same_run(id) {
+        return Ok(());
+    }
+    let describe = |f: &RunFile<ExhaustiveParams>| {
+        format!(
+            "deck {} leader {} shard {}{}",
+            f.params.deck,
+            f.params.leader,
+            f.shard,
+            if f.params.list_cycles {
+                " with --list-cycles"
+            } else {
+                ""
+            }
+        )
+    };
+    Err(format!(
+        "the checkpoint is of {}, not of this run ({})",
+        describe(saved),
+        describe(id)
+    ))
+}
+
+impl Serialize for ExhaustiveReport {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let s = &self.summary;
+        let leader = self.leader.number();
+        ExhaustiveJson {
+            deck: self.deck.to_string(),
+            cards: self.deck.len(),
+            leader,
+            shards: self.shards.clone(),
+            complete: self.range_done && self.all_shards,
+            range_done: self.range_done,
+            deals: s.games,
+            finished: s.finished(),
+            first_player_wins: s.wins[0],
+            second_player_wins: s.wins[1],
+            p_second_wins: s.wins[1] as f64 / s.games.max(1) as f64,
+            cycling_deals: s.cycling,
+            distinct_cycles: s.classes.len(),
+            longest: s.longest.first().map(|f| FoundJson::new(f, leader)),
+            mean_cards: s.mean_cards(),
+            mean_tricks: s.mean_tricks(),
+            cycles: CycleClassJson::list(s),
+            cycling_deal_list: self.list_cycles.then(|| {
+                s.cycles
+                    .iter()
+                    .map(|c| CyclingDealJson::new(c, leader))
+                    .collect()
+            }),
+            kernel: self.kernel,
+            threads: self.threads,
+            elapsed_seconds: self.elapsed,
+            deals_per_second: self.deals_per_second,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl crate::Report for ExhaustiveReport {
+    fn text(&self) -> String {
+        let s = &self.summary;
+        let leader = self.leader.number();
+        let mut t = String::new();
+        let scope = match (self.all_shards, self.range_done) {
+            (true, true) => "every deal".to_string(),
+            (false, true) => format!("shard {}, all of its deals", self.shards),
+            (_, false) => format!(
+                "shard {}, {} of its {} deals",
+                self.shards, s.games, self.deals_in_range
+            ),
+        };
+        let _ = writeln!(
+            t,
+            "deck:     {} ({} cards), player {leader} leads: {} deals ({scope})",
+            self.deck,
+            self.deck.len(),
+            s.games
+        );
+        if self.threads > 0 {
+            let _ = writeln!(
+                t,
+                "speed:    {:.2} M deals/s ({:.1} s, {} thread(s), {} kernel)",
+                self.deals_per_second / 1e6,
+                self.elapsed,
+                self.threads,
+                self.kernel
+            );
+        }
+        let _ = writeln!(
+            t,
+            "finished: {} (player 1 wins {}, player 2 wins {}; P(second player wins) = {:.6})",
+            s.finished(),
+            s.wins[0],
+            s.wins[1],
+            s.wins[1] as f64 / s.games.max(1) as f64
+        );
+        let _ = writeln!(
+            t,
+            "cycling:  {} deal(s), {} distinct cycle(s)",
+            s.cycling,
+            s.classes.len()
+        );
+        for c in CycleClassJson::list(s).iter().take(20) {
+            let _ = writeln!(
+                t,
+                "  cycle {}: period {} tricks ({} cards), reached by {} deal(s); representative {} (leader {})",
+                c.cycle_id,
+                c.period.tricks,
+                c.period.cards,
+                c.deals,
+                c.representative.deal,
+                c.representative.leader
+            );
+        }
+        if s.classes.len() > 20 {
+            let _ = writeln!(
+                t,
+                "  ... ({} more; --json lists them all)",
+                s.classes.len() - 20
+            );
+        }
+        if let Some(f) = s.longest.first() {
+            let _ = writeln!(
+                t,
+                "longest:  {} cards, {} tricks, player {} wins: {} (deal {})",
+                f.cards, f.tricks, f.winner, f.deal, f.index
+            );
+        }
+        let _ = writeln!(
+            t,
+            "mean:     {:.4} cards, {:.4} tricks per finished game",
+            s.mean_cards(),
+            s.mean_tricks()
+        );
+        if self.list_cycles && !s.cycles.is_empty() {
+            let _ = writeln!(t, "cycling deals (deal index, deal, preperiod, cycle):");
+            for c in &s.cycles {
+                let _ = writeln!(
+                    t,
+                    "  {:>12} {} preperiod {} tricks ({} cards), cycle {}",
+                    c.index, c.deal, c.preperiod.tricks, c.preperiod.cards, c.cycle_id
+                );
+            }
+        }
+        t
+    }
+}

@@ -1,0 +1,209 @@
+//! What a person typed, turned into validated bmn values. Every error names the flag or value
+//! at fault in one line (`bad --deck: ...`), the same on every front end.
+
+use std::path::Path;
+use std::time::Duration;
+
+use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
+use bmn_kernel::Kernel;
+use bmn_search::{DealSource, Engine, SearchError};
+
+use crate::error::{Error, Result};
+
+/// The deck a table deals when none is named.
+pub const DEFAULT_DECK: &str = "standard";
+/// Players at a table when not said.
+pub const DEFAULT_PLAYERS: usize = 2;
+/// The seed of every seeded stream when none is given (`bmn deal` draws one from the clock).
+pub const DEFAULT_SEED: u64 = 1;
+/// The running-out rule when not said (Paulhus's).
+pub const DEFAULT_ON_EMPTY: &str = "pass";
+
+/// The table: penalty table and running-out rule (`--penalties`, `--on-empty`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesInput {
+    pub penalties: Option<String>,
+    pub on_empty: Option<String>,
+}
+
+impl RulesInput {
+    pub fn rules(&self) -> Result<Rules> {
+        let penalties = match &self.penalties {
+            Some(text) => {
+                PenaltyTable::parse(text).map_err(|e| Error::bad("bad --penalties", e))?
+            }
+            None => PenaltyTable::STANDARD,
+        };
+        let on_empty: OnEmpty = self
+            .on_empty
+            .as_deref()
+            .unwrap_or(DEFAULT_ON_EMPTY)
+            .parse()
+            .map_err(|e| Error::bad("bad --on-empty", e))?;
+        Ok(Rules {
+            penalties,
+            on_empty,
+        })
+    }
+}
+
+/// Who sits at the table and what they are dealt (`--deck`, `--players`, `--balanced`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableInput {
+    pub deck: Option<String>,
+    pub players: Option<usize>,
+    pub balanced: bool,
+}
+
+impl TableInput {
+    /// The random deals of this table.
+    pub fn source(&self) -> Result<DealSource> {
+        let deck = deck(self.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+        DealSource::with_players(deck, self.players.unwrap_or(DEFAULT_PLAYERS), self.balanced)
+            .map_err(|e| {
+                let flag = match e {
+                    SearchError::Players(_) => "--players",
+                    SearchError::DeckSize { .. } => "--deck",
+                    SearchError::Unbalanceable { .. } => "--balanced",
+                };
+                Error::bad(&format!("bad {flag}"), e)
+            })
+    }
+}
+
+/// How many random deals are played (`--kernel`, `--give-up`, `--max-tricks`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineInput {
+    pub kernel: Option<String>,
+    pub give_up: Option<u64>,
+    pub max_tricks: Option<u32>,
+}
+
+impl EngineInput {
+    /// The named kernel (or the fastest) where a kernel plays the games, else the reference
+    /// engine giving up after `--give-up` tricks (`default_give_up` if not given).
+    pub fn engine(
+        &self,
+        rules: Rules,
+        players: usize,
+        cards: usize,
+        default_give_up: u64,
+    ) -> Result<Engine> {
+        let give_up = self.give_up.unwrap_or(default_give_up);
+        if give_up == 0 {
+            return Err(Error::input("bad --give-up: must be at least 1"));
+        }
+        Ok(Engine::choose(
+            kernel(self.kernel.as_deref())?,
+            rules,
+            players,
+            cards,
+            give_up,
+        ))
+    }
+
+    /// The trick cap before exact cycle detection (at least 1).
+    pub fn max_tricks(&self, default: u32) -> u32 {
+        self.max_tricks.unwrap_or(default).max(1)
+    }
+}
+
+/// A deck spec (`--deck`).
+pub fn deck(spec: &str) -> Result<Deck> {
+    Deck::parse(spec).map_err(|e| Error::bad("bad --deck", e))
+}
+
+/// The 0-based seat of a 1-based `--leader` (the range check against a deal is Position's).
+fn seat(leader: u64) -> Player {
+    Player(usize::try_from(leader.max(1) - 1).unwrap_or(usize::MAX - 1))
+}
+
+/// A starting deal with its leader (1-based), checked against `deck` if given.
+pub fn deal(text: &str, leader: u64, deck_spec: Option<&str>) -> Result<Position> {
+    let position =
+        Position::parse_deal(text, seat(leader)).map_err(|e| Error::bad("bad deal", e))?;
+    if let Some(spec) = deck_spec {
+        position
+            .check_deck(&deck(spec)?)
+            .map_err(|e| Error::bad("bad deal", e))?;
+    }
+    Ok(position)
+}
+
+/// A position with its leader (1-based); unlike a deal, hands may be empty.
+pub fn position(text: &str, leader: u64) -> Result<Position> {
+    Position::parse(text, seat(leader)).map_err(|e| Error::bad("bad position", e))
+}
+
+/// A plot file the back ends can write: .svg or .png, checked before any game is played.
+pub fn plot_path(path: &Path) -> Result<()> {
+    bmn_plot::Format::of(path).map(drop).map_err(|_| {
+        Error::input(format!(
+            "bad --plot '{}': name the file .svg or .png",
+            path.display()
+        ))
+    })
+}
+
+/// `90s`, `10m`, `2h`, `1d` or plain seconds (`--time`).
+pub fn duration(text: &str) -> Result<Duration> {
+    let t = text.trim();
+    let (number, unit) = t.split_at(
+        t.find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(t.len()),
+    );
+    let scale = match unit {
+        "" | "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => {
+            return Err(Error::input(format!(
+                "bad --time '{text}': use a number with s, m, h or d, e.g. 10m"
+            )));
+        }
+    };
+    match number.parse::<f64>() {
+        Ok(n) if n > 0.0 && (n * scale).is_finite() => Ok(Duration::from_secs_f64(n * scale)),
+        _ => Err(Error::input(format!(
+            "bad --time '{text}': use a positive number with s, m, h or d, e.g. 10m"
+        ))),
+    }
+}
+
+/// A kernel by name, which this CPU must be able to run; `None` picks the fastest.
+pub fn kernel(name: Option<&str>) -> Result<Kernel> {
+    let all = Kernel::all_available();
+    match name {
+        None => Ok(Kernel::best_available()),
+        Some(name) => all
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = all.iter().map(|k| k.name()).collect();
+                Error::input(format!(
+                    "bad --kernel '{name}': this CPU runs {}",
+                    names.join(", ")
+                ))
+            }),
+    }
+}
+
+/// Worker threads: the given count, or every core.
+pub fn threads(given: Option<usize>) -> Result<usize> {
+    match given {
+        Some(0) => Err(Error::input("bad --threads: must be at least 1")),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// A count that must be at least 1 (`bad --games: must be at least 1`).
+pub fn at_least_one(value: u64, flag: &str) -> Result<u64> {
+    if value == 0 {
+        Err(Error::input(format!("bad {flag}: must be at least 1")))
+    } else {
+        Ok(value)
+    }
+}

@@ -1,0 +1,45 @@
+//! bmn-app: every bmn command as a library function, from a request of plain values (what a
+//! person typed: deal text, deck specs, flags) to a report (JSON for scripts through serde,
+//! text for a person through [`Report::text`]).
+//!
+//! The CLI, the web server and the Python package are front ends over this crate: they map
+//! their inputs to requests and print, send or return the reports, so the same input gives the
+//! same answer, the same JSON keys and the same one-line error everywhere. Long commands
+//! report through an [`Observer`] and stop when their `stop` flag is set. Nothing here
+//! prints; files are written only where a request names them (plots, graphs, result files,
+//! the run ledger).
+
+#![forbid(unsafe_code)]
+
+pub mod backward;
+pub mod bench;
+pub mod count;
+pub mod deal;
+pub mod dot;
+mod durable;
+pub mod error;
+pub mod exhaustive;
+pub mod input;
+pub mod json;
+pub mod merge;
+pub mod observer;
+pub mod odds;
+pub mod pieces;
+pub mod play;
+pub mod records;
+pub mod search;
+pub mod stats;
+
+pub use error::{Error, Result};
+pub use observer::{Observer, Quiet};
+
+/// A command's answer: its JSON (serde, the keys are a contract) and its text for a person.
+pub trait Report: serde::Serialize {
+    /// The text a person reads, each line ending in a newline.
+    fn text(&self) -> String;
+
+    /// The JSON, on one line.
+    fn json(&self) -> String {
+        serde_json::to_string(self).expect("reports serialize")
+    }
+}

@@ -1,0 +1,406 @@
+//! `odds`: how long until someone finds a longer standard game, by the order-statistics
+//! model of Casella et al. (2024, arXiv:2403.13855) fitted to a `stats`-style run.
+//!
+//! The model (bmn-search's `odds.rs`) has three numbers: the tail's mean `mu`, where it starts
+//! `x0` and the share `p0` of games that get there. They are fitted to the lengths in cards
+//! of `fit_games` seeded random deals, whose run also times this machine; the report puts
+//! the model's expected records beside the published history of record searches
+//! (`records::search_history`).
+
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use bmn_core::{Deck, Rules};
+use bmn_search::stats::{TAIL_FROM_QUANTILE, quantile};
+use bmn_search::{DealSource, SearchConfig, Stats, TailModel};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_SEED, EngineInput};
+use crate::observer::Observer;
+use crate::records;
+
+/// Round numbers of games at which the chance of a new record is always reported.
+const ROUND_GAMES: [f64; 2] = [1e12, 1e15];
+
+/// Games of the fit run when not told.
+pub const DEFAULT_FIT_GAMES: u64 = 2_000_000;
+
+/// What to model.
+#[derive(Clone, Debug, Default)]
+pub struct OddsRequest {
+    /// Also report the expected record after this many games.
+    pub games: Option<f64>,
+    /// The length whose chance to report (default: one card more than the record).
+    pub target_cards: Option<u64>,
+    /// Games per second for the times (default: measured by the fit run).
+    pub rate: Option<f64>,
+    pub fit_games: Option<u64>,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    /// The model given instead of fitted: all three or none.
+    pub mu: Option<f64>,
+    pub x0: Option<f64>,
+    pub p0: Option<f64>,
+}
+
+/// `odds --json`.
+#[derive(Serialize, Clone, Debug)]
+pub struct OddsJson {
+    pub mu: f64,
+    pub x0: f64,
+    pub p0: f64,
+    /// Whether mu, x0 and p0 were fitted (else given).
+    pub fitted: bool,
+    /// The fit run; null when the model and the rate were both given.
+    pub fit: Option<FitJson>,
+    /// Games per second behind the times.
+    pub rate: f64,
+    /// Whether `rate` was measured by the fit run (else given).
+    pub rate_measured: bool,
+    /// Standard deviation of the record of many games (the Gumbel law's mu pi / sqrt 6).
+    pub record_spread: f64,
+    /// Expected record after each number of games, with the published record where there is one.
+    pub records: Vec<RecordJson>,
+    pub target_cards: u64,
+    /// Chance that one of N games reaches target_cards.
+    pub probabilities: Vec<ProbabilityJson>,
+    pub games_for_even_chance: f64,
+    pub seconds_for_even_chance: f64,
+    pub games_for_expected_record: f64,
+    pub seconds_for_expected_record: f64,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct FitJson {
+    pub games: u64,
+    pub seed: u64,
+    pub engine: &'static str,
+    pub threads: usize,
+    pub elapsed_seconds: f64,
+    pub games_per_second: f64,
+    pub mean_cards: f64,
+    pub median_cards: Option<u64>,
+    pub max_cards: Option<u64>,
+    /// Games at least x0 cards long.
+    pub tail_games: u64,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct RecordJson {
+    pub games: f64,
+    pub expected_record: f64,
+    pub published_record: Option<u64>,
+    pub source: Option<String>,
+    /// The model's chance that the record of that many games is below the published one.
+    pub model_probability_below: Option<f64>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct ProbabilityJson {
+    pub games: f64,
+    pub probability: f64,
+}
+
+/// The fit run: what was played and how fast.
+struct Fit {
+    stats: Stats,
+    engine: &'static str,
+    threads: usize,
+    elapsed: f64,
+}
+
+/// The model and its report; the fit run (if one was needed) is observed.
+pub fn odds(req: &OddsRequest, observer: &mut dyn Observer, stop: &AtomicBool) -> Result<OddsJson> {
+    let given = given_model(req)?;
+    if let Some(games) = req.games {
+        at_least_one(positive(games, "--games")?, "--games")?;
+    }
+    let rate = req.rate.map(|r| positive(r, "--rate")).transpose()?;
+    let fit_games = req.fit_games.unwrap_or(DEFAULT_FIT_GAMES);
+    if fit_games == 0 {
+        return Err(Error::input("bad --fit-games: must be at least 1"));
+    }
+    let threads = input::threads(req.threads)?;
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+
+    // The fit run also times the machine, so it is skipped only when nothing needs it.
+    let (model, rate, fit) = match (given, rate) {
+        (Some(model), Some(rate)) => (model, rate, None),
+        (given, rate) => {
+            let fit = fit_run(fit_games, seed, threads, observer, stop)?;
+            let model = match given {
+                Some(model) => model,
+                None => TailModel::fit(&fit.stats.cards, fit.stats.games, TAIL_FROM_QUANTILE)
+                    .ok_or_else(|| {
+                        Error::input(format!(
+                            "bad --fit-games: {fit_games} games leave too few in the tail to fit; \
+                             play more"
+                        ))
+                    })?,
+            };
+            let measured = fit.stats.games as f64 / fit.elapsed.max(1e-9);
+            (model, rate.unwrap_or(measured), Some(fit))
+        }
+    };
+    Ok(report(req, seed, &model, fit.as_ref(), rate))
+}
+
+/// `--mu`, `--x0`, `--p0`, checked.
+fn given_model(req: &OddsRequest) -> Result<Option<TailModel>> {
+    let (Some(mu), Some(x0), Some(p0)) = (req.mu, req.x0, req.p0) else {
+        return Ok(None);
+    };
+    let mu = positive(mu, "--mu")?;
+    if !(x0.is_finite() && x0 >= 0.0) {
+        return Err(Error::input(format!(
+            "bad --x0 {x0}: must be a length in cards, >= 0"
+        )));
+    }
+    if !(p0 > 0.0 && p0 <= 1.0) {
+        return Err(Error::input(format!(
+            "bad --p0 {p0}: must be a share in (0, 1]"
+        )));
+    }
+    Ok(Some(TailModel { mu, x0, p0 }))
+}
+
+fn positive(x: f64, flag: &str) -> Result<f64> {
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(Error::input(format!(
+            "bad {flag} {x}: must be a positive number"
+        )))
+    }
+}
+
+fn at_least_one(x: f64, flag: &str) -> Result<f64> {
+    if x >= 1.0 {
+        Ok(x)
+    } else {
+        Err(Error::input(format!(
+            "bad {flag} {x}: must be at least 1 game"
+        )))
+    }
+}
+
+/// `fit_games` standard deals, played as `stats` plays them (same seed, same games).
+fn fit_run(
+    fit_games: u64,
+    seed: u64,
+    threads: usize,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Fit> {
+    let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("bad --deck", e))?;
+    let engine =
+        EngineInput::default().engine(Rules::STANDARD, 2, 52, bmn_search::DEFAULT_GIVE_UP)?;
+    let config = SearchConfig {
+        seed,
+        source,
+        top: 0,
+        engine,
+        max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+    };
+    let started = Instant::now();
+    let stats =
+        crate::stats::play_stats(&config, fit_games, threads, stop, observer, "games (fit)");
+    let elapsed = started.elapsed().as_secs_f64();
+    Ok(Fit {
+        stats,
+        engine: engine.name(),
+        threads,
+        elapsed,
+    })
+}
+
+fn report(req: &OddsRequest, seed: u64, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJson {
+    let record = records::longest();
+    let target_cards = req.target_cards.unwrap_or(record.cards + 1);
+    let target = target_cards as f64;
+    let history = records::search_history();
+    let mut games_list: Vec<f64> = history.iter().map(|h| h.games).collect();
+    games_list.extend(req.games);
+    let records: Vec<RecordJson> = games_list
+        .iter()
+        .map(|&games| {
+            let published = history.iter().find(|h| h.games == games);
+            RecordJson {
+                games,
+                expected_record: m.expected_max(games),
+                published_record: published.map(|h| h.cards),
+                source: published.map(|h| h.who.clone()),
+                model_probability_below: published.map(|h| m.record_below(games, h.cards as f64)),
+            }
+        })
+        .collect();
+    let mut prob_games: Vec<f64> = games_list.iter().copied().chain(ROUND_GAMES).collect();
+    prob_games.sort_by(f64::total_cmp);
+    prob_games.dedup();
+    let probabilities: Vec<ProbabilityJson> = prob_games
+        .iter()
+        .map(|&games| ProbabilityJson {
+            games,
+            probability: m.probability(games, target),
+        })
+        .collect();
+    let even = m.games_for_probability(target, 0.5);
+    let expected = m.games_for_expected_max(target);
+    OddsJson {
+        mu: m.mu,
+        x0: m.x0,
+        p0: m.p0,
+        fitted: req.mu.is_none(),
+        fit: fit.map(|f| FitJson {
+            games: f.stats.games,
+            seed,
+            engine: f.engine,
+            threads: f.threads,
+            elapsed_seconds: f.elapsed,
+            games_per_second: f.stats.games as f64 / f.elapsed.max(1e-9),
+            mean_cards: f.stats.mean_cards(),
+            median_cards: quantile(&f.stats.cards, 0.5),
+            max_cards: f.stats.cards.iter().rposition(|&c| c > 0).map(|c| c as u64),
+            tail_games: (m.p0 * f.stats.games as f64).round() as u64,
+        }),
+        rate,
+        rate_measured: req.rate.is_none(),
+        record_spread: m.max_spread(),
+        records,
+        target_cards,
+        probabilities,
+        games_for_even_chance: even,
+        seconds_for_even_chance: even / rate,
+        games_for_expected_record: expected,
+        seconds_for_expected_record: expected / rate,
+    }
+}
+
+impl crate::Report for OddsJson {
+    fn text(&self) -> String {
+        let mut t = String::new();
+        if let Some(f) = &self.fit {
+            let _ = writeln!(
+                t,
+                "fit run:   {} standard deals, seed {}; {} engine, {} thread(s): {:.2} M games/s ({:.2} s); mean {:.1} cards, longest {}",
+                f.games,
+                f.seed,
+                f.engine,
+                f.threads,
+                f.games_per_second / 1e6,
+                f.elapsed_seconds,
+                f.mean_cards,
+                f.max_cards.unwrap_or(0),
+            );
+        }
+        let _ = writeln!(
+            t,
+            "model:     {} tail past x0 = {:.0} cards, reached by p0 = {:.4} of games, mean mu = {:.1} cards",
+            if self.fitted { "fitted" } else { "given" },
+            self.x0,
+            self.p0,
+            self.mu
+        );
+        let _ = writeln!(
+            t,
+            "           record of N games ~ x0 + mu (gamma + ln(N p0)), sd {:.0} cards (Casella et al. 2024)",
+            self.record_spread
+        );
+        let _ = writeln!(t, "records:   {:>9}  {:>9}  published", "games", "expected");
+        for r in &self.records {
+            let published = match (r.published_record, &r.source, r.model_probability_below) {
+                (Some(c), Some(who), Some(below)) => format!(
+                    "{c} ({who}); the model puts {:.0}% of records below it",
+                    100.0 * below
+                ),
+                _ => "-".into(),
+            };
+            let _ = writeln!(
+                t,
+                "           {:>9}  {:>9.0}  {published}",
+                games_text(r.games),
+                r.expected_record
+            );
+        }
+        let record = records::longest();
+        let _ = writeln!(
+            t,
+            "target:    a game of at least {} cards{}",
+            self.target_cards,
+            if self.target_cards == record.cards + 1 {
+                format!(" (beating the record {}, {})", record.cards, record.name)
+            } else {
+                String::new()
+            }
+        );
+        for p in &self.probabilities {
+            let _ = writeln!(
+                t,
+                "           {:>9} games: chance {:.3e}",
+                games_text(p.games),
+                p.probability
+            );
+        }
+        let _ = writeln!(
+            t,
+            "           even chance after {} games: {} at {:.2} M games/s{}",
+            games_text(self.games_for_even_chance),
+            duration_text(self.seconds_for_even_chance),
+            self.rate / 1e6,
+            if self.rate_measured {
+                " (this machine)"
+            } else {
+                ""
+            }
+        );
+        let _ = writeln!(
+            t,
+            "           expected record reaches it after {} games: {}",
+            games_text(self.games_for_expected_record),
+            duration_text(self.seconds_for_expected_record)
+        );
+        t
+    }
+}
+
+/// `3.20e9`, or the whole number below a million.
+fn games_text(games: f64) -> String {
+    if games < 1e6 {
+        format!("{games:.0}")
+    } else {
+        format!("{games:.2e}")
+    }
+}
+
+/// Seconds in the unit that reads best, up to years (`3.1e5 years`).
+fn duration_text(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    match seconds {
+        s if !s.is_finite() => "forever".into(),
+        s if s < 120.0 => format!("{s:.1} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 2.0 * 86_400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < YEAR => format!("{:.1} days", s / 86_400.0),
+        s if s < 1e4 * YEAR => format!("{:.1} years", s / YEAR),
+        s => format!("{:.2e} years", s / YEAR),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_and_counts_read_well() {
+        assert_eq!(games_text(3.2e9), "3.20e9");
+        assert_eq!(games_text(1000.0), "1000");
+        assert_eq!(duration_text(30.0), "30.0 s");
+        assert_eq!(duration_text(600.0), "10.0 min");
+        assert_eq!(duration_text(86_400.0), "24.0 h");
+        assert_eq!(duration_text(10.0 * 86_400.0), "10.0 days");
+        assert_eq!(duration_text(3.0 * 365.25 * 86_400.0), "3.0 years");
+        assert_eq!(duration_text(1e20), "3.17e12 years");
+    }
+}

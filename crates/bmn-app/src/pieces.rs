@@ -1,0 +1,408 @@
+//! `pieces search` and `pieces construct`: Casella's Ansatz (bmn-pieces) as commands.
+
+use std::fmt::Write as _;
+
+use bmn_pieces::{
+    Composition, ConstructConfig, Construction, EndlessGame, FoundPiece, Piece, PieceSearchConfig,
+    PieceSearchResult, PiecesError, PoolConfig,
+};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_SEED};
+use crate::json::{PositionJson, SpanJson};
+use crate::observer::Observer;
+
+/// What pieces to search.
+#[derive(Clone, Debug, Default)]
+pub struct PieceSearchRequest {
+    /// The known piece the template tests candidates behind (`DEFAULT_FILTER` if not told).
+    pub filter: Option<String>,
+    /// Longest candidate, in cards (12 if not told).
+    pub max_len: Option<u32>,
+    /// Only arrangements of these faces (`Q4,K3,A1` or `Q4,K3,A1,-23`).
+    pub faces: Option<String>,
+    pub threads: Option<usize>,
+    pub give_up: Option<u64>,
+    /// List every form of each piece in the text.
+    pub forms: bool,
+}
+
+/// What decks to build.
+#[derive(Clone, Debug, Default)]
+pub struct ConstructRequest {
+    pub seed: Option<u64>,
+    /// Decks to draw and play (2000 if not told).
+    pub budget: Option<u64>,
+    /// The pool: every piece up to this length (14)...
+    pub max_len: Option<u32>,
+    /// ...and every piece of at most one face up to this length (30).
+    pub sparse_len: Option<u32>,
+    /// Extra pieces for the pool by face list.
+    pub faces: Vec<String>,
+    /// Only decks built around a piece of exactly these cards.
+    pub around: Option<String>,
+    pub filter: Option<String>,
+    /// Positions a basin search may visit per cycle (2000000).
+    pub basin_limit: Option<u64>,
+    pub threads: Option<usize>,
+    pub give_up: Option<u64>,
+}
+
+/// A library error about the input (bad piece, bad faces, a filter that is no piece) is
+/// the user's.
+fn user_error(flag: &str) -> impl FnOnce(PiecesError) -> Error + '_ {
+    move |e| Error::bad(&format!("bad {flag}"), e)
+}
+
+fn filter(text: Option<&str>) -> Result<Piece> {
+    Piece::parse(text.unwrap_or(bmn_pieces::DEFAULT_FILTER)).map_err(user_error("--filter"))
+}
+
+fn faces(text: &str) -> Result<(Composition, Option<u32>)> {
+    Composition::parse_faces(text).map_err(user_error("--faces"))
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct TemplateJson {
+    pub preperiod: SpanJson,
+    pub period: SpanJson,
+    pub cycle_id: String,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct PieceJson {
+    pub piece: String,
+    pub length: usize,
+    pub composition: String,
+    /// Every form its passes cycle through, `piece` first.
+    pub forms: Vec<String>,
+    /// Candidates that are, or turn into, one of the forms.
+    pub candidates: u64,
+    pub template: TemplateJson,
+}
+
+impl From<&FoundPiece> for PieceJson {
+    fn from(p: &FoundPiece) -> Self {
+        PieceJson {
+            piece: p.piece.to_string(),
+            length: p.piece.len(),
+            composition: p.piece.composition().to_string(),
+            forms: p.forms.iter().map(ToString::to_string).collect(),
+            candidates: p.candidates,
+            template: TemplateJson {
+                preperiod: p.template.preperiod.into(),
+                period: p.template.period.into(),
+                cycle_id: p.template.id.to_string(),
+            },
+        }
+    }
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct PieceSearchReport {
+    pub filter: String,
+    pub max_len: u32,
+    pub faces: Option<String>,
+    pub units: u64,
+    pub passing: u64,
+    pub proposed: u64,
+    pub rejected: u64,
+    pub unresolved: u64,
+    pub pieces: Vec<PieceJson>,
+    /// List every form of each piece in the text.
+    #[serde(skip)]
+    pub list_forms: bool,
+}
+
+/// Pieces in increasing size (or arrangements of the given faces), each checked on the
+/// reference engine in the test template.
+pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<PieceSearchReport> {
+    let filter_text = req
+        .filter
+        .clone()
+        .unwrap_or_else(|| bmn_pieces::DEFAULT_FILTER.to_string());
+    let max_len = req.max_len.unwrap_or(12);
+    let config = PieceSearchConfig {
+        filter: filter(Some(&filter_text))?,
+        max_len,
+        faces: req.faces.as_deref().map(faces).transpose()?,
+        give_up: req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
+    };
+    let threads = input::threads(req.threads)?;
+    observer.start(None, 0, "units");
+    let result = bmn_pieces::search(&config, threads, |done, total| {
+        observer.start(Some(total), done, "units");
+        observer.progress(done, None);
+    })
+    .map_err(user_error("search"));
+    observer.finish();
+    let r: PieceSearchResult = result?;
+    Ok(PieceSearchReport {
+        filter: filter_text,
+        max_len,
+        faces: req.faces.clone(),
+        units: r.units,
+        passing: r.passing,
+        proposed: r.proposed,
+        rejected: r.rejected,
+        unresolved: r.unresolved,
+        pieces: r.pieces.iter().map(PieceJson::from).collect(),
+        list_forms: req.forms,
+    })
+}
+
+impl crate::Report for PieceSearchReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        for p in &self.pieces {
+            let forms = if self.list_forms && p.forms.len() > 1 {
+                format!(" -> {}", p.forms[1..].join(" -> "))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                text,
+                "{}  ({} cards, {}; {} form{}; template period {} tricks){forms}",
+                p.piece,
+                p.length,
+                p.composition,
+                p.forms.len(),
+                if p.forms.len() == 1 { "" } else { "s" },
+                p.template.period.tricks,
+            );
+        }
+        let _ = writeln!(
+            text,
+            "{} pieces up to passes ({} candidates kept of {} whose first pass closes; \
+             rejected by the reference engine: {}, unresolved: {})",
+            self.pieces.len(),
+            self.proposed,
+            self.passing,
+            self.rejected,
+            self.unresolved
+        );
+        text
+    }
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct EndlessGameJson {
+    pub deal: String,
+    pub leader: usize,
+    pub balanced: bool,
+    pub preperiod: SpanJson,
+    pub period: SpanJson,
+    pub cycle_id: String,
+    /// The deck's three pieces, for a deck of the construction (null for a deal found backward).
+    pub pieces: Option<Vec<String>>,
+    /// The deck's number in the seed's stream.
+    pub deck_index: Option<u64>,
+}
+
+impl From<&EndlessGame> for EndlessGameJson {
+    fn from(g: &EndlessGame) -> Self {
+        EndlessGameJson {
+            deal: g.deal.deal_text(),
+            leader: g.deal.leader().number(),
+            balanced: g.balanced,
+            preperiod: g.preperiod.into(),
+            period: g.period.into(),
+            cycle_id: g.cycle_id.to_string(),
+            pieces: g
+                .deck
+                .as_ref()
+                .map(|(p, _)| p.iter().map(ToString::to_string).collect()),
+            deck_index: g.deck.as_ref().map(|(_, k)| *k),
+        }
+    }
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct CycleJson {
+    pub cycle_id: String,
+    pub period: SpanJson,
+    pub representative: PositionJson,
+    pub decks: u64,
+    pub basin_positions: u64,
+    pub basin_complete: bool,
+    pub balanced_deals: usize,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct ConstructReport {
+    pub seed: u64,
+    pub budget: u64,
+    pub pool_pieces: usize,
+    pub triples: String,
+    pub decks_tried: u64,
+    pub distinct_decks: u64,
+    pub non_terminating: u64,
+    pub finishing: u64,
+    pub unresolved: u64,
+    pub cycles: Vec<CycleJson>,
+    /// Every distinct non-terminating deck, then every balanced deal found backward
+    /// (grouped by cycle, in the order the cycles were reached).
+    pub games: Vec<EndlessGameJson>,
+}
+
+/// Standard decks from the pool of pieces, played to their cycles, every cycle's basin
+/// searched backward for balanced deals.
+pub fn construct(req: &ConstructRequest, observer: &mut dyn Observer) -> Result<ConstructReport> {
+    let mut face_lists = req
+        .faces
+        .iter()
+        .map(|f| faces(f))
+        .collect::<Result<Vec<_>>>()?;
+    let around = match req.around.as_deref().map(faces).transpose()? {
+        Some((f, Some(plain))) => {
+            if !face_lists.contains(&(f, Some(plain))) {
+                face_lists.push((f, Some(plain)));
+            }
+            let mut c = f;
+            c.add(bmn_core::Kind::Plain, plain);
+            Some(c)
+        }
+        Some((_, None)) => {
+            return Err(Error::input(
+                "bad --around: give the plain cards too, e.g. Q4,K3,A1,-23",
+            ));
+        }
+        None => None,
+    };
+    let give_up = req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP);
+    let pool_config = PoolConfig {
+        filter: filter(req.filter.as_deref())?,
+        max_len: req.max_len.unwrap_or(14),
+        sparse_len: req.sparse_len.unwrap_or(30),
+        faces: face_lists,
+        give_up,
+    };
+    let basin_limit = req.basin_limit.unwrap_or(2_000_000);
+    if basin_limit == 0 {
+        return Err(Error::input("bad --basin-limit: must be at least 1"));
+    }
+    let threads = input::threads(req.threads)?;
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    let budget = req.budget.unwrap_or(2000);
+    observer.start(None, 0, "units");
+    observer.progress(0, Some("searching pieces"));
+    let pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, total| {
+        observer.start(Some(total), done, "units");
+        observer.progress(done, Some("searching pieces"));
+    });
+    let pool = match pool {
+        Ok(pool) => pool,
+        Err(e) => {
+            observer.finish();
+            return Err(user_error("pool")(e));
+        }
+    };
+    let config = ConstructConfig {
+        seed,
+        decks: budget,
+        give_up,
+        basin_limit,
+        around,
+    };
+    let c = bmn_pieces::construct(&pool, &config, threads, |stage, done, total| {
+        let message = if stage == 0 {
+            "playing decks"
+        } else {
+            "basins"
+        };
+        observer.start(Some(total), done, "units");
+        observer.progress(done, Some(message));
+    })
+    .map_err(user_error("construct"));
+    observer.finish();
+    Ok(construct_report(seed, budget, pool.len(), &c?))
+}
+
+fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> ConstructReport {
+    let mut games: Vec<EndlessGameJson> = c.decks.iter().map(EndlessGameJson::from).collect();
+    for cy in &c.cycles {
+        games.extend(cy.balanced.iter().map(EndlessGameJson::from));
+    }
+    ConstructReport {
+        seed,
+        budget,
+        pool_pieces: pool,
+        triples: c.triples.to_string(),
+        decks_tried: c.decks_tried,
+        distinct_decks: c.distinct_decks,
+        non_terminating: c.non_terminating,
+        finishing: c.finishing,
+        unresolved: c.unresolved,
+        cycles: c
+            .cycles
+            .iter()
+            .map(|cy| CycleJson {
+                cycle_id: cy.id.to_string(),
+                period: cy.period.into(),
+                representative: (&cy.representative).into(),
+                decks: cy.decks,
+                basin_positions: cy.basin_positions,
+                basin_complete: cy.basin_complete,
+                balanced_deals: cy.balanced.len(),
+            })
+            .collect(),
+        games,
+    }
+}
+
+impl crate::Report for ConstructReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "pool: {} pieces; {} ordered triples fill a standard deck",
+            self.pool_pieces, self.triples
+        );
+        let _ = writeln!(
+            text,
+            "decks: {} drawn ({} distinct), {} never end, {} end, {} unresolved",
+            self.decks_tried,
+            self.distinct_decks,
+            self.non_terminating,
+            self.finishing,
+            self.unresolved
+        );
+        let balanced: usize = self.cycles.iter().map(|cy| cy.balanced_deals).sum();
+        let _ = writeln!(
+            text,
+            "distinct cycles: {}; balanced deals found backward: {balanced}",
+            self.cycles.len()
+        );
+        for cy in &self.cycles {
+            let _ = writeln!(
+                text,
+                "cycle {}: period {} tricks ({} cards), {} deck{}, basin {} positions{}, {} balanced",
+                cy.cycle_id,
+                cy.period.tricks,
+                cy.period.cards,
+                cy.decks,
+                if cy.decks == 1 { "" } else { "s" },
+                cy.basin_positions,
+                if cy.basin_complete {
+                    ""
+                } else {
+                    " (cut short)"
+                },
+                cy.balanced_deals
+            );
+            for g in self
+                .games
+                .iter()
+                .filter(|g| g.deck_index.is_none() && g.cycle_id == cy.cycle_id)
+            {
+                let _ = writeln!(
+                    text,
+                    "  {} (leader {}): preperiod {} tricks, {} cards",
+                    g.deal, g.leader, g.preperiod.tricks, g.preperiod.cards
+                );
+            }
+        }
+        text
+    }
+}

@@ -1,0 +1,292 @@
+//! `play`: one deal to its end, its cycle, or a trick limit; its trace, its stack sizes as a
+//! plot, its positions as a graph.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use bmn_core::{Game, Outcome, Position, Rules, Span, play_out_within};
+use serde::Serialize;
+
+use crate::dot;
+use crate::error::{Error, Result};
+use crate::input::{self, RulesInput};
+use crate::json::{PositionJson, SpanJson};
+
+/// Tricks after which `play` gives up on a game that neither ends nor repeats: some penalty
+/// tables make games millions of tricks long, and one game may take that long.
+pub const PLAY_GIVE_UP: u64 = 10_000_000;
+
+/// What to play.
+#[derive(Clone, Debug, Default)]
+pub struct PlayRequest {
+    /// The deal in any notation (docs/rules.md, Notation).
+    pub deal: String,
+    /// Who leads, from 1.
+    pub leader: u64,
+    /// Stop after this many tricks.
+    pub tricks: Option<u64>,
+    /// The hands must hold exactly this deck.
+    pub deck: Option<String>,
+    /// The deal must have this many hands.
+    pub players: Option<usize>,
+    pub rules: RulesInput,
+    /// Report every position trick by trick.
+    pub trace: bool,
+    /// Draw the stack sizes trick by trick into this file (.svg or .png).
+    pub plot: Option<PathBuf>,
+    /// Write the game's positions as a DOT graph to this file.
+    pub dot: Option<PathBuf>,
+    /// Tricks before giving up ([`PLAY_GIVE_UP`] if not given).
+    pub give_up: Option<u64>,
+}
+
+/// What `play` found, as `--json` prints it (the keys are a contract).
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "outcome", rename_all = "lowercase")]
+pub enum PlayReport {
+    Finished {
+        winner: usize,
+        cards: u64,
+        tricks: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trace: Option<Vec<TraceJson>>,
+    },
+    Cycle {
+        preperiod: SpanJson,
+        period: SpanJson,
+        cycle_start: PositionJson,
+        cycle_id: String,
+        /// The canonical position that names the cycle (leader rotated to player 1).
+        cycle_representative: PositionJson,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trace: Option<Vec<TraceJson>>,
+    },
+    Stopped {
+        position: PositionJson,
+        cards: u64,
+        tricks: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trace: Option<Vec<TraceJson>>,
+    },
+}
+
+/// One position of a trace with the totals played before it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct TraceJson {
+    pub deal: String,
+    pub leader: usize,
+    pub tricks: u64,
+    pub cards: u64,
+}
+
+/// How the game went: played out (to its end or its cycle) or up to a trick limit.
+enum Played {
+    Out(Outcome),
+    Bounded(Game),
+}
+
+/// Plays the request's deal; writes its plot and graph if asked.
+pub fn play(req: &PlayRequest) -> Result<PlayReport> {
+    let rules = req.rules.rules()?;
+    let start = input::deal(&req.deal, req.leader, req.deck.as_deref())?;
+    if let Some(players) = req.players
+        && players != start.players()
+    {
+        return Err(Error::input(format!(
+            "bad deal: it has {} hands, but --players {players}",
+            start.players()
+        )));
+    }
+    if let Some(path) = &req.plot {
+        input::plot_path(path)?;
+    }
+    let give_up = req.give_up.unwrap_or(PLAY_GIVE_UP);
+    // The result decides how long the trace is, so play first, then replay for the trace.
+    let (result, trace_len) = match req.tricks {
+        Some(limit) => {
+            let mut game = Game::new(rules, start.clone());
+            game.run(limit);
+            let tricks = game.tricks();
+            (Played::Bounded(game), tricks)
+        }
+        None => match play_out_within(&rules, &start, give_up).ok_or_else(|| {
+            Error::Failed(format!(
+                "gave up: the game neither ended nor repeated a position within {give_up} tricks \
+                 (--give-up); `--tricks K` shows where it got to"
+            ))
+        })? {
+            Outcome::Cycle(c) => {
+                let len = c.preperiod.tricks + c.period.tricks;
+                (Played::Out(Outcome::Cycle(c)), len)
+            }
+            finished => {
+                let tricks = match finished {
+                    Outcome::Finished { tricks, .. } => tricks,
+                    Outcome::Cycle(_) => unreachable!(),
+                };
+                (Played::Out(finished), tricks)
+            }
+        },
+    };
+    let trace = req
+        .trace
+        .then(|| bmn_core::trace(&rules, &start, trace_len));
+    if let Some(path) = &req.dot {
+        dot::write(path, &game_graph(&rules, &start, &result, trace_len))?;
+    }
+    if let Some(path) = &req.plot {
+        let title = format!("Stacks trick by trick: {}", dot::short(&start.deal_text()));
+        bmn_plot::stack_sizes(
+            path,
+            &title,
+            &bmn_core::stack_sizes(&rules, &start, trace_len),
+        )?;
+    }
+    Ok(report(result, trace))
+}
+
+/// The game's positions as DOT: a path from the start, the cycle (if any) in red.
+fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> String {
+    let mut positions: Vec<Position> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (p, _) in bmn_core::trace(rules, start, tricks) {
+        if seen.insert(p.clone()) {
+            positions.push(p);
+        }
+    }
+    let (cycle, title) = match result {
+        Played::Out(Outcome::Cycle(c)) => (
+            bmn_core::cycle_positions(rules, &c.start, c.period.tricks),
+            format!(
+                "{}: preperiod {} tricks, period {} tricks",
+                dot::short(&start.deal_text()),
+                c.preperiod.tricks,
+                c.period.tricks
+            ),
+        ),
+        _ => (
+            std::collections::HashSet::new(),
+            format!(
+                "{}: {} tricks",
+                dot::short(&start.deal_text()),
+                positions.len() - 1
+            ),
+        ),
+    };
+    let marks = dot::Marks {
+        start,
+        cycle: &cycle,
+        balanced: false,
+    };
+    dot::graph(rules, &title, &positions, &marks)
+}
+
+fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
+    let trace = trace.map(|t| {
+        t.iter()
+            .map(|(p, s)| TraceJson {
+                deal: p.deal_text(),
+                leader: p.leader().number(),
+                tricks: s.tricks,
+                cards: s.cards,
+            })
+            .collect()
+    });
+    match result {
+        Played::Out(Outcome::Finished {
+            winner,
+            cards,
+            tricks,
+        }) => PlayReport::Finished {
+            winner: winner.number(),
+            cards,
+            tricks,
+            trace,
+        },
+        Played::Out(Outcome::Cycle(c)) => PlayReport::Cycle {
+            preperiod: c.preperiod.into(),
+            period: c.period.into(),
+            cycle_start: (&c.start).into(),
+            cycle_id: c.id.to_string(),
+            cycle_representative: (&c.representative).into(),
+            trace,
+        },
+        Played::Bounded(game) => match game.winner() {
+            Some(w) => PlayReport::Finished {
+                winner: w.number(),
+                cards: game.cards(),
+                tricks: game.tricks(),
+                trace,
+            },
+            None => PlayReport::Stopped {
+                position: game.position().into(),
+                cards: game.cards(),
+                tricks: game.tricks(),
+                trace,
+            },
+        },
+    }
+}
+
+/// `1. <stack> 2. <stack> (leader N)`, the literature's way of writing a position.
+fn trace_line(t: &TraceJson) -> String {
+    let mut line = String::new();
+    for (i, cards) in t.deal.split('/').enumerate() {
+        let shown = if cards.is_empty() { "(empty)" } else { cards };
+        let _ = write!(line, "{}. {} ", i + 1, shown);
+    }
+    let _ = write!(line, "(leader {})", t.leader);
+    line
+}
+
+impl crate::Report for PlayReport {
+    fn text(&self) -> String {
+        let mut text = String::new();
+        let trace = match self {
+            PlayReport::Finished { trace, .. }
+            | PlayReport::Cycle { trace, .. }
+            | PlayReport::Stopped { trace, .. } => trace,
+        };
+        for t in trace.iter().flatten() {
+            let _ = writeln!(text, "{}", trace_line(t));
+        }
+        let _ = match self {
+            PlayReport::Finished {
+                winner,
+                cards,
+                tricks,
+                ..
+            } => writeln!(
+                text,
+                "player {winner} wins after {cards} cards and {tricks} tricks"
+            ),
+            PlayReport::Cycle {
+                preperiod,
+                period,
+                cycle_start,
+                cycle_id,
+                ..
+            } => writeln!(
+                text,
+                "the game never ends\npreperiod: {} tricks ({} cards)\nperiod:    {} tricks ({} cards)\ncycle starts at: {} (leader {})\ncycle id: {cycle_id}",
+                preperiod.tricks,
+                preperiod.cards,
+                period.tricks,
+                period.cards,
+                cycle_start.deal,
+                cycle_start.leader
+            ),
+            PlayReport::Stopped {
+                position,
+                cards,
+                tricks,
+                ..
+            } => writeln!(
+                text,
+                "stopped after {tricks} tricks ({cards} cards) at: {} (leader {})",
+                position.deal, position.leader
+            ),
+        };
+        text
+    }
+}

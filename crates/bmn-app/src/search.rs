@@ -1,0 +1,394 @@
+//! `search`: random deals on the fast kernels (the reference engine for other tables), durable
+//! (ledger, result file, shards), stoppable at any unit boundary.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use bmn_run::{LedgerChoice, RunFile, differences, parse_shard, shard_units};
+use bmn_search::{
+    GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into, units_of,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::durable::{self, Plan};
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_SEED, EngineInput, RulesInput, TableInput};
+use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
+use crate::observer::Observer;
+
+/// The format of a search's result file (`bmn_run::RunFile`).
+pub const FORMAT: &str = "bmn-search-2";
+
+/// Games played when neither `--games` nor `--time` is given.
+pub const DEFAULT_GAMES: u64 = 1_000_000;
+
+/// How many of the longest games a search reports when not told.
+pub const DEFAULT_TOP: usize = 10;
+
+/// The engine named in the report of a merge (no games were played by it).
+pub const MERGED: &str = "merged";
+
+/// What to search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchRequest {
+    /// Games to play (`DEFAULT_GAMES` unless `time` is given).
+    pub games: Option<u64>,
+    /// Play for this long instead (`90s`, `10m`, ...).
+    pub time: Option<String>,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    pub top: Option<usize>,
+    /// `i/N` or `auto`.
+    pub shard: Option<String>,
+    /// The result file (`--out`).
+    pub out: Option<PathBuf>,
+    pub ledger: LedgerChoice,
+    pub table: TableInput,
+    pub rules: RulesInput,
+    pub engine: EngineInput,
+}
+
+/// Everything a search's result depends on, besides the range of games: shards merge only
+/// if these are equal. (The kernel, threads and trick cap never change a result.)
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    pub deck: String,
+    pub players: usize,
+    pub balanced: bool,
+    pub seed: u64,
+    pub penalties: String,
+    pub on_empty: String,
+    pub give_up: u64,
+    pub top: usize,
+    /// Games in the whole run (all shards).
+    pub games: u64,
+}
+
+/// A search's answer.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    pub params: SearchParams,
+    /// `i/N`, or `i,j,k/N` for merged shards.
+    pub shard: String,
+    /// The kernel's name, `reference`, or [`MERGED`].
+    pub engine: &'static str,
+    pub threads: usize,
+    pub elapsed: f64,
+    /// Games per second played by this command (0 for a merge).
+    pub rate: f64,
+    pub interrupted: bool,
+    pub summary: Summary,
+}
+
+/// `search --json`: the keys are a contract that scripts depend on.
+#[derive(Serialize)]
+struct SearchJson {
+    games: u64,
+    seed: u64,
+    deck: String,
+    balanced: bool,
+    players: usize,
+    penalties: String,
+    on_empty: String,
+    /// The kernel's name, or `reference` where no kernel plays the table.
+    kernel: &'static str,
+    threads: usize,
+    elapsed_seconds: f64,
+    games_per_second: f64,
+    interrupted: bool,
+    /// `i/N` when this is one shard of a run (`--shard`), or a merge of shards.
+    shard: String,
+    mean_cards: f64,
+    mean_tricks: f64,
+    /// Finished games won by each player, player 1 first.
+    wins: Vec<u64>,
+    histogram: HistogramJson,
+    longest: Vec<FoundJson>,
+    cycling_games: u64,
+    /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
+    unresolved_games: u64,
+    cycles: Vec<CyclingDealJson>,
+    /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
+    distinct_cycles: Vec<CycleClassJson>,
+}
+
+#[derive(Serialize)]
+struct HistogramJson {
+    bin_width: u64,
+    counts: Vec<u64>,
+}
+
+/// Runs the search: `stop` (e.g. set by Ctrl-C) ends it at the next unit, with the units
+/// finished reported and recorded.
+pub fn search(
+    req: &SearchRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<SearchReport> {
+    let source = req.table.source()?;
+    let rules = req.rules.rules()?;
+    let time_limit = req.time.as_deref().map(input::duration).transpose()?;
+    let games = match (req.games, time_limit) {
+        (Some(0), _) => return Err(Error::input("bad --games: must be at least 1")),
+        (Some(n), _) => Some(n),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_GAMES),
+    };
+    let shard = req.shard.as_deref().map(parse_shard).transpose()?;
+    if time_limit.is_some() && (shard.is_some() || req.out.is_some()) {
+        return Err(Error::input(
+            "--shard and --out need a run of a known size: give --games, not --time",
+        ));
+    }
+    let threads = input::threads(req.threads)?;
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    let top = req.top.unwrap_or(DEFAULT_TOP);
+    let give_up = req.engine.give_up.unwrap_or(bmn_search::DEFAULT_GIVE_UP);
+    let config = SearchConfig {
+        seed,
+        source: source.clone(),
+        top,
+        engine: req.engine.engine(
+            rules,
+            source.players(),
+            source.len(),
+            bmn_search::DEFAULT_GIVE_UP,
+        )?,
+        max_tricks: req.engine.max_tricks(bmn_kernel::DEFAULT_MAX_TRICKS),
+    };
+    let params = SearchParams {
+        deck: source.deck().to_string(),
+        players: source.players(),
+        balanced: source.balanced(),
+        seed,
+        penalties: rules.penalties.to_string(),
+        on_empty: rules.on_empty.to_string(),
+        give_up,
+        top,
+        games: games.unwrap_or(0),
+    };
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let (units, range) = match games {
+        Some(g) => {
+            let (u, r) = shard_units(shard, units_of(g), GAMES_PER_UNIT, g);
+            let units = Units {
+                games,
+                first: u.start,
+                end: Some(u.end),
+            };
+            (units, [r.start, r.end])
+        }
+        None => (Units::all(None), [0, 0]),
+    };
+    let template = RunFile {
+        format: FORMAT.into(),
+        params,
+        shard: shard.to_string(),
+        range,
+        total: games.unwrap_or(0),
+        units: [units.first, units.end.unwrap_or(u64::MAX)],
+        next_unit: units.first,
+        summary: Summary::new(top),
+        checksum: String::new(),
+    };
+    let fresh = Summary::new(top);
+    let started = Instant::now();
+    let done = durable::run(
+        Plan {
+            template,
+            ledger: &req.ledger,
+            file: req.out.as_deref(),
+            same_run: &same_run,
+            end: units.end,
+            threads,
+            what: "games",
+            total: Some(range[1] - range[0]).filter(|_| games.is_some()),
+        },
+        observer,
+        stop,
+        |unit| {
+            let mut tally = fresh.clone();
+            let r = units.games_of(unit);
+            play_into(&config, r.start, r.end, &mut tally);
+            tally
+        },
+        |next| units.games_before(next),
+        |s| {
+            s.longest
+                .first()
+                .map(|best| format!("best {} cards", best.cards))
+        },
+        || time_limit.is_none_or(|limit| started.elapsed() < limit),
+        |file| {
+            format!(
+                "resuming at game {} of {} (shard {})",
+                units.games_before(file.next_unit) + range[0],
+                range[1],
+                file.shard
+            )
+        },
+    )?;
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed) && time_limit.is_none();
+    if interrupted && let Some(at) = done.recorder.describe() {
+        observer.note(&format!(
+            "interrupted: recorded as {at}; run the same command with --resume to go on"
+        ));
+    }
+    let played = units.games_before(done.file.next_unit) - units.games_before(done.first_unit);
+    Ok(SearchReport {
+        params: done.file.params,
+        shard: done.file.shard,
+        engine: config.engine.name(),
+        threads,
+        elapsed: done.elapsed,
+        rate: played as f64 / done.elapsed.max(1e-9),
+        interrupted,
+        summary: done.file.summary,
+    })
+}
+
+/// Refuses to resume from an `--out` file of another run or shard.
+fn same_run(
+    old: &RunFile<SearchParams>,
+    new: &RunFile<SearchParams>,
+) -> std::result::Result<(), String> {
+    if old.same_run(new) {
+        return Ok(());
+    }
+    let what = if old.params != new.params {
+        differences(&old.params, &new.params)
+    } else {
+        format!("shard {} against {}", old.shard, new.shard)
+    };
+    Err(format!(
+        "the --out file holds another run ({what}); remove it or choose another file"
+    ))
+}
+
+impl Serialize for SearchReport {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let (p, s) = (&self.params, &self.summary);
+        SearchJson {
+            games: s.games,
+            seed: p.seed,
+            deck: p.deck.clone(),
+            balanced: p.balanced,
+            players: p.players,
+            penalties: p.penalties.clone(),
+            on_empty: p.on_empty.clone(),
+            kernel: self.engine,
+            threads: self.threads,
+            elapsed_seconds: self.elapsed,
+            games_per_second: self.rate,
+            interrupted: self.interrupted,
+            shard: self.shard.clone(),
+            mean_cards: s.mean_cards(),
+            mean_tricks: s.mean_tricks(),
+            wins: (1..=p.players).map(|i| s.wins_of(i)).collect(),
+            histogram: HistogramJson {
+                bin_width: HISTOGRAM_BIN,
+                counts: s.histogram.clone(),
+            },
+            longest: s.longest.iter().map(|f| FoundJson::new(f, 1)).collect(),
+            cycling_games: s.cycling,
+            unresolved_games: s.unresolved,
+            cycles: s
+                .cycles
+                .iter()
+                .map(|c| CyclingDealJson::new(c, 1))
+                .collect(),
+            distinct_cycles: CycleClassJson::list(s),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl crate::Report for SearchReport {
+    fn text(&self) -> String {
+        let (p, s) = (&self.params, &self.summary);
+        let mut t = String::new();
+        if self.interrupted {
+            let _ = writeln!(
+                t,
+                "interrupted: reporting the {} games of the units that finished",
+                s.games
+            );
+        }
+        let balanced = if p.balanced { ", balanced" } else { "" };
+        if self.engine == MERGED {
+            let _ = writeln!(
+                t,
+                "games:   {} ({}, {} players{balanced}, seed {}, shards {} merged)",
+                s.games, p.deck, p.players, p.seed, self.shard
+            );
+        } else {
+            let shard = if self.shard == "1/1" {
+                String::new()
+            } else {
+                format!(", shard {}", self.shard)
+            };
+            let _ = writeln!(
+                t,
+                "games:   {} ({}, {} players{balanced}, seed {}{shard}, {} thread(s), {} engine)",
+                s.games, p.deck, p.players, p.seed, self.threads, self.engine
+            );
+            let _ = writeln!(
+                t,
+                "speed:   {:.3} M games/s ({:.2} s)",
+                self.rate / 1e6,
+                self.elapsed
+            );
+        }
+        let _ = writeln!(
+            t,
+            "mean:    {:.2} cards, {:.2} tricks per finished game",
+            s.mean_cards(),
+            s.mean_tricks()
+        );
+        let fin = s.finished().max(1) as f64;
+        let shares: Vec<String> = (1..=p.players)
+            .map(|p| format!("player {p} {:.4}", s.wins_of(p) as f64 / fin))
+            .collect();
+        let _ = writeln!(t, "wins:    {}", shares.join(", "));
+        let _ = writeln!(
+            t,
+            "cycles:  {} game(s) never end, {} distinct cycle(s)",
+            s.cycling,
+            s.classes.len()
+        );
+        if let Some((index, deal)) = &s.first_unresolved {
+            let _ = writeln!(
+                t,
+                "unresolved: {} game(s) neither ended nor repeated within {} tricks (first: #{index} {deal})",
+                s.unresolved, p.give_up
+            );
+        }
+        for c in s.cycles.iter().take(10) {
+            let _ = writeln!(
+                t,
+                "  {} preperiod {} tricks, period {} tricks ({} cards), cycle {}",
+                c.deal, c.preperiod.tricks, c.period.tricks, c.period.cards, c.cycle_id
+            );
+        }
+        if !s.longest.is_empty() {
+            let _ = writeln!(t, "longest:");
+        }
+        for (i, f) in s.longest.iter().enumerate() {
+            let _ = writeln!(
+                t,
+                "  {:>2}. {} cards, {} tricks, player {} wins: {}",
+                i + 1,
+                f.cards,
+                f.tricks,
+                f.winner,
+                f.deal
+            );
+        }
+        t
+    }
+}

@@ -1,0 +1,507 @@
+//! `stats`: the length distribution, its exponential tail and the wins by seat over many
+//! random deals of any table, with a log-scale plot of uniform against balanced deals.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bmn_core::Rules;
+use bmn_search::stats::{quantile, wilson};
+use bmn_search::{DealSource, SearchConfig, Stats, TailFit, stream};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_SEED, EngineInput, RulesInput, TableInput};
+use crate::observer::Observer;
+
+/// Games played when not told.
+pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
+
+/// What to measure.
+#[derive(Clone, Debug, Default)]
+pub struct StatsRequest {
+    pub games: Option<u64>,
+    pub table: TableInput,
+    pub rules: RulesInput,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    pub engine: EngineInput,
+    /// Draw the length distribution (uniform against balanced deals) into this file.
+    pub plot: Option<PathBuf>,
+}
+
+/// The statistics of a run, with how it was made.
+#[derive(Clone, Debug)]
+pub struct StatsReport {
+    pub stats: Stats,
+    pub source: DealSource,
+    pub rules: Rules,
+    pub seed: u64,
+    pub engine: &'static str,
+    pub threads: usize,
+    pub elapsed: f64,
+    pub interrupted: bool,
+    pub give_up: u64,
+    pub plot: Option<PathBuf>,
+    /// The other kind of deal, played for the plot.
+    pub compared: Option<ComparedJson>,
+}
+
+/// The percentiles reported, in percent.
+const PERCENTILES: [f64; 9] = [1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0];
+
+/// `stats --json`: the keys are a contract that scripts depend on.
+#[derive(Serialize, Clone, Debug)]
+pub struct StatsJson {
+    pub games: u64,
+    pub finished: u64,
+    pub seed: u64,
+    pub players: usize,
+    pub deck: String,
+    pub balanced: bool,
+    pub penalties: String,
+    pub on_empty: String,
+    /// The kernel's name, or `reference`.
+    pub engine: &'static str,
+    pub threads: usize,
+    pub elapsed_seconds: f64,
+    pub games_per_second: f64,
+    pub interrupted: bool,
+    pub mean_cards: f64,
+    pub median_cards: Option<u64>,
+    pub mean_tricks: f64,
+    pub median_tricks: Option<u64>,
+    pub cards: LengthJson,
+    pub tricks: LengthJson,
+    /// The exponential tail of the tricks distribution; null with too few games.
+    pub tail: Option<TailJson>,
+    /// Share of the finished games won by each seat, player 1 first.
+    pub win_share_by_seat: Vec<f64>,
+    /// 95% Wilson intervals of those shares.
+    pub win_share_ci95: Vec<[f64; 2]>,
+    pub wins_by_seat: Vec<u64>,
+    pub cycling_games: u64,
+    /// Share of all games that never end.
+    pub never_end_share: f64,
+    pub distinct_cycles: usize,
+    /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
+    pub unresolved_games: u64,
+    /// The figure written with --plot, and the other kind of deal played for it.
+    pub plot: Option<String>,
+    pub compared: Option<ComparedJson>,
+}
+
+/// One length (cards or tricks): summary figures and the exact distribution.
+#[derive(Serialize, Clone, Debug)]
+pub struct LengthJson {
+    pub mean: f64,
+    pub median: Option<u64>,
+    pub max: Option<u64>,
+    /// `"p1"`, `"p5"`, ... `"p99"`: the least length with at least that share of games at or
+    /// below it.
+    pub percentiles: BTreeMap<String, u64>,
+    /// `histogram[n]` finished games of length exactly n.
+    pub histogram: Vec<u64>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct TailJson {
+    pub from_tricks: u64,
+    pub games: u64,
+    pub rate_per_trick: f64,
+    pub half_life_tricks: f64,
+}
+
+/// The other kind of deal (balanced if the run was uniform, or the reverse), played for the
+/// plot with the same seed and count.
+#[derive(Serialize, Clone, Debug)]
+pub struct ComparedJson {
+    pub balanced: bool,
+    pub games: u64,
+    pub mean_cards: f64,
+    pub mean_tricks: f64,
+    pub tail: Option<TailJson>,
+}
+
+/// Plays the request's deals (and, for a plot, as many of the other kind); `stop` keeps the
+/// units done.
+pub fn stats(
+    req: &StatsRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<StatsReport> {
+    let games = req.games.unwrap_or(DEFAULT_STATS_GAMES);
+    if games == 0 {
+        return Err(Error::input("bad --games: must be at least 1"));
+    }
+    let source = req.table.source()?;
+    let rules = req.rules.rules()?;
+    let threads = input::threads(req.threads)?;
+    let engine = req.engine.engine(
+        rules,
+        source.players(),
+        source.len(),
+        bmn_search::DEFAULT_GIVE_UP,
+    )?;
+    if let Some(path) = &req.plot {
+        input::plot_path(path)?;
+    }
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    let config = |source: DealSource| SearchConfig {
+        seed,
+        source,
+        top: 0,
+        engine,
+        max_tricks: req.engine.max_tricks(bmn_kernel::DEFAULT_MAX_TRICKS),
+    };
+    let started = Instant::now();
+    let stats = play_stats(
+        &config(source.clone()),
+        games,
+        threads,
+        stop,
+        observer,
+        "games",
+    );
+    let elapsed = started.elapsed().as_secs_f64();
+    let interrupted = stop.load(Ordering::Relaxed);
+
+    // The plot compares uniform with balanced deals (Casella et al. 2024, Figure 1): play the
+    // other kind too, if the deck can be shared out equally.
+    let mut compared = None;
+    if let Some(path) = &req.plot {
+        let other_table = TableInput {
+            balanced: !req.table.balanced,
+            ..req.table.clone()
+        };
+        let other_stats = match other_table.source().ok() {
+            Some(other) if !interrupted => Some(play_stats(
+                &config(other),
+                games,
+                threads,
+                stop,
+                observer,
+                "games (other kind, for the plot)",
+            )),
+            _ => None,
+        };
+        let label = |balanced: bool| {
+            if balanced {
+                "balanced deals"
+            } else {
+                "uniform deals"
+            }
+        };
+        let mut series = vec![bmn_plot::Histogram {
+            label: label(req.table.balanced).into(),
+            counts: stats.tricks.clone(),
+        }];
+        if let Some(o) = &other_stats {
+            series.push(bmn_plot::Histogram {
+                label: label(!req.table.balanced).into(),
+                counts: o.tricks.clone(),
+            });
+        }
+        let title = format!(
+            "Game length, {} players, {} ({} games each)",
+            source.players(),
+            source.deck(),
+            stats.games
+        );
+        bmn_plot::length_histogram(path, &title, "tricks", &series)?;
+        compared = other_stats.map(|o| ComparedJson {
+            balanced: !req.table.balanced,
+            games: o.games,
+            mean_cards: o.mean_cards(),
+            mean_tricks: o.mean_tricks(),
+            tail: o.tail_fit().map(TailJson::from),
+        });
+    }
+    Ok(StatsReport {
+        stats,
+        source,
+        rules,
+        seed,
+        engine: engine.name(),
+        threads,
+        elapsed,
+        interrupted,
+        give_up: req.engine.give_up.unwrap_or(bmn_search::DEFAULT_GIVE_UP),
+        plot: req.plot.clone(),
+        compared,
+    })
+}
+
+/// `games` deals of `config`'s stream into `Stats`, the observer counting `what`; setting
+/// `stop` keeps the units done. Shared by `stats` and `odds`'s fit run.
+pub fn play_stats(
+    config: &SearchConfig,
+    games: u64,
+    threads: usize,
+    stop: &AtomicBool,
+    observer: &mut dyn Observer,
+    what: &str,
+) -> Stats {
+    observer.start(Some(games), 0, what);
+    let stats = stream(config, Some(games), threads, stop, &Stats::default(), |s| {
+        observer.progress(s.games, None)
+    });
+    observer.finish();
+    stats
+}
+
+impl StatsReport {
+    /// Each seat's wins, share of the finished games and 95% Wilson interval.
+    fn seats(&self) -> Vec<(u64, f64, [f64; 2])> {
+        let s = &self.stats;
+        (0..self.source.players())
+            .map(|seat| {
+                let wins = s.wins.get(seat).copied().unwrap_or(0);
+                let (share, ci) = wilson(wins, s.finished());
+                (wins, share, ci)
+            })
+            .collect()
+    }
+
+    fn rate(&self) -> f64 {
+        self.stats.games as f64 / self.elapsed.max(1e-9)
+    }
+
+    /// The JSON view (`stats --json`).
+    pub fn json(&self) -> StatsJson {
+        let s = &self.stats;
+        let seats = self.seats();
+        StatsJson {
+            games: s.games,
+            finished: s.finished(),
+            seed: self.seed,
+            players: self.source.players(),
+            deck: self.source.deck().to_string(),
+            balanced: self.source.balanced(),
+            penalties: self.rules.penalties.to_string(),
+            on_empty: self.rules.on_empty.to_string(),
+            engine: self.engine,
+            threads: self.threads,
+            elapsed_seconds: self.elapsed,
+            games_per_second: self.rate(),
+            interrupted: self.interrupted,
+            mean_cards: s.mean_cards(),
+            median_cards: quantile(&s.cards, 0.5),
+            mean_tricks: s.mean_tricks(),
+            median_tricks: quantile(&s.tricks, 0.5),
+            cards: LengthJson::new(&s.cards),
+            tricks: LengthJson::new(&s.tricks),
+            tail: s.tail_fit().map(TailJson::from),
+            win_share_by_seat: seats.iter().map(|x| x.1).collect(),
+            win_share_ci95: seats.iter().map(|x| x.2).collect(),
+            wins_by_seat: seats.iter().map(|x| x.0).collect(),
+            cycling_games: s.cycling,
+            never_end_share: s.cycling_share(),
+            distinct_cycles: s.cycles.len(),
+            unresolved_games: s.unresolved,
+            plot: self.plot.as_ref().map(|p| p.display().to_string()),
+            compared: self.compared.clone(),
+        }
+    }
+}
+
+impl Serialize for StatsReport {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        self.json().serialize(serializer)
+    }
+}
+
+impl crate::Report for StatsReport {
+    fn text(&self) -> String {
+        let s = &self.stats;
+        let players = self.source.players();
+        let seats = self.seats();
+        let mut t = String::new();
+        if self.interrupted {
+            let _ = writeln!(
+                t,
+                "interrupted: the {} games of the units that finished",
+                s.games
+            );
+        }
+        let _ = writeln!(
+            t,
+            "table:     {} ({} cards), {} players, {} deals, {}",
+            self.source.deck(),
+            self.source.len(),
+            players,
+            if self.source.balanced() {
+                "balanced"
+            } else {
+                "uniform"
+            },
+            rules_text(&self.rules, players),
+        );
+        let _ = writeln!(
+            t,
+            "games:     {}, seed {}; {} engine, {} thread(s): {:.3} M games/s ({:.2} s)",
+            s.games,
+            self.seed,
+            self.engine,
+            self.threads,
+            self.rate() / 1e6,
+            self.elapsed
+        );
+        for (name, h) in [("cards", &s.cards), ("tricks", &s.tricks)] {
+            let _ = writeln!(t, "{:<10} {}", format!("{name}:"), length_line(h));
+        }
+        let _ = match s.tail_fit() {
+            Some(f) => writeln!(
+                t,
+                "tail:      exponential past {} tricks ({} games): half-life {:.1} tricks",
+                f.from_tricks, f.games, f.half_life
+            ),
+            None => writeln!(t, "tail:      too few long games to fit"),
+        };
+        let wins: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, (_, share, [lo, hi]))| {
+                format!("{} {:.4} [{:.4}, {:.4}]", i + 1, share, lo, hi)
+            })
+            .collect();
+        let _ = writeln!(t, "wins:      by seat, share [95% interval]");
+        for chunk in wins.chunks(3) {
+            let _ = writeln!(t, "           {}", chunk.join("   "));
+        }
+        let _ = match s.cycling {
+            0 => writeln!(t, "never end: none"),
+            n => writeln!(
+                t,
+                "never end: {n} games ({:.2e} of all), {} distinct cycle(s)",
+                s.cycling_share(),
+                s.cycles.len()
+            ),
+        };
+        if s.unresolved > 0 {
+            let _ = writeln!(
+                t,
+                "unresolved: {} games neither ended nor repeated within {} tricks (--give-up)",
+                s.unresolved, self.give_up
+            );
+        }
+        let _ = histogram_text(&mut t, &s.cards);
+        if let Some(path) = &self.plot {
+            let what = match &self.compared {
+                Some(c) => format!(
+                    "with {} {} deals (mean {:.2} cards{})",
+                    c.games,
+                    if c.balanced { "balanced" } else { "uniform" },
+                    c.mean_cards,
+                    c.tail
+                        .as_ref()
+                        .map(|f| format!(", half-life {:.1} tricks", f.half_life_tricks))
+                        .unwrap_or_default()
+                ),
+                None => "this run only: the deck cannot be dealt the other way".into(),
+            };
+            let _ = writeln!(t, "plot:      {} ({what})", path.display());
+        }
+        t
+    }
+}
+
+impl From<TailFit> for TailJson {
+    fn from(t: TailFit) -> Self {
+        TailJson {
+            from_tricks: t.from_tricks,
+            games: t.games,
+            rate_per_trick: t.rate,
+            half_life_tricks: t.half_life,
+        }
+    }
+}
+
+impl LengthJson {
+    pub fn new(histogram: &[u64]) -> LengthJson {
+        LengthJson {
+            mean: bmn_search::stats::mean(histogram),
+            median: quantile(histogram, 0.5),
+            max: histogram.iter().rposition(|&c| c > 0).map(|m| m as u64),
+            percentiles: PERCENTILES
+                .iter()
+                .filter_map(|&p| Some((format!("p{p}"), quantile(histogram, p / 100.0)?)))
+                .collect(),
+            histogram: histogram.to_vec(),
+        }
+    }
+}
+
+/// `standard penalties` or the table, and the running-out rule where it matters.
+fn rules_text(rules: &Rules, players: usize) -> String {
+    let table = if rules.penalties.is_standard() {
+        "standard penalties".to_string()
+    } else {
+        format!("penalties {}", rules.penalties)
+    };
+    if players > 2 {
+        format!("{table}, on-empty {}", rules.on_empty)
+    } else {
+        table
+    }
+}
+
+/// `mean 254.55, median 224; 10% 108, ... max 3024`.
+fn length_line(h: &[u64]) -> String {
+    let q = |p: f64| quantile(h, p).map_or("-".into(), |v| v.to_string());
+    format!(
+        "mean {:.2}, median {}; 10% {}, 25% {}, 75% {}, 90% {}, 99% {}, max {}",
+        bmn_search::stats::mean(h),
+        q(0.5),
+        q(0.1),
+        q(0.25),
+        q(0.75),
+        q(0.9),
+        q(0.99),
+        h.iter().rposition(|&c| c > 0).unwrap_or(0)
+    )
+}
+
+/// A terminal histogram of lengths in cards: about a dozen bins up to the 99th percentile,
+/// the rest in one last bin.
+fn histogram_text(t: &mut String, cards: &[u64]) -> std::fmt::Result {
+    let total: u64 = cards.iter().sum();
+    let Some(p99) = quantile(cards, 0.99) else {
+        return Ok(());
+    };
+    let width = [
+        1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000,
+    ]
+    .into_iter()
+    .find(|&w| p99 / w <= 12)
+    .unwrap_or(10_000) as usize;
+    let bins = p99 as usize / width + 1;
+    let mut counts = vec![0u64; bins + 1];
+    for (len, &c) in cards.iter().enumerate() {
+        counts[(len / width).min(bins)] += c;
+    }
+    let top = counts.iter().copied().max().unwrap_or(1).max(1);
+    writeln!(t, "histogram: cards, share of finished games")?;
+    for (i, &c) in counts.iter().enumerate() {
+        if i == bins && c == 0 {
+            break;
+        }
+        let range = if i == bins {
+            format!("{:>5}+     ", i * width)
+        } else {
+            format!("{:>5}-{:<5}", i * width, (i + 1) * width - 1)
+        };
+        let bar = "#".repeat((c * 40).div_ceil(top) as usize);
+        writeln!(
+            t,
+            "  {range} {bar:<40} {:>6.2}%",
+            100.0 * c as f64 / total.max(1) as f64
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! The flag families: each flag is declared once here and flattened into every command that
+//! takes it, so it has one name, one help text and one default everywhere. Defaults left as
+//! `None` here are the library's (`bmn_app::input::DEFAULT_*` and each command's constants).
+
+use std::path::PathBuf;
+
+use bmn_app::input::{EngineInput, RulesInput};
+use bmn_run::LedgerChoice;
+use clap::Args;
+
+/// `--deck`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DeckArg {
+    /// The deck: standard, camicia, standard+jokers, 2xstandard (any N x), or a composition
+    /// such as 2J,2Q,2K,2A,16-. What a command deals from or enumerates [default: standard];
+    /// for `play`, the hands must hold exactly this deck.
+    #[arg(long, value_name = "DECK")]
+    pub deck: Option<String>,
+}
+
+/// `--players`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlayersArg {
+    /// Players at the table (2 to 10), player 1 leading [default: 2]; for `play`, the deal
+    /// must have this many hands. The kernels play two players; more go to the reference
+    /// engine.
+    #[arg(long, value_name = "P")]
+    pub players: Option<usize>,
+}
+
+/// `--penalties`, `--on-empty`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesArgs {
+    /// Penalty table, e.g. "J1,Q2,K3,A4" or Knocking Dolly "K3,J2,Q1,A0" (A0: takes the pile at
+    /// once); kinds not listed keep their standard value, "A-" makes a kind plain.
+    #[arg(long, value_name = "TABLE")]
+    pub penalties: Option<String>,
+    /// With more than two players, what happens when a payer runs out part-way through a debt:
+    /// `pass` the rest to the next player (Paulhus) or the player with dibs `collect`s the pile.
+    #[arg(long, value_name = "RULE", default_value = "pass", value_parser = ["pass", "collect"])]
+    pub on_empty: String,
+}
+
+impl RulesArgs {
+    pub fn input(&self) -> RulesInput {
+        RulesInput {
+            penalties: self.penalties.clone(),
+            on_empty: Some(self.on_empty.clone()),
+        }
+    }
+}
+
+/// `--give-up`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GiveUpArg {
+    /// Give up on a game that has neither ended nor repeated a position after this many tricks
+    /// and count it as unresolved (some penalty tables make games millions of tricks long)
+    /// [default: 100000 on the reference engine of search, stats and exhaustive; 10000000 for
+    /// play; 1000000 for pieces].
+    #[arg(long, value_name = "T")]
+    pub give_up: Option<u64>,
+}
+
+/// `--kernel`, `--give-up`, `--max-tricks`: how the commands that play many deals play them.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EngineArgs {
+    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    #[command(flatten)]
+    pub give_up: GiveUpArg,
+    /// Games still going after this many tricks go to exact cycle detection (any cap gives the
+    /// same results) [default: 3000; 1000 for exhaustive].
+    #[arg(long, value_name = "M")]
+    pub max_tricks: Option<u32>,
+}
+
+impl EngineArgs {
+    pub fn input(&self) -> EngineInput {
+        EngineInput {
+            kernel: self.kernel.clone(),
+            give_up: self.give_up.give_up,
+            max_tricks: self.max_tricks,
+        }
+    }
+}
+
+/// `--seed`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SeedArg {
+    /// Seed of the stream: deal (or sample, or deck) k is a function of (seed, k) only
+    /// [default: 1; `deal` draws one from the clock].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+/// `--threads`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ThreadsArg {
+    /// Worker threads [default: every core; 1 for bench]. Results do not depend on it.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+}
+
+/// `--db`, `--resume`, `--no-db`: where a long run records its progress.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LedgerArgs {
+    /// The run database (SQLite) this run records its progress in, every second [default:
+    /// $BMN_DB, else $XDG_STATE_HOME/bmn/runs.sqlite, else ~/.local/state/bmn/runs.sqlite].
+    #[arg(long, value_name = "FILE", conflicts_with = "no_db")]
+    pub db: Option<PathBuf>,
+    /// Continue the latest unfinished run of the same parameters (and shard) recorded in the
+    /// database, e.g. after the machine died or the run was killed; nothing is lost or
+    /// counted twice.
+    #[arg(long)]
+    pub resume: bool,
+    /// Record nothing.
+    #[arg(long, conflicts_with = "resume")]
+    pub no_db: bool,
+}
+
+impl LedgerArgs {
+    pub fn choice(&self) -> LedgerChoice {
+        LedgerChoice {
+            db: self.db.clone(),
+            resume: self.resume,
+            no_db: self.no_db,
+        }
+    }
+}
+
+/// `--shard`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ShardArg {
+    /// Play only shard i of N (1-based): N disjoint ranges of the run (units of a seed's
+    /// games, or deal indices) that together cover it; `auto` takes i and N from the scheduler
+    /// (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or Kubernetes' JOB_COMPLETION_INDEX
+    /// with BMN_SHARDS). Merge the shards' files with `bmn merge`.
+    #[arg(long, value_name = "i/N|auto")]
+    pub shard: Option<String>,
+}
+
+/// `--leader`.
+#[derive(Args, Debug, Clone)]
+pub struct LeaderArg {
+    /// Who leads, numbered from 1.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub leader: u64,
+}
+
+/// `--limit`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArg {
+    /// Stop after this many positions (about 50 bytes of memory each) and say it was cut
+    /// short [default: 20000000].
+    #[arg(long, value_name = "M")]
+    pub limit: Option<u64>,
+}
+
+/// `--top`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct TopArg {
+    /// How many of the longest games to report [default: 10].
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
+}
+
+/// `--plot`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlotArg {
+    /// Draw the command's figure into FILE (.svg or .png): `play` every player's stack size
+    /// trick by trick, `stats` the length distribution of uniform against balanced deals,
+    /// `records` record length against year.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+}
+
+/// `--dot`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DotArg {
+    /// Write the positions as a Graphviz DOT graph to FILE (render: `dot -Tsvg FILE > out.svg`):
+    /// one node per position, one edge per trick, the cycle in red, balanced starting deals
+    /// filled green, the position given outlined twice.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+}
+
+/// `--json`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct OutputArg {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}

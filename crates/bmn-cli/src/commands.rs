@@ -1,0 +1,233 @@
+//! Each command: its flags mapped to a bmn-app request, the report printed. Nothing else.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Result;
+use bmn_app::backward::{BasinRequest, ExtendRequest, TreesRequest};
+use bmn_app::bench::BenchRequest;
+use bmn_app::deal::DealRequest;
+use bmn_app::exhaustive::ExhaustiveRequest;
+use bmn_app::input::TableInput;
+use bmn_app::odds::OddsRequest;
+use bmn_app::pieces::{ConstructRequest, PieceSearchRequest};
+use bmn_app::play::PlayRequest;
+use bmn_app::search::SearchRequest;
+use bmn_app::stats::StatsRequest;
+
+use crate::cli::{Command, PiecesCommand};
+use crate::output::{deal_text, emit};
+use crate::progress::Bar;
+
+/// Set by Ctrl-C: long commands stop at the next unit boundary and report what they finished.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Lets Ctrl-C stop a long command cleanly. A second Ctrl-C does nothing more; the command
+/// ends at the next unit (milliseconds) anyway.
+fn stop_on_ctrl_c() -> &'static AtomicBool {
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
+    &STOP
+}
+
+pub fn run(command: Command) -> Result<()> {
+    let bar = &mut Bar::default();
+    match command {
+        Command::Play(a) => {
+            let req = PlayRequest {
+                deal: deal_text(&a.deal)?,
+                leader: a.leader.leader,
+                tricks: a.tricks,
+                deck: a.deck.deck,
+                players: a.players.players,
+                rules: a.rules.input(),
+                trace: a.trace,
+                plot: a.plot.plot,
+                dot: a.dot.dot,
+                give_up: a.give_up.give_up,
+            };
+            emit(&bmn_app::play::play(&req)?, a.output.json)
+        }
+        Command::Search(a) => {
+            let req = SearchRequest {
+                games: a.games,
+                time: a.time,
+                seed: a.seed.seed,
+                threads: a.threads.threads,
+                top: a.top.top,
+                shard: a.shard.shard,
+                out: a.out,
+                ledger: a.ledger.choice(),
+                table: TableInput {
+                    deck: a.deck.deck,
+                    players: a.players.players,
+                    balanced: a.balanced,
+                },
+                rules: a.rules.input(),
+                engine: a.engine.input(),
+            };
+            let report = bmn_app::search::search(&req, bar, stop_on_ctrl_c())?;
+            emit(&report, a.output.json)
+        }
+        Command::Bench(a) => {
+            let req = BenchRequest {
+                games: a.games,
+                deck: a.deck.deck,
+                threads: a.threads.threads,
+                seed: a.seed.seed,
+            };
+            let report = bmn_app::bench::bench(&req)?;
+            emit(&report, a.output.json)?;
+            Ok(report.check()?)
+        }
+        Command::Exhaustive(a) if !a.merge.is_empty() => {
+            emit(&bmn_app::merge::merge(&a.merge)?, a.output.json)
+        }
+        Command::Exhaustive(a) => {
+            let req = ExhaustiveRequest {
+                deck: a.deck.deck.unwrap_or_default(),
+                leader: a.leader.leader,
+                rules: a.rules.input(),
+                list_cycles: a.list_cycles,
+                shard: a.shard.shard,
+                checkpoint: a.checkpoint,
+                ledger: a.ledger.choice(),
+                threads: a.threads.threads,
+                engine: a.engine.input(),
+            };
+            let report = bmn_app::exhaustive::exhaustive(&req, bar, stop_on_ctrl_c())?;
+            emit(&report, a.output.json)
+        }
+        Command::Merge(a) => emit(&bmn_app::merge::merge(&a.files)?, a.output.json),
+        Command::Backward(a) => {
+            let position = deal_text(&a.position)?;
+            let report = bmn_app::backward::backward(&position, a.leader.leader, &a.rules.input())?;
+            emit(&report, a.output.json)
+        }
+        Command::Basin(a) => {
+            let req = BasinRequest {
+                position: deal_text(&a.position)?,
+                leader: a.leader.leader,
+                balanced: a.balanced,
+                limit: a.limit.limit,
+                dot: a.dot.dot,
+                rules: a.rules.input(),
+            };
+            emit(&bmn_app::backward::basin(&req, bar)?, a.output.json)
+        }
+        Command::Extend(a) => {
+            let req = ExtendRequest {
+                deal: deal_text(&a.deal)?,
+                leader: a.leader.leader,
+                depth: a.depth,
+                limit: a.limit.limit,
+                top: a.top.top,
+                rules: a.rules.input(),
+            };
+            emit(&bmn_app::backward::extend(&req, bar)?, a.output.json)
+        }
+        Command::Trees(a) => {
+            let req = TreesRequest {
+                samples: a.samples,
+                deck: a.deck.deck,
+                players: a.players.players,
+                seed: a.seed.seed,
+                cap: a.cap,
+                rules: a.rules.input(),
+            };
+            emit(&bmn_app::backward::trees(&req, bar)?, a.output.json)
+        }
+        Command::Pieces(p) => match p.command {
+            PiecesCommand::Search(a) => {
+                let req = PieceSearchRequest {
+                    filter: Some(a.filter.filter),
+                    max_len: Some(a.max_len),
+                    faces: a.faces,
+                    threads: a.threads.threads,
+                    give_up: a.give_up.give_up,
+                    forms: a.forms,
+                };
+                emit(&bmn_app::pieces::search(&req, bar)?, a.output.json)
+            }
+            PiecesCommand::Construct(a) => {
+                let req = ConstructRequest {
+                    seed: a.seed.seed,
+                    budget: Some(a.budget),
+                    max_len: Some(a.max_len),
+                    sparse_len: Some(a.sparse_len),
+                    faces: a.faces,
+                    around: a.around,
+                    filter: Some(a.filter.filter),
+                    basin_limit: Some(a.basin_limit),
+                    threads: a.threads.threads,
+                    give_up: a.give_up.give_up,
+                };
+                emit(&bmn_app::pieces::construct(&req, bar)?, a.output.json)
+            }
+        },
+        Command::Records(a) => {
+            let report = bmn_app::records::records(a.plot.plot.as_deref())?;
+            emit(&report, a.output.json)?;
+            if a.verify {
+                report.verify()?;
+            }
+            Ok(())
+        }
+        Command::Deal(a) => {
+            let req = DealRequest {
+                table: TableInput {
+                    deck: a.deck.deck,
+                    players: a.players.players,
+                    balanced: a.balanced,
+                },
+                seed: a.seed.seed,
+                index: a.index,
+            };
+            let report = bmn_app::deal::deal(&req)?;
+            if !a.output.json {
+                // How to deal it again goes to stderr, so stdout holds the deal alone.
+                eprintln!("{}", report.replay_note());
+            }
+            emit(&report, a.output.json)
+        }
+        Command::Stats(a) => {
+            let req = StatsRequest {
+                games: a.games,
+                table: TableInput {
+                    deck: a.deck.deck,
+                    players: a.players.players,
+                    balanced: a.balanced,
+                },
+                rules: a.rules.input(),
+                seed: a.seed.seed,
+                threads: a.threads.threads,
+                engine: a.engine.input(),
+                plot: a.plot.plot,
+            };
+            let report = bmn_app::stats::stats(&req, bar, stop_on_ctrl_c())?;
+            emit(&report, a.output.json)
+        }
+        Command::Count(a) => {
+            let table = TableInput {
+                deck: a.deck.deck,
+                players: a.players.players,
+                balanced: false,
+            };
+            emit(&bmn_app::count::count(&table)?, a.output.json)
+        }
+        Command::Odds(a) => {
+            let req = OddsRequest {
+                games: a.games,
+                target_cards: a.target_cards,
+                rate: a.rate,
+                fit_games: Some(a.fit_games),
+                seed: a.seed.seed,
+                threads: a.threads.threads,
+                mu: a.mu,
+                x0: a.x0,
+                p0: a.p0,
+            };
+            // The fit run is short, and an interrupted fit would be a worse fit: no Ctrl-C stop.
+            let report = bmn_app::odds::odds(&req, bar, &AtomicBool::new(false))?;
+            emit(&report, a.output.json)
+        }
+    }
+}
