@@ -79,6 +79,8 @@ pub struct BasinRequest {
     pub limit: Option<u64>,
     /// Write the basin as a DOT graph to this file.
     pub dot: Option<PathBuf>,
+    /// Return the basin as a graph of at most this many positions (the nearest first).
+    pub graph: Option<usize>,
     pub rules: RulesInput,
 }
 
@@ -142,6 +144,9 @@ pub struct BasinReport {
     pub balanced_deals: Vec<BalancedJson>,
     /// Every balanced position of the basin, player 2 leading included.
     pub balanced_deals_any_leader: Vec<BalancedJson>,
+    /// The positions and their tricks, when asked for (`BasinRequest::graph`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<dot::Graph>,
     /// List the balanced deals in the text.
     #[serde(skip)]
     pub list_balanced: bool,
@@ -157,7 +162,7 @@ pub fn basin(req: &BasinRequest, observer: &mut dyn Observer) -> Result<BasinRep
     }
     let config = BasinConfig {
         limit,
-        keep_members: req.dot.is_some(),
+        keep_members: req.dot.is_some() || req.graph.is_some(),
     };
     observer.start(None, 0, "positions");
     let basin = bmn_backward::basin(&rules, &start, &config, |n| {
@@ -167,13 +172,33 @@ pub fn basin(req: &BasinRequest, observer: &mut dyn Observer) -> Result<BasinRep
     observer.finish();
     let basin = basin?;
     if let Some(path) = &req.dot {
-        dot::write(path, &basin_graph(&rules, &start, &basin))?;
+        let (title, members, marks_cycle) = basin_parts(&rules, &basin);
+        let marks = dot::Marks {
+            start: &start,
+            cycle: &marks_cycle,
+            balanced: true,
+        };
+        dot::write(path, &dot::graph(&rules, &title, members, &marks))?;
     }
-    Ok(basin_report(&start, &basin, limit, req.balanced))
+    let mut report = basin_report(&start, &basin, limit, req.balanced);
+    if let Some(cap) = req.graph {
+        let (_, members, marks_cycle) = basin_parts(&rules, &basin);
+        let marks = dot::Marks {
+            start: &start,
+            cycle: &marks_cycle,
+            balanced: true,
+        };
+        report.graph = Some(dot::Graph::of(&rules, members, &marks, cap));
+    }
+    Ok(report)
 }
 
-/// The basin as DOT: every member, the cycle (in every renaming) marked, balanced deals marked.
-fn basin_graph(rules: &Rules, start: &Position, basin: &Basin) -> String {
+/// The basin as a graph: its title, its members, and the cycle's positions in every renaming
+/// (marked with the balanced deals and the position given).
+fn basin_parts<'a>(
+    rules: &Rules,
+    basin: &'a Basin,
+) -> (String, &'a [Position], std::collections::HashSet<Position>) {
     let members = basin.members.as_deref().unwrap_or_default();
     let (cycle, title) = match &basin.target {
         BasinTarget::Cycle {
@@ -197,12 +222,7 @@ fn basin_graph(rules: &Rules, start: &Position, basin: &Basin) -> String {
             format!("positions ending in {position}: {}", members.len()),
         ),
     };
-    let marks = dot::Marks {
-        start,
-        cycle: &cycle,
-        balanced: true,
-    };
-    dot::graph(rules, &title, members, &marks)
+    (title, members, cycle)
 }
 
 /// The balanced deals (only those with player 1 leading, if `leader_1`).
@@ -256,6 +276,7 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         balanced_counts: counts.into(),
         balanced_deals: balanced_json(&basin.balanced, true),
         balanced_deals_any_leader: balanced_json(&basin.balanced, false),
+        graph: None,
         list_balanced: list,
     }
 }

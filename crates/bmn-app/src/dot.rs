@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use bmn_core::{Position, Rules, play_trick};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 
@@ -49,11 +50,75 @@ impl Marks<'_> {
     }
 }
 
-/// The graph of `positions` under one trick: an edge from each position to its successor when
-/// that is among them too, each node styled by `marks`.
+/// A set of positions under one trick: nodes with their marks, and an edge from each position
+/// to its successor when that is in the set too. The JSON of `/api/basin`'s graph; [`graph`]
+/// writes the same as DOT.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    /// `[from, to, cards]`: node indices and the cards laid in the trick.
+    pub edges: Vec<[u64; 3]>,
+    /// Whether the positions were cut to a cap (the first ones kept).
+    pub truncated: bool,
+}
+
+/// A node of a [`Graph`].
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub deal: String,
+    pub leader: usize,
+    /// `plain`, `cycle`, `balanced`, `start` or `final`.
+    pub mark: &'static str,
+}
+
+impl Mark {
+    fn name(self) -> &'static str {
+        match self {
+            Mark::Plain => "plain",
+            Mark::Cycle => "cycle",
+            Mark::Balanced => "balanced",
+            Mark::Start => "start",
+            Mark::Final => "final",
+        }
+    }
+}
+
+impl Graph {
+    /// The graph of `positions` (at most `cap` of them, the first ones) styled by `marks`.
+    pub fn of(rules: &Rules, positions: &[Position], marks: &Marks, cap: usize) -> Graph {
+        let kept = &positions[..positions.len().min(cap)];
+        let index: HashMap<&Position, usize> =
+            kept.iter().enumerate().map(|(i, p)| (p, i)).collect();
+        let nodes = kept
+            .iter()
+            .map(|p| Node {
+                deal: p.deal_text(),
+                leader: p.leader().number(),
+                mark: marks.of(p).name(),
+            })
+            .collect();
+        let mut edges = Vec::new();
+        for (i, p) in kept.iter().enumerate() {
+            if p.winner().is_some() {
+                continue;
+            }
+            let mut next = p.clone();
+            let trick = play_trick(rules, &mut next);
+            if let Some(&j) = index.get(&next) {
+                edges.push([i as u64, j as u64, trick.cards]);
+            }
+        }
+        Graph {
+            nodes,
+            edges,
+            truncated: kept.len() < positions.len(),
+        }
+    }
+}
+
+/// The graph of `positions` under one trick as DOT, each node styled by `marks`.
 pub fn graph(rules: &Rules, title: &str, positions: &[Position], marks: &Marks) -> String {
-    let index: HashMap<&Position, usize> =
-        positions.iter().enumerate().map(|(i, p)| (p, i)).collect();
+    let g = Graph::of(rules, positions, marks, usize::MAX);
     let mut out = String::new();
     let _ = writeln!(out, "digraph bmn {{");
     let _ = writeln!(out, "  label={};", quote(title));
@@ -62,26 +127,19 @@ pub fn graph(rules: &Rules, title: &str, positions: &[Position], marks: &Marks) 
         out,
         "  node [shape=box, fontname=\"DejaVu Sans Mono\", fontsize=10];"
     );
-    for (i, p) in positions.iter().enumerate() {
-        let style = match marks.of(p) {
-            Mark::Plain => "",
-            Mark::Cycle => ", color=red, penwidth=2",
-            Mark::Balanced => ", style=filled, fillcolor=palegreen",
-            Mark::Start => ", peripheries=2",
-            Mark::Final => ", style=filled, fillcolor=lightgrey",
+    for (i, n) in g.nodes.iter().enumerate() {
+        let style = match n.mark {
+            "cycle" => ", color=red, penwidth=2",
+            "balanced" => ", style=filled, fillcolor=palegreen",
+            "start" => ", peripheries=2",
+            "final" => ", style=filled, fillcolor=lightgrey",
+            _ => "",
         };
-        let label = format!("{} ({})", p.deal_text(), p.leader().number());
+        let label = format!("{} ({})", n.deal, n.leader);
         let _ = writeln!(out, "  n{i} [label={}{style}];", quote(&label));
     }
-    for (i, p) in positions.iter().enumerate() {
-        if p.winner().is_some() {
-            continue;
-        }
-        let mut next = p.clone();
-        let trick = play_trick(rules, &mut next);
-        if let Some(&j) = index.get(&next) {
-            let _ = writeln!(out, "  n{i} -> n{j} [label=\"{}\"];", trick.cards);
-        }
+    for [i, j, cards] in &g.edges {
+        let _ = writeln!(out, "  n{i} -> n{j} [label=\"{cards}\"];");
     }
     out.push_str("}\n");
     out

@@ -30,6 +30,7 @@ pub mod records;
 pub mod search;
 pub mod stats;
 
+pub use bmn_run::LedgerChoice;
 pub use error::{Error, Result};
 pub use observer::{Observer, Quiet};
 

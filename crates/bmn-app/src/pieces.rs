@@ -8,6 +8,8 @@ use bmn_pieces::{
 };
 use serde::Serialize;
 
+pub use bmn_pieces::DEFAULT_FILTER;
+
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED};
 use crate::json::{PositionJson, SpanJson};

@@ -79,6 +79,47 @@ pub struct TraceJson {
     pub cards: u64,
 }
 
+/// One step of a replay: a card laid, or a pile taken.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "step", rename_all = "lowercase")]
+pub enum EventJson {
+    /// `player` laid `card`; after it `claim` has the claim on the pile and the next payer
+    /// owes them `owed` cards (`claim` null while no penalty card is down).
+    Card {
+        player: usize,
+        card: char,
+        claim: Option<usize>,
+        owed: u8,
+    },
+    /// `player` takes the pile of `cards` cards: the trick is over.
+    Take { player: usize, cards: u64 },
+}
+
+/// The card-by-card steps of the first `tricks` tricks of `start`'s game (fewer if it ends),
+/// played by the reference engine.
+pub fn events(rules: &Rules, start: &Position, tricks: u64) -> Vec<EventJson> {
+    let mut position = start.clone();
+    let mut events = Vec::new();
+    for _ in 0..tricks {
+        if position.winner().is_some() {
+            break;
+        }
+        let trick = bmn_core::play_trick_observed(rules, &mut position, |c| {
+            events.push(EventJson::Card {
+                player: c.player.number(),
+                card: c.kind.symbol(),
+                claim: c.claim.map(|(p, _)| p.number()),
+                owed: c.claim.map_or(0, |(_, owed)| owed),
+            });
+        });
+        events.push(EventJson::Take {
+            player: trick.taker.number(),
+            cards: trick.cards,
+        });
+    }
+    events
+}
+
 /// How the game went: played out (to its end or its cycle) or up to a trick limit.
 enum Played {
     Out(Outcome),
@@ -145,6 +186,103 @@ pub fn play(req: &PlayRequest) -> Result<PlayReport> {
     Ok(report(result, trace))
 }
 
+/// A game for a replay: the report (the same keys as `play`), the start, and every card laid.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    #[serde(flatten)]
+    pub report: PlayReport,
+    pub start: PositionJson,
+    pub players: usize,
+    /// Every card laid and every pile taken, in order (with `events`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<EventJson>>,
+}
+
+/// The request's game for a replay, with its card-by-card events if `events`; refused when
+/// what would be replayed (the whole game, or up to the repeat of an endless one) is longer
+/// than `max_tricks` tricks.
+pub fn replay(req: &PlayRequest, events: bool, max_tricks: u64) -> Result<Replay> {
+    let report = play(&PlayRequest {
+        trace: false,
+        ..req.clone()
+    })?;
+    let tricks = report.tricks_shown();
+    if tricks > max_tricks && (req.trace || events) {
+        return Err(Error::input(format!(
+            "the game lasts {tricks} tricks to replay, past the cap of {max_tricks} tricks; \
+             ask for fewer (tricks=K)"
+        )));
+    }
+    let rules = req.rules.rules()?;
+    let start = input::deal(&req.deal, req.leader, req.deck.as_deref())?;
+    let report = match (report, req.trace) {
+        (report, false) => report,
+        (report, true) => report.with_trace(trace_json(&bmn_core::trace(&rules, &start, tricks))),
+    };
+    Ok(Replay {
+        report,
+        start: (&start).into(),
+        players: start.players(),
+        events: events.then(|| self::events(&rules, &start, tricks)),
+    })
+}
+
+impl PlayReport {
+    /// The same report with `trace` in it.
+    fn with_trace(self, t: Vec<TraceJson>) -> PlayReport {
+        match self {
+            PlayReport::Finished {
+                winner,
+                cards,
+                tricks,
+                ..
+            } => PlayReport::Finished {
+                winner,
+                cards,
+                tricks,
+                trace: Some(t),
+            },
+            PlayReport::Cycle {
+                preperiod,
+                period,
+                cycle_start,
+                cycle_id,
+                cycle_representative,
+                ..
+            } => PlayReport::Cycle {
+                preperiod,
+                period,
+                cycle_start,
+                cycle_id,
+                cycle_representative,
+                trace: Some(t),
+            },
+            PlayReport::Stopped {
+                position,
+                cards,
+                tricks,
+                ..
+            } => PlayReport::Stopped {
+                position,
+                cards,
+                tricks,
+                trace: Some(t),
+            },
+        }
+    }
+
+    /// Tricks the report covers: the whole game, up to the repeat of an endless one, or up to
+    /// the trick limit.
+    pub fn tricks_shown(&self) -> u64 {
+        match self {
+            PlayReport::Finished { tricks, .. } | PlayReport::Stopped { tricks, .. } => *tricks,
+            PlayReport::Cycle {
+                preperiod, period, ..
+            } => preperiod.tricks + period.tricks,
+        }
+    }
+}
+
 /// The game's positions as DOT: a path from the start, the cycle (if any) in red.
 fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> String {
     let mut positions: Vec<Position> = Vec::new();
@@ -181,17 +319,20 @@ fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> 
     dot::graph(rules, &title, &positions, &marks)
 }
 
+/// A trace's positions as JSON.
+fn trace_json(t: &[(Position, Span)]) -> Vec<TraceJson> {
+    t.iter()
+        .map(|(p, s)| TraceJson {
+            deal: p.deal_text(),
+            leader: p.leader().number(),
+            tricks: s.tricks,
+            cards: s.cards,
+        })
+        .collect()
+}
+
 fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
-    let trace = trace.map(|t| {
-        t.iter()
-            .map(|(p, s)| TraceJson {
-                deal: p.deal_text(),
-                leader: p.leader().number(),
-                tricks: s.tricks,
-                cards: s.cards,
-            })
-            .collect()
-    });
+    let trace = trace.map(|t| trace_json(&t));
     match result {
         Played::Out(Outcome::Finished {
             winner,

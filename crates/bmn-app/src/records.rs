@@ -17,6 +17,16 @@ struct Data {
     about: String,
     search_history: Vec<Search>,
     records: Vec<Record>,
+    cycles: Vec<PublishedCycle>,
+}
+
+/// A published game that never ends (or a position on its cycle), for replay pages.
+#[derive(Deserialize, Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct PublishedCycle {
+    pub name: String,
+    pub deal: String,
+    pub leader: usize,
+    pub source: String,
 }
 
 /// A published record game.
@@ -48,6 +58,11 @@ fn data() -> Data {
 /// The record games, oldest first.
 pub fn table() -> Vec<Record> {
     data().records
+}
+
+/// Published games that never end.
+pub fn cycles() -> Vec<PublishedCycle> {
+    data().cycles
 }
 
 /// The published record searches, oldest first.

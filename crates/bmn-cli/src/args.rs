@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
+use bmn_app::LedgerChoice;
 use bmn_app::input::{EngineInput, RulesInput};
-use bmn_run::LedgerChoice;
 use clap::Args;
 
 /// `--deck`.

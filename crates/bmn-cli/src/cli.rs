@@ -53,6 +53,19 @@ pub enum Command {
     Count(CountArgs),
     /// The odds of a new record: an exponential-tail model of the longest of N games, fitted here.
     Odds(OddsArgs),
+    /// A local web page that replays any deal card by card, with its JSON API under /api/.
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on: 127.0.0.1 keeps the page to this machine; 0.0.0.0 opens it to
+    /// the network.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: String,
+    /// The port (0: any free port).
+    #[arg(long, default_value_t = 8080, value_name = "PORT")]
+    pub port: u16,
 }
 
 #[derive(Args, Debug)]
@@ -273,7 +286,7 @@ pub enum PiecesCommand {
 #[derive(Args, Debug, Clone)]
 pub struct FilterArg {
     /// The known piece the template tests candidates behind (docs/rules.md's filter).
-    #[arg(long, default_value = bmn_pieces::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
+    #[arg(long, default_value = bmn_app::pieces::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
     pub filter: String,
 }
 

@@ -14,12 +14,22 @@ use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
 
+use crate::args::{DeckArg, PlayersArg};
 use crate::cli::{Command, PiecesCommand};
 use crate::output::{deal_text, emit};
 use crate::progress::Bar;
 
 /// Set by Ctrl-C: long commands stop at the next unit boundary and report what they finished.
 static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The table of `--deck`, `--players` and `--balanced`.
+fn table(deck: DeckArg, players: PlayersArg, balanced: bool) -> TableInput {
+    TableInput {
+        deck: deck.deck,
+        players: players.players,
+        balanced,
+    }
+}
 
 /// Lets Ctrl-C stop a long command cleanly. A second Ctrl-C does nothing more; the command
 /// ends at the next unit (milliseconds) anyway.
@@ -56,11 +66,7 @@ pub fn run(command: Command) -> Result<()> {
                 shard: a.shard.shard,
                 out: a.out,
                 ledger: a.ledger.choice(),
-                table: TableInput {
-                    deck: a.deck.deck,
-                    players: a.players.players,
-                    balanced: a.balanced,
-                },
+                table: table(a.deck, a.players, a.balanced),
                 rules: a.rules.input(),
                 engine: a.engine.input(),
             };
@@ -109,6 +115,7 @@ pub fn run(command: Command) -> Result<()> {
                 balanced: a.balanced,
                 limit: a.limit.limit,
                 dot: a.dot.dot,
+                graph: None,
                 rules: a.rules.input(),
             };
             emit(&bmn_app::backward::basin(&req, bar)?, a.output.json)
@@ -173,11 +180,7 @@ pub fn run(command: Command) -> Result<()> {
         }
         Command::Deal(a) => {
             let req = DealRequest {
-                table: TableInput {
-                    deck: a.deck.deck,
-                    players: a.players.players,
-                    balanced: a.balanced,
-                },
+                table: table(a.deck, a.players, a.balanced),
                 seed: a.seed.seed,
                 index: a.index,
             };
@@ -191,11 +194,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Stats(a) => {
             let req = StatsRequest {
                 games: a.games,
-                table: TableInput {
-                    deck: a.deck.deck,
-                    players: a.players.players,
-                    balanced: a.balanced,
-                },
+                table: table(a.deck, a.players, a.balanced),
                 rules: a.rules.input(),
                 seed: a.seed.seed,
                 threads: a.threads.threads,
@@ -206,12 +205,14 @@ pub fn run(command: Command) -> Result<()> {
             emit(&report, a.output.json)
         }
         Command::Count(a) => {
-            let table = TableInput {
-                deck: a.deck.deck,
-                players: a.players.players,
-                balanced: false,
-            };
+            let table = table(a.deck, a.players, false);
             emit(&bmn_app::count::count(&table)?, a.output.json)
+        }
+        Command::Serve(a) => {
+            bmn_serve::serve(&a.bind, a.port, bmn_serve::Limits::default(), |at| {
+                eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");
+            })
+            .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", a.bind, a.port))
         }
         Command::Odds(a) => {
             let req = OddsRequest {

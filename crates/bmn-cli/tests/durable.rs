@@ -59,6 +59,9 @@ fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
     }
     // In any order.
     let merged = json(&["merge", p(&files[2]), p(&files[0]), p(&files[1]), "--json"]);
+    // One merge for every kind of run: merged shards are named the same way.
+    assert_eq!(merged["shard"], "1,2,3/3");
+    assert_eq!(merged["kernel"], "merged");
     assert_eq!(result(merged), result(whole));
 
     // A missing shard, one given twice, a mixed split, another seed: each refused, named.
@@ -235,6 +238,43 @@ fn shard_auto_reads_the_scheduler() {
     assert_eq!(v["shard"], "3/4");
     bad(
         &["search", "--games", "10", "--shard", "auto"],
+        "no scheduler index",
+    );
+    // Enumerations read the scheduler the same way, and their shards merge with `bmn merge`.
+    let deck = ["exhaustive", "--deck", "2J,2Q,2K,2A,2-", "--no-db"];
+    let whole = json(&[&deck[..], &["--json"]].concat());
+    let mut files = Vec::new();
+    for task in 0..2 {
+        let f = dir.join(format!("e{task}.json"));
+        let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
+            .args(deck)
+            .args(["--shard", "auto", "--checkpoint", p(&f), "--json"])
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "2")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["shards"], format!("{}/2", task + 1));
+        files.push(f);
+    }
+    let merged = json(&["merge", p(&files[0]), p(&files[1]), "--json"]);
+    assert_eq!(merged["shards"], "1,2/2");
+    assert_eq!(merged["deals"], whole["deals"]);
+    assert_eq!(merged["second_player_wins"], whole["second_player_wins"]);
+    bad(
+        &[
+            "exhaustive",
+            "--deck",
+            "2J,2Q,6-",
+            "--shard",
+            "auto",
+            "--no-db",
+        ],
         "no scheduler index",
     );
     bad(

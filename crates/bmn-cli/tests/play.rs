@@ -207,3 +207,42 @@ fn bad_input_is_named_with_exit_code_2() {
     bad(&["play"], "DEAL");
     bad(&["frobnicate"], "unrecognized subcommand");
 }
+
+/// `bmn serve` listens where it says and answers the API; a bad address is an error.
+#[test]
+fn serve_answers_on_the_port_it_names() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(["serve", "--port", "0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    write!(
+        stream,
+        "GET /api/play?deal=--Q-J-/Q-J- HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#"{"outcome":"cycle""#), "{answer}");
+    let out = bmn(
+        &["serve", "--bind", "no.such.host.invalid", "--port", "1"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("serving on no.such.host.invalid:1"));
+}

@@ -20,12 +20,36 @@ pub struct Trick {
     pub game_over: bool,
 }
 
+/// One card laid in a trick, as [`play_trick_observed`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardLaid {
+    /// Who laid it.
+    pub player: Player,
+    pub kind: Kind,
+    /// After it: the player with the claim on the pile and the cards the next payer still
+    /// owes them (`None` while no penalty card is down; `Some((p, 0))` when the pile is theirs).
+    pub claim: Option<(Player, u8)>,
+}
+
 /// Plays one trick from `position` (which must not be finished: at least two players hold
 /// cards) and leaves the next position in place.
 ///
 /// # Panics
 /// If `position.winner()` is already `Some`: a finished game has no next trick.
 pub fn play_trick(rules: &Rules, position: &mut Position) -> Trick {
+    play_trick_observed(rules, position, |_| {})
+}
+
+/// [`play_trick`], telling `on_card` about every card as it is laid (a replay shows them one
+/// at a time). The same code plays both, so what is shown is the reference engine's game.
+///
+/// # Panics
+/// If `position.winner()` is already `Some`.
+pub fn play_trick_observed(
+    rules: &Rules,
+    position: &mut Position,
+    mut on_card: impl FnMut(CardLaid),
+) -> Trick {
     assert!(position.winner().is_none(), "play_trick on a finished game");
     let (stacks, leader) = position.parts_mut();
     let players = stacks.len();
@@ -61,19 +85,34 @@ pub fn play_trick(rules: &Rules, position: &mut Position) -> Trick {
             continue;
         };
         pile.push(card);
-        match (rules.penalties.value(card), debt) {
-            (Some(0), _) => break turn, // a 0-penalty card: its owner takes the pile at once
+        let laid_by = turn;
+        let taker = match (rules.penalties.value(card), debt) {
+            (Some(0), _) => Some(turn), // a 0-penalty card: its owner takes the pile at once
             (Some(v), _) => {
                 debt = Some((turn, v, false));
                 turn = next_in(&out, turn);
+                None
             }
+            (None, Some((dibs, 1, _))) => Some(dibs),
             (None, Some((dibs, owed, _))) => {
-                if owed == 1 {
-                    break dibs;
-                }
                 debt = Some((dibs, owed - 1, true));
+                None
             }
-            (None, None) => turn = next_in(&out, turn),
+            (None, None) => {
+                turn = next_in(&out, turn);
+                None
+            }
+        };
+        on_card(CardLaid {
+            player: Player(laid_by),
+            kind: card,
+            claim: match taker {
+                Some(t) => Some((Player(t), 0)),
+                None => debt.map(|(dibs, owed, _)| (Player(dibs), owed)),
+            },
+        });
+        if let Some(t) = taker {
+            break t;
         }
     };
     let cards = pile.len() as u64;

@@ -19,7 +19,7 @@ pub mod walk;
 
 pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, fnv1a64, play_out, play_out_within};
 pub use deck::Deck;
-pub use engine::{Game, Trick, play_trick};
+pub use engine::{CardLaid, Game, Trick, play_trick, play_trick_observed};
 pub use error::{DeckError, ParseError, PenaltyError, PositionError};
 pub use kind::Kind;
 pub use penalty::PenaltyTable;

@@ -140,3 +140,94 @@ fn the_outside_check_sees_what_it_must() {
     assert_eq!(depth(Path::new(".ci/run")), 1);
     assert_eq!(depth(Path::new("README.md")), 0);
 }
+
+/// The top-level module a source file belongs to (`queue/avx512.rs` is part of `queue`),
+/// or `None` for the crate root (`lib.rs`, `main.rs`).
+fn module_of(file: &Path, src: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).ok()?;
+    let first = rel
+        .components()
+        .next()?
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
+    let name = first.trim_end_matches(".rs").to_string();
+    (name != "lib" && name != "main").then_some(name)
+}
+
+/// The sibling modules `text` refers to (`crate::name`, `use crate::{a, b::c}`), and whether
+/// it refers to the crate root (`crate::Name` that is no module).
+fn references(text: &str, modules: &[String]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        let names: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            group[..end].split(',').map(str::trim).collect()
+        } else {
+            vec![rest]
+        };
+        for name in names {
+            let head: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if modules.contains(&head) {
+                found.push(head);
+            } else if !head.is_empty() {
+                found.push(String::new()); // the root
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// "No file imports a file that imports it back": within every crate, no two modules refer
+/// to each other (the root counts as a module for `crate::Name` of its own items; its `mod`
+/// declarations are not imports).
+#[test]
+fn no_two_modules_import_each_other() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut cycles = Vec::new();
+    for krate in std::fs::read_dir(&crates).unwrap() {
+        let src = krate.unwrap().path().join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let modules: Vec<String> = files.iter().filter_map(|f| module_of(f, &src)).collect();
+        let mut edges = std::collections::BTreeSet::new();
+        for f in &files {
+            let from = module_of(f, &src).unwrap_or_default();
+            let text = std::fs::read_to_string(f).unwrap();
+            // Test modules may reach anywhere.
+            let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for to in references(text, &modules) {
+                if to != from {
+                    edges.insert((from.clone(), to));
+                }
+            }
+        }
+        for (a, b) in &edges {
+            if a < b && edges.contains(&(b.clone(), a.clone())) {
+                let name = |m: &str| {
+                    if m.is_empty() {
+                        "the root".to_string()
+                    } else {
+                        m.to_string()
+                    }
+                };
+                cycles.push(format!("{}: {} <-> {}", src.display(), name(a), name(b)));
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "modules that import each other:\n{}",
+        cycles.join("\n")
+    );
+}

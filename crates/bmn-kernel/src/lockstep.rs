@@ -26,18 +26,6 @@ pub(crate) struct Job<'a> {
     pub(crate) max_tricks: u32,
 }
 
-impl Job<'_> {
-    /// Whether every deal has at most [`crate::queue::MAX_PENALTY`] penalty cards: a byte
-    /// sum (which vectorizes) rather than `filter().count()` (which did not: 5 instructions
-    /// a card, 11% of an exhaustive run's instructions under callgrind). Asked only by the
-    /// paths that need it: the AVX-512 streaming kernel counts while it encodes.
-    pub(crate) fn fits_queue(&self) -> bool {
-        self.deals.chunks_exact(self.deal_len).all(|d| {
-            d.iter().map(|&c| u8::from(c != 0)).sum::<u8>() as usize <= crate::queue::MAX_PENALTY
-        })
-    }
-}
-
 /// `x << k`, 0 for `k >= 64` (what `vpsllvq` does).
 #[inline(always)]
 pub(crate) fn shl(x: u64, k: u64) -> u64 {

@@ -182,7 +182,13 @@ fn empty_hands_and_tiny_games() {
 fn cpu_flags() -> Option<Vec<String>> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("flags"))?;
-    Some(line.split(':').nth(1)?.split_whitespace().map(String::from).collect())
+    Some(
+        line.split(':')
+            .nth(1)?
+            .split_whitespace()
+            .map(String::from)
+            .collect(),
+    )
 }
 
 /// Every test here loops over `Kernel::all_available()`, so a kernel that detection wrongly
@@ -210,9 +216,21 @@ fn no_kernel_this_cpu_runs_is_skipped() {
     let avx2 = has(&["avx2"]) && has(&base);
     let avx512 = has(&["avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"]) && has(&base);
     let streams = avx512 && has(&["avx512_vpopcntdq", "avx512_vbmi2"]);
-    assert_eq!(Kernel::Avx2.is_available(), avx2, "avx2 against /proc/cpuinfo");
-    assert_eq!(Kernel::Avx512.is_available(), avx512, "avx512 against /proc/cpuinfo");
-    assert_eq!(Kernel::avx512_streams(), streams, "avx512 streaming against /proc/cpuinfo");
+    assert_eq!(
+        Kernel::Avx2.is_available(),
+        avx2,
+        "avx2 against /proc/cpuinfo"
+    );
+    assert_eq!(
+        Kernel::Avx512.is_available(),
+        avx512,
+        "avx512 against /proc/cpuinfo"
+    );
+    assert_eq!(
+        Kernel::avx512_streams(),
+        streams,
+        "avx512 streaming against /proc/cpuinfo"
+    );
     if avx512 {
         assert_eq!(Kernel::best_available(), Kernel::Avx512);
     }

@@ -1,0 +1,380 @@
+//! The JSON API: `/api/play`, `/api/records`, `/api/presets`, `/api/basin`, `/api/search`.
+//! Parameters are a query string with the CLI's flag names (`deal`, `leader`, `deck`,
+//! `penalties`, `on_empty`, ...); answers carry the CLI's `--json` keys; a bad request gets
+//! HTTP 400 and `{"error": "..."}` with the CLI's one-line message.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, RawQuery, State};
+use axum::http::Uri;
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use bmn_app::backward::BasinRequest;
+use bmn_app::input::{RulesInput, TableInput};
+use bmn_app::play::PlayRequest;
+use bmn_app::search::SearchRequest;
+use bmn_app::{LedgerChoice, Observer};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+use crate::Shared;
+
+/// An answer that is not a result: the status and the one line that says why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<bmn_app::Error> for ApiError {
+    fn from(e: bmn_app::Error) -> ApiError {
+        match e {
+            bmn_app::Error::Input(m) => ApiError::bad(m),
+            bmn_app::Error::Failed(m) => ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: m,
+            },
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+type Answer = Result<Response, ApiError>;
+
+/// A request's parameters, checked against the names an endpoint takes.
+struct Params(HashMap<String, String>);
+
+impl Params {
+    fn read(
+        shared: &Shared,
+        raw: &RawQuery,
+        query: Result<Query<HashMap<String, String>>, QueryRejection>,
+        allowed: &[&str],
+    ) -> Result<Params, ApiError> {
+        let bytes = raw.0.as_ref().map_or(0, String::len);
+        if bytes > shared.limits.request_bytes {
+            return Err(ApiError::bad(format!(
+                "request too large: {bytes} bytes of parameters, at most {}",
+                shared.limits.request_bytes
+            )));
+        }
+        let Query(map) =
+            query.map_err(|e| ApiError::bad(format!("bad query: {}", e.body_text())))?;
+        if let Some(name) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(ApiError::bad(format!(
+                "unknown parameter '{name}' (this endpoint takes {})",
+                allowed.join(", ")
+            )));
+        }
+        Ok(Params(map))
+    }
+
+    /// A text parameter; empty counts as absent.
+    fn text(&self, name: &str) -> Option<String> {
+        self.0.get(name).filter(|v| !v.trim().is_empty()).cloned()
+    }
+
+    fn number<T: FromStr>(&self, name: &str) -> Result<Option<T>, ApiError> {
+        self.text(name)
+            .map(|v| {
+                v.trim()
+                    .parse()
+                    .map_err(|_| ApiError::bad(format!("bad {name}: '{v}' is not a whole number")))
+            })
+            .transpose()
+    }
+
+    fn flag(&self, name: &str) -> Result<bool, ApiError> {
+        match self.text(name).as_deref() {
+            None | Some("false" | "0" | "no") => Ok(false),
+            Some("true" | "1" | "yes") => Ok(true),
+            Some(v) => Err(ApiError::bad(format!(
+                "bad {name}: '{v}' is not true or false"
+            ))),
+        }
+    }
+
+    fn rules(&self) -> RulesInput {
+        RulesInput {
+            penalties: self.text("penalties"),
+            on_empty: self.text("on_empty"),
+        }
+    }
+}
+
+/// Runs a command off the async threads (games are CPU work).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("the command failed: {e}"),
+        })?
+}
+
+/// A report as JSON, its keys in the order the CLI prints them.
+fn to_json<T: serde::Serialize>(value: &T) -> Answer {
+    let text = serde_json::to_string(value).map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: e.to_string(),
+    })?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// `/api/play?deal=...`: `bmn play --json`'s keys, `start` and `players`; with `trace=true`
+/// every position trick by trick, with `events=true` every card laid and pile taken.
+pub async fn play(
+    State(shared): State<Shared>,
+    raw: RawQuery,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Answer {
+    let p = Params::read(
+        &shared,
+        &raw,
+        query,
+        &[
+            "deal",
+            "leader",
+            "players",
+            "deck",
+            "penalties",
+            "on_empty",
+            "tricks",
+            "trace",
+            "events",
+        ],
+    )?;
+    let deal = p
+        .text("deal")
+        .ok_or_else(|| ApiError::bad("bad deal: give one, e.g. deal=--K---A----AAJ-/J-"))?;
+    let req = PlayRequest {
+        deal,
+        leader: p.number("leader")?.unwrap_or(1),
+        tricks: p.number("tricks")?,
+        deck: p.text("deck"),
+        players: p.number("players")?,
+        rules: p.rules(),
+        trace: p.flag("trace")?,
+        plot: None,
+        dot: None,
+        give_up: Some(shared.limits.give_up),
+    };
+    if req.leader == 0 {
+        return Err(ApiError::bad("bad leader: players are numbered from 1"));
+    }
+    let (events, cap) = (p.flag("events")?, shared.limits.replay_tricks);
+    blocking(move || to_json(&bmn_app::play::replay(&req, events, cap)?)).await
+}
+
+/// `/api/records`: `bmn records --json`.
+pub async fn records() -> Answer {
+    blocking(|| to_json(&bmn_app::records::records(None)?)).await
+}
+
+/// `/api/presets`: the published records and cycles a page offers to replay.
+pub async fn presets() -> Answer {
+    let records: Vec<Value> = bmn_app::records::table()
+        .iter()
+        .map(|r| json!({ "name": r.name, "deal": r.deal, "leader": r.leader }))
+        .collect();
+    let cycles: Vec<Value> = bmn_app::records::cycles()
+        .iter()
+        .map(|c| json!({ "name": c.name, "deal": c.deal, "leader": c.leader, "source": c.source }))
+        .collect();
+    Ok(Json(json!({ "records": records, "cycles": cycles })).into_response())
+}
+
+/// `/api/basin?deal=...`: `bmn basin --json`, capped; with `graph=true` the positions and
+/// their tricks (at most the graph cap, nearest the cycle first).
+pub async fn basin(
+    State(shared): State<Shared>,
+    raw: RawQuery,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Answer {
+    let p = Params::read(
+        &shared,
+        &raw,
+        query,
+        &["deal", "leader", "limit", "graph", "penalties", "on_empty"],
+    )?;
+    let cap = shared.limits.basin_positions;
+    let limit = p.number::<u64>("limit")?.unwrap_or(cap);
+    if limit > cap {
+        return Err(ApiError::bad(format!(
+            "bad limit: {limit} positions, past this server's cap of {cap}"
+        )));
+    }
+    let req = BasinRequest {
+        position: p
+            .text("deal")
+            .ok_or_else(|| ApiError::bad("bad position: give one, e.g. deal=--K---A----AAJ-/J-"))?,
+        leader: p.number("leader")?.unwrap_or(1).max(1),
+        balanced: true,
+        limit: Some(limit),
+        dot: None,
+        graph: p.flag("graph")?.then_some(shared.limits.graph_nodes),
+        rules: p.rules(),
+    };
+    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_app::Quiet)?)).await
+}
+
+/// Progress of a search, sent as server-sent events at most every [`PROGRESS_EVERY`].
+struct Stream {
+    sender: mpsc::Sender<Event>,
+    started: Instant,
+    sent: Option<Instant>,
+}
+
+/// How often a streamed search reports its progress.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+impl Observer for Stream {
+    fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
+        if self.sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) {
+            return !self.sender.is_closed();
+        }
+        self.sent = Some(Instant::now());
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let best = message
+            .and_then(|m| m.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<u64>().ok());
+        let data = json!({
+            "games": done,
+            "elapsed_seconds": elapsed,
+            "games_per_second": done as f64 / elapsed.max(1e-9),
+            "best_cards": best,
+        });
+        // A closed stream (the page went away) stops the search.
+        self.sender
+            .blocking_send(Event::default().event("progress").data(data.to_string()))
+            .is_ok()
+    }
+}
+
+/// `/api/search?seconds=S`: a time-limited search (`bmn search --time S --json`); with
+/// `stream=true` progress events and then the result as server-sent events.
+pub async fn search(
+    State(shared): State<Shared>,
+    raw: RawQuery,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let p = Params::read(
+        &shared,
+        &raw,
+        query,
+        &[
+            "seconds",
+            "games",
+            "seed",
+            "balanced",
+            "top",
+            "deck",
+            "players",
+            "penalties",
+            "on_empty",
+            "stream",
+        ],
+    )?;
+    let cap = shared.limits.search_seconds;
+    let seconds = p.number::<u64>("seconds")?.unwrap_or(10);
+    if seconds == 0 || seconds > cap {
+        return Err(ApiError::bad(format!(
+            "bad seconds: {seconds}; a search here runs 1 to {cap} seconds"
+        )));
+    }
+    let top = p.number::<usize>("top")?;
+    if top.is_some_and(|t| t > 100) {
+        return Err(ApiError::bad("bad top: at most 100 games are listed here"));
+    }
+    let req = SearchRequest {
+        games: p.number("games")?,
+        time: Some(format!("{seconds}s")),
+        seed: p.number("seed")?,
+        threads: None,
+        top,
+        shard: None,
+        out: None,
+        ledger: LedgerChoice::NONE,
+        table: TableInput {
+            deck: p.text("deck"),
+            players: p.number("players")?,
+            balanced: p.flag("balanced")?,
+        },
+        rules: p.rules(),
+        engine: Default::default(),
+    };
+    let permit = shared.searches.clone().try_acquire_owned().map_err(|_| {
+        ApiError::bad(format!(
+            "too many searches at once: this server runs at most {}; try again when one ends",
+            shared.limits.searches
+        ))
+    })?;
+    if !p.flag("stream")? {
+        let report = blocking(move || {
+            let _permit = permit;
+            let stop = AtomicBool::new(false);
+            Ok(bmn_app::search::search(&req, &mut bmn_app::Quiet, &stop)?)
+        })
+        .await?;
+        return to_json(&report);
+    }
+    let (sender, receiver) = mpsc::channel::<Event>(16);
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut observer = Stream {
+            sender: sender.clone(),
+            started: Instant::now(),
+            sent: None,
+        };
+        let stop = AtomicBool::new(false);
+        let last = match bmn_app::search::search(&req, &mut observer, &stop) {
+            Ok(report) => Event::default()
+                .event("result")
+                .data(serde_json::to_string(&report).unwrap_or_default()),
+            Err(e) => Event::default()
+                .event("failed")
+                .data(json!({ "error": e.to_string() }).to_string()),
+        };
+        let _ = sender.blocking_send(last);
+    });
+    let stream = tokio_stream::StreamExt::map(ReceiverStream::new(receiver), Ok::<_, Infallible>);
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+/// Anything else: 404 and the endpoints there are.
+pub async fn not_found(uri: Uri) -> ApiError {
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: format!(
+            "no such page: {} (the page is /; the API: /api/play, /api/records, /api/presets, /api/basin, /api/search)",
+            uri.path()
+        ),
+    }
+}
