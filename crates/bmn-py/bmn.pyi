@@ -1,0 +1,134 @@
+"""bmn: play, analyse and search Beggar-My-Neighbour (Strip Jack Naked) at the speed of bmn's
+Rust engine.
+
+Every function returns the dict that the command line's ``bmn ... --json`` prints, with the same
+keys (rules and notation: ``docs/rules.md`` of the bmn repository); histograms are NumPy arrays.
+Bad input raises ``ValueError`` with the command line's one-line message, naming the culprit and
+where it is. Long calls (``search``, ``stats``, ``exhaustive``, ``basin``) release the GIL, use
+every core unless ``threads`` says otherwise, show a progress line on stderr with
+``progress=True``, and stop at Ctrl-C with a ``KeyboardInterrupt`` whose ``partial`` attribute
+holds the report of the units that finished.
+"""
+
+from typing import Any, Optional
+
+__version__: str
+
+def play(
+    deal: str,
+    leader: int = 1,
+    players: Optional[int] = None,
+    deck: Optional[str] = None,
+    penalties: Optional[str] = None,
+    on_empty: str = "pass",
+    trace: bool = False,
+    tricks: Optional[int] = None,
+) -> dict[str, Any]:
+    """Plays one deal to its end, its cycle, or ``tricks`` tricks (``bmn play --json``).
+
+    ``deal`` is ``"HAND1/HAND2[/...]"``, top card first, in symbols (``-JQKAX``), Paulhus's
+    digits or real cards (``"9C JH 10s"``). ``players`` and ``deck`` check the deal; ``penalties``
+    changes the penalty table (``"K3,J2,Q1,A0"``); ``on_empty`` is ``"pass"`` or ``"collect"``.
+
+    Returns ``{"outcome": "finished", "winner", "cards", "tricks"}``, ``{"outcome": "cycle",
+    "preperiod", "period", "cycle_start", "cycle_id", "cycle_representative"}`` or
+    ``{"outcome": "stopped", "position", "cards", "tricks"}``; with ``trace=True`` also
+    ``"trace"``, the positions trick by trick (``deal``, ``leader``, ``tricks``, ``cards``).
+    """
+
+def search(
+    games: Optional[int] = None,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    top: int = 10,
+    balanced: bool = False,
+    players: int = 2,
+    deck: str = "standard",
+    penalties: Optional[str] = None,
+    on_empty: str = "pass",
+    seconds: Optional[float] = None,
+    kernel: Optional[str] = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Plays random deals (``bmn search --json``): ``games`` of them (1000000 unless ``seconds``
+    is given), deal k of ``seed`` the same on any machine and thread count.
+
+    Keys: ``games``, ``seed``, ``mean_cards``, ``mean_tricks``, ``games_per_second``,
+    ``histogram`` (``bin_width``, ``counts`` as a NumPy array), ``longest`` (each ``deal``,
+    ``leader``, ``cards``, ``tricks``, ``winner``, ``index``), ``cycles``, ``distinct_cycles``,
+    ``cycling_games``, ``unresolved_games``, ``wins``, ``kernel``, ``threads``, ...
+    """
+
+def stats(
+    games: int = 1000000,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    balanced: bool = False,
+    players: int = 2,
+    deck: str = "standard",
+    penalties: Optional[str] = None,
+    on_empty: str = "pass",
+    kernel: Optional[str] = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """The length distribution, its exponential tail and the wins by seat (``bmn stats --json``).
+
+    ``cards`` and ``tricks`` each hold ``mean``, ``median``, ``max``, ``percentiles`` and
+    ``histogram`` (a NumPy array: games of each exact length); also ``tail``,
+    ``win_share_by_seat``, ``win_share_ci95``, ``wins_by_seat``, ``never_end_share``, ...
+    """
+
+def exhaustive(
+    deck: str,
+    leader: int = 1,
+    list_cycles: bool = False,
+    shard: Optional[str] = None,
+    threads: Optional[int] = None,
+    penalties: Optional[str] = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Plays every deal of a deck, or shard ``"i/N"`` of them (``bmn exhaustive --json``):
+    ``deals``, ``first_player_wins``, ``second_player_wins``, ``p_second_wins``,
+    ``cycling_deals``, ``cycles``, ``longest``, ``mean_cards``, ... and with ``list_cycles``
+    every cycling deal (``cycling_deal_list``)."""
+
+def predecessors(
+    position: str,
+    leader: int = 1,
+    penalties: Optional[str] = None,
+    on_empty: str = "pass",
+) -> dict[str, Any]:
+    """Every position one trick before ``position`` (``bmn backward --json``): ``position`` and
+    ``predecessors``, each ``{"deal", "leader"}``. Hands may be empty."""
+
+def basin(
+    position: str,
+    leader: int = 1,
+    balanced: bool = False,
+    limit: Optional[int] = None,
+    penalties: Optional[str] = None,
+    on_empty: str = "pass",
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Every position whose game reaches the cycle (or final position) of ``position``'s
+    (``bmn basin --json``): ``positions``, ``complete``, ``cycle_id``, ``balanced_deals_count``,
+    ``balanced_counts``, ``balanced_deals``, ... ``limit`` caps the positions visited."""
+
+def count(deck: str = "standard", players: int = 2) -> dict[str, Any]:
+    """The exact number of deals of a deck at a table (``bmn count --json``); ``deals`` and
+    ``balanced_deals`` are decimal strings (the standard deck's count passes 2**64)."""
+
+def records() -> dict[str, Any]:
+    """The longest known games, each replayed by the engine (``bmn records --json``):
+    ``records`` (each ``name``, ``finder``, ``year``, ``deal``, ``leader``, ``cards``,
+    ``tricks``, ``winner``, ``replayed``, ``verified``) and ``all_verified``."""
+
+def deal(
+    seed: int = 1,
+    index: int = 0,
+    players: int = 2,
+    deck: str = "standard",
+    balanced: bool = False,
+) -> dict[str, Any]:
+    """Deal ``index`` of ``seed``'s stream (``bmn deal --json``): the deal ``search`` and
+    ``stats`` play as game ``index`` with the same seed and table."""

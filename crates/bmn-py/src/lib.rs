@@ -1,0 +1,439 @@
+//! `import bmn`: the engine's commands for Python, each a function over bmn-app that returns
+//! the dict `bmn ... --json` prints (histograms as NumPy arrays).
+//!
+//! Long calls release the GIL and use every core; between units of work they take the GIL
+//! back for a moment to see Ctrl-C (a `KeyboardInterrupt` that carries the finished units in
+//! `.partial`) and to draw a progress line when asked. Bad input raises `ValueError` with the
+//! CLI's one-line message; nothing panics into the interpreter.
+
+#![forbid(unsafe_code)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bmn_app::backward::BasinRequest;
+use bmn_app::exhaustive::ExhaustiveRequest;
+use bmn_app::input::{EngineInput, RulesInput, TableInput};
+use bmn_app::play::PlayRequest;
+use bmn_app::search::SearchRequest;
+use bmn_app::stats::StatsRequest;
+use bmn_app::{LedgerChoice, Observer, Report};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
+fn py_err(e: bmn_app::Error) -> PyErr {
+    match e {
+        bmn_app::Error::Input(m) => PyValueError::new_err(m),
+        bmn_app::Error::Failed(m) => PyRuntimeError::new_err(m),
+    }
+}
+
+/// A report as the dict of its JSON (`json.loads` of the CLI's `--json` line).
+fn to_dict<'py>(py: Python<'py>, report: &impl Report) -> PyResult<Bound<'py, PyAny>> {
+    PyModule::import(py, "json")?
+        .getattr("loads")?
+        .call1((report.json(),))
+}
+
+/// Replaces the list at `path` (keys into nested dicts) with a NumPy array of uint64.
+fn as_array(py: Python<'_>, dict: &Bound<'_, PyAny>, path: &[&str]) -> PyResult<()> {
+    let numpy = PyModule::import(py, "numpy")?;
+    let mut at = dict.clone();
+    for key in &path[..path.len() - 1] {
+        at = at.get_item(key)?;
+    }
+    let last = path[path.len() - 1];
+    let list = at.get_item(last)?;
+    let array = numpy.getattr("asarray")?.call1((list, "uint64"))?;
+    at.set_item(last, array)
+}
+
+fn rules(penalties: Option<String>, on_empty: &str) -> RulesInput {
+    RulesInput {
+        penalties,
+        on_empty: Some(on_empty.to_string()),
+    }
+}
+
+/// Writes to Python's `sys.stderr` (a notebook shows it under the cell).
+fn write_stderr(py: Python<'_>, text: &str) {
+    let _ = PyModule::import(py, "sys")
+        .and_then(|sys| sys.getattr("stderr"))
+        .and_then(|err| err.call_method1("write", (text,)));
+}
+
+/// The observer of a long call: Ctrl-C and an optional progress line on stderr.
+struct Watch<'a> {
+    /// Set on Ctrl-C: the command stops at its next unit and says it was interrupted.
+    stop: &'a AtomicBool,
+    progress: bool,
+    interrupted: bool,
+    what: String,
+    total: Option<u64>,
+    started: Instant,
+    shown: Option<Instant>,
+    /// The last progress seen, for the final line.
+    last: (u64, Option<String>),
+}
+
+impl Watch<'_> {
+    fn new(progress: bool, stop: &AtomicBool) -> Watch<'_> {
+        Watch {
+            stop,
+            progress,
+            interrupted: false,
+            what: String::new(),
+            total: None,
+            started: Instant::now(),
+            shown: None,
+            last: (0, None),
+        }
+    }
+
+    fn line(&self, done: u64, message: Option<&str>) -> String {
+        let rate = done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+        let of = self.total.map(|t| format!(" of {t}")).unwrap_or_default();
+        let message = message.map(|m| format!(", {m}")).unwrap_or_default();
+        format!(
+            "\r{done}{of} {}, {:.2} M/s{message}   ",
+            self.what,
+            rate / 1e6
+        )
+    }
+}
+
+impl Observer for Watch<'_> {
+    fn start(&mut self, total: Option<u64>, _done: u64, what: &str) {
+        self.total = total;
+        self.what = what.to_string();
+    }
+
+    fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
+        self.last = (done, message.map(String::from));
+        let due = self
+            .shown
+            .is_none_or(|t| t.elapsed() >= Duration::from_millis(500));
+        if !due {
+            return !self.interrupted;
+        }
+        self.shown = Some(Instant::now());
+        let line = self.progress.then(|| self.line(done, message));
+        // Back on the interpreter for a moment: a pending Ctrl-C stops the call at the next
+        // unit boundary (its finished units are kept).
+        let interrupted = Python::attach(|py| {
+            if let Some(line) = &line {
+                write_stderr(py, line);
+            }
+            py.check_signals().is_err()
+        });
+        self.interrupted |= interrupted;
+        if self.interrupted {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        !self.interrupted
+    }
+
+    fn finish(&mut self) {
+        if self.progress && self.shown.is_some() {
+            let line = format!("{}\n", self.line(self.last.0, self.last.1.as_deref()));
+            Python::attach(|py| write_stderr(py, &line));
+        }
+    }
+
+    fn note(&mut self, line: &str) {
+        if self.progress {
+            Python::attach(|py| write_stderr(py, &format!("{line}\n")));
+        }
+    }
+}
+
+/// Runs a long command without the GIL; a Ctrl-C becomes `KeyboardInterrupt` with the
+/// report of the finished units as its `partial` attribute.
+fn long<'py, R: Report + Send>(
+    py: Python<'py>,
+    progress: bool,
+    run: impl FnOnce(&mut Watch, &AtomicBool) -> bmn_app::Result<R> + Send,
+    arrays: &[&[&str]],
+) -> PyResult<Bound<'py, PyAny>> {
+    let stop = AtomicBool::new(false);
+    let mut watch = Watch::new(progress, &stop);
+    let result = py.detach(|| run(&mut watch, &stop));
+    let report = result.map_err(py_err)?;
+    let dict = to_dict(py, &report)?;
+    for path in arrays {
+        as_array(py, &dict, path)?;
+    }
+    if watch.interrupted || stop.load(Ordering::Relaxed) {
+        let e = PyKeyboardInterrupt::new_err(
+            "interrupted: the report of the units that finished is in this exception's .partial",
+        );
+        e.value(py).setattr("partial", dict)?;
+        return Err(e);
+    }
+    Ok(dict)
+}
+
+/// Plays one deal: `bmn play --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (deal, leader=1, players=None, deck=None, penalties=None, on_empty="pass", trace=false, tricks=None))]
+#[allow(clippy::too_many_arguments)]
+fn play<'py>(
+    py: Python<'py>,
+    deal: &str,
+    leader: u64,
+    players: Option<usize>,
+    deck: Option<String>,
+    penalties: Option<String>,
+    on_empty: &str,
+    trace: bool,
+    tricks: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if leader == 0 {
+        return Err(PyValueError::new_err(
+            "bad leader: players are numbered from 1",
+        ));
+    }
+    let req = PlayRequest {
+        deal: deal.to_string(),
+        leader,
+        tricks,
+        deck,
+        players,
+        rules: rules(penalties, on_empty),
+        trace,
+        ..Default::default()
+    };
+    let report = py.detach(|| bmn_app::play::play(&req)).map_err(py_err)?;
+    to_dict(py, &report)
+}
+
+/// Random deals on the fast kernels: `bmn search --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (games=None, seed=1, threads=None, top=10, balanced=false, players=2, deck="standard", penalties=None, on_empty="pass", seconds=None, kernel=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn search<'py>(
+    py: Python<'py>,
+    games: Option<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    top: usize,
+    balanced: bool,
+    players: usize,
+    deck: &str,
+    penalties: Option<String>,
+    on_empty: &str,
+    seconds: Option<f64>,
+    kernel: Option<String>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = SearchRequest {
+        games,
+        time: seconds.map(|s| format!("{s}s")),
+        seed: Some(seed),
+        threads,
+        top: Some(top),
+        shard: None,
+        out: None,
+        ledger: LedgerChoice::NONE,
+        table: TableInput {
+            deck: Some(deck.to_string()),
+            players: Some(players),
+            balanced,
+        },
+        rules: rules(penalties, on_empty),
+        engine: EngineInput {
+            kernel,
+            ..Default::default()
+        },
+    };
+    long(
+        py,
+        progress,
+        |w, stop| bmn_app::search::search(&req, w, stop),
+        &[&["histogram", "counts"]],
+    )
+}
+
+/// The length distribution and wins by seat: `bmn stats --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (games=1_000_000, seed=1, threads=None, balanced=false, players=2, deck="standard", penalties=None, on_empty="pass", kernel=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn stats<'py>(
+    py: Python<'py>,
+    games: u64,
+    seed: u64,
+    threads: Option<usize>,
+    balanced: bool,
+    players: usize,
+    deck: &str,
+    penalties: Option<String>,
+    on_empty: &str,
+    kernel: Option<String>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = StatsRequest {
+        games: Some(games),
+        table: TableInput {
+            deck: Some(deck.to_string()),
+            players: Some(players),
+            balanced,
+        },
+        rules: rules(penalties, on_empty),
+        seed: Some(seed),
+        threads,
+        engine: EngineInput {
+            kernel,
+            ..Default::default()
+        },
+        plot: None,
+    };
+    long(
+        py,
+        progress,
+        |w, stop| bmn_app::stats::stats(&req, w, stop),
+        &[&["cards", "histogram"], &["tricks", "histogram"]],
+    )
+}
+
+/// Every deal of a deck (or a shard of them): `bmn exhaustive --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (deck, leader=1, list_cycles=false, shard=None, threads=None, penalties=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn exhaustive<'py>(
+    py: Python<'py>,
+    deck: &str,
+    leader: u64,
+    list_cycles: bool,
+    shard: Option<String>,
+    threads: Option<usize>,
+    penalties: Option<String>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if leader == 0 {
+        return Err(PyValueError::new_err(
+            "bad leader: players are numbered from 1",
+        ));
+    }
+    let req = ExhaustiveRequest {
+        deck: deck.to_string(),
+        leader,
+        rules: rules(penalties, "pass"),
+        list_cycles,
+        shard,
+        checkpoint: None,
+        ledger: LedgerChoice::NONE,
+        threads,
+        engine: EngineInput::default(),
+    };
+    long(
+        py,
+        progress,
+        |w, stop| bmn_app::exhaustive::exhaustive(&req, w, stop),
+        &[],
+    )
+}
+
+/// Every position one trick before `position`: `bmn backward --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (position, leader=1, penalties=None, on_empty="pass"))]
+fn predecessors<'py>(
+    py: Python<'py>,
+    position: &str,
+    leader: u64,
+    penalties: Option<String>,
+    on_empty: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = rules(penalties, on_empty);
+    let report = py
+        .detach(|| bmn_app::backward::backward(position, leader.max(1), &rules))
+        .map_err(py_err)?;
+    to_dict(py, &report)
+}
+
+/// Every position reaching the same cycle or final position: `bmn basin --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (position, leader=1, balanced=false, limit=None, penalties=None, on_empty="pass", progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn basin<'py>(
+    py: Python<'py>,
+    position: &str,
+    leader: u64,
+    balanced: bool,
+    limit: Option<u64>,
+    penalties: Option<String>,
+    on_empty: &str,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = BasinRequest {
+        position: position.to_string(),
+        leader: leader.max(1),
+        balanced,
+        limit,
+        dot: None,
+        graph: None,
+        rules: rules(penalties, on_empty),
+    };
+    long(py, progress, |w, _| bmn_app::backward::basin(&req, w), &[])
+}
+
+/// The exact number of deals of a deck at a table: `bmn count --json`'s dict (counts as
+/// decimal strings, as they pass 2^64).
+#[pyfunction]
+#[pyo3(signature = (deck="standard", players=2))]
+fn count<'py>(py: Python<'py>, deck: &str, players: usize) -> PyResult<Bound<'py, PyAny>> {
+    let table = TableInput {
+        deck: Some(deck.to_string()),
+        players: Some(players),
+        balanced: false,
+    };
+    to_dict(py, &bmn_app::count::count(&table).map_err(py_err)?)
+}
+
+/// The record games, each replayed by the engine: `bmn records --json`'s dict.
+#[pyfunction]
+fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let report = py
+        .detach(|| bmn_app::records::records(None))
+        .map_err(py_err)?;
+    to_dict(py, &report)
+}
+
+/// Deal `index` of a seed's stream: `bmn deal --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (seed=1, index=0, players=2, deck="standard", balanced=false))]
+fn deal<'py>(
+    py: Python<'py>,
+    seed: u64,
+    index: u64,
+    players: usize,
+    deck: &str,
+    balanced: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = bmn_app::deal::DealRequest {
+        table: TableInput {
+            deck: Some(deck.to_string()),
+            players: Some(players),
+            balanced,
+        },
+        seed: Some(seed),
+        index,
+    };
+    to_dict(py, &bmn_app::deal::deal(&req).map_err(py_err)?)
+}
+
+/// bmn: play, analyse and search Beggar-My-Neighbour.
+#[pymodule]
+fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(exhaustive, m)?)?;
+    m.add_function(wrap_pyfunction!(predecessors, m)?)?;
+    m.add_function(wrap_pyfunction!(basin, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(records, m)?)?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Runs the Python package's tests (`tests/test_bmn.py`, pytest) against the extension built
+//! from this workspace, so `cargo test --workspace` covers `import bmn` too.
+//!
+//! Needs python3 with pytest and numpy (`pip install pytest numpy`). Without them the test says
+//! so and passes, unless `BMN_REQUIRE_PYTHON=1` (set by `.ci/run`, which installs them).
+
+use std::path::Path;
+use std::process::Command;
+
+fn python_with(modules: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn the_python_package_passes_its_tests() {
+    if !python_with("pytest, numpy") {
+        assert!(
+            std::env::var("BMN_REQUIRE_PYTHON").is_err(),
+            "BMN_REQUIRE_PYTHON is set but python3 lacks pytest or numpy"
+        );
+        eprintln!("note: no python3 with pytest and numpy here: the Python tests did not run");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // The extension and the CLI (the tests compare the two), in the profile the tests use.
+    let built = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--profile",
+            "test",
+            "-p",
+            "bmn-py",
+            "-p",
+            "bmn-cli",
+        ])
+        .current_dir(&root)
+        .status()
+        .expect("cargo runs");
+    assert!(built.success(), "building the extension");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("debug");
+    // The extension module as Python finds it: `bmn` + the stable-ABI suffix.
+    let site = std::env::temp_dir().join(format!("bmn-py-{}", std::process::id()));
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::copy(target.join("libbmn.so"), site.join("bmn.abi3.so")).expect("the extension");
+    let status = Command::new("python3")
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"))
+        .env("PYTHONPATH", &site)
+        .env("BMN_BIN", target.join("bmn"))
+        .env("BMN_ROOT", &root)
+        .status()
+        .expect("pytest runs");
+    let _ = std::fs::remove_dir_all(&site);
+    assert!(status.success(), "pytest failed (its output is above)");
+}

@@ -1,0 +1,201 @@
+"""`import bmn` against the golden fixtures, the CLI's JSON, bad input, Ctrl-C and the GIL.
+
+Run by tests/python.rs (`cargo test`), which builds the extension and puts it on PYTHONPATH;
+BMN_BIN is the `bmn` binary of the same build, BMN_ROOT the repository.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bmn
+
+ROOT = Path(os.environ.get("BMN_ROOT", Path(__file__).resolve().parents[3]))
+BIN = os.environ.get("BMN_BIN", str(ROOT / "target" / "debug" / "bmn"))
+RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+
+# Keys that measure the machine, not the game.
+TIMING = ("elapsed_seconds", "games_per_second", "deals_per_second", "threads")
+
+
+def fixture(name):
+    """The blocks of a golden fixture (crates/bmn-golden/data): `key value` lines."""
+    blocks, block = [], {}
+    for line in (ROOT / "crates" / "bmn-golden" / "data" / name).read_text().splitlines():
+        line = line.strip()
+        if line.startswith("#"):
+            continue
+        if not line:
+            if block:
+                blocks.append(block)
+            block = {}
+            continue
+        key, _, value = line.partition(" ")
+        block.setdefault(key, []).append(value)
+    if block:
+        blocks.append(block)
+    return blocks
+
+
+def cli(*args):
+    out = subprocess.run([BIN, *args, "--json"], capture_output=True, text=True, check=True,
+                         env={**os.environ, "BMN_DB": str(Path(os.environ.get("TMPDIR", "/tmp")) / "bmn-py-test.sqlite")})
+    return json.loads(out.stdout)
+
+
+def plain(value):
+    """A report without its timing keys, NumPy arrays as lists."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items() if k not in TIMING}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value
+
+
+def test_every_golden_record():
+    records = fixture("records.txt")
+    assert len(records) == 9
+    for r in records:
+        got = bmn.play(r["deal"][0], leader=int(r["leader"][0]))
+        assert got == {
+            "outcome": "finished",
+            "winner": int(r["winner"][0]),
+            "cards": int(r["cards"][0]),
+            "tricks": int(r["tricks"][0]),
+        }, r["name"][0]
+
+
+def test_every_golden_cycle():
+    for c in fixture("cycles.txt"):
+        got = bmn.play(c["deal"][0], leader=int(c["leader"][0]))
+        tricks, cards = map(int, c["preperiod"][0].split())
+        assert got["outcome"] == "cycle"
+        assert got["preperiod"] == {"tricks": tricks, "cards": cards}, c["name"][0]
+        tricks, cards = map(int, c["period"][0].split())
+        assert got["period"] == {"tricks": tricks, "cards": cards}
+        if "cycle_id" in c:
+            assert got["cycle_id"] == c["cycle_id"][0]
+
+
+@pytest.mark.parametrize("kwargs, args", [
+    (dict(deal=RECORD), [RECORD]),
+    (dict(deal=CASELLA), [CASELLA]),
+    (dict(deal="--Q-J-/Q-J-", trace=True), ["--Q-J-/Q-J-", "--trace"]),
+    (dict(deal="J--K---A----AA/-J-", tricks=3), ["J--K---A----AA/-J-", "--tricks", "3"]),
+    (dict(deal="1000200003/2000100003"), ["1000200003/2000100003"]),
+    (dict(deal="JH 9C 2d 10s QS/Q♠ 9D 8D KD 7D"), ["JH 9C 2d 10s QS/Q♠ 9D 8D KD 7D"]),
+    (dict(deal="-A-/--/J-", penalties="K3,J2,Q1,A0", on_empty="collect"),
+     ["-A-/--/J-", "--penalties", "K3,J2,Q1,A0", "--on-empty", "collect"]),
+    (dict(deal="--K---A----AAJ-/J-", deck="2J,1K,3A,11-"), ["--K---A----AAJ-/J-", "--deck", "2J,1K,3A,11-"]),
+])
+def test_play_equals_the_cli(kwargs, args):
+    assert bmn.play(**kwargs) == cli("play", *args)
+
+
+def test_the_other_commands_equal_the_cli():
+    assert bmn.count("standard") == cli("count", "--deck", "standard")
+    assert bmn.count("2J,2Q,2K,2A,16-")["deals"] == "1853386920"
+    assert bmn.deal(seed=7, players=4) == cli("deal", "--players", "4", "--seed", "7")
+    assert bmn.predecessors("--K---A----AAJ-/J-") == cli("backward", "--K---A----AAJ-/J-")
+    assert bmn.basin(CASELLA, balanced=True) == cli("basin", CASELLA, "--balanced")
+    assert bmn.basin(CASELLA)["balanced_deals_count"] == 30
+    assert bmn.records() == cli("records")
+    ours = bmn.exhaustive("2J,2Q,2K,2A,6-", list_cycles=True)
+    assert plain(ours) == plain(cli("exhaustive", "--deck", "2J,2Q,2K,2A,6-", "--list-cycles", "--no-db"))
+    assert ours["cycling_deals"] == 1260  # Paulhus's Table 1, n = 6
+    ours = bmn.search(games=100000, deck="2J,2Q,2K,2A,8-")
+    assert plain(ours) == plain(cli("search", "--deck", "2J,2Q,2K,2A,8-", "--games", "100000", "--no-db"))
+    ours = bmn.stats(games=20000, players=4)
+    assert plain(ours) == plain(cli("stats", "--games", "20000", "--players", "4"))
+
+
+def test_histograms_are_numpy_arrays():
+    s = bmn.search(games=50000, threads=1)
+    counts = s["histogram"]["counts"]
+    assert isinstance(counts, np.ndarray) and counts.dtype == np.uint64
+    assert counts.sum() == s["games"] - s["cycling_games"] - s["unresolved_games"]
+    st = bmn.stats(games=20000)
+    for key in ("cards", "tricks"):
+        h = st[key]["histogram"]
+        assert isinstance(h, np.ndarray)
+        assert h.sum() == st["finished"]
+
+
+def test_results_do_not_depend_on_threads():
+    one = bmn.search(games=70000, threads=1, seed=9)
+    two = bmn.search(games=70000, threads=2, seed=9)
+    assert one["longest"] == two["longest"]
+    assert (one["histogram"]["counts"] == two["histogram"]["counts"]).all()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: bmn.play("--Z-/J-"), "bad deal: unexpected character 'Z' at position 3 (hand 1)"),
+    (lambda: bmn.play("--/J-", leader=3), "leader"),
+    (lambda: bmn.play("--/J-", leader=0), "bad leader"),
+    (lambda: bmn.play("--K/J-", deck="standard"), "bad deal"),
+    (lambda: bmn.play("--/J-", players=3), "but --players 3"),
+    (lambda: bmn.play("--/J-", penalties="Z3"), "bad --penalties"),
+    (lambda: bmn.play("--/J-", on_empty="keep"), "bad --on-empty"),
+    (lambda: bmn.search(games=10, deck="3Z"), "bad --deck"),
+    (lambda: bmn.search(games=0), "bad --games"),
+    (lambda: bmn.search(games=10, players=11), "bad --players"),
+    (lambda: bmn.search(games=10, kernel="gpu"), "bad --kernel 'gpu'"),
+    (lambda: bmn.stats(games=10, threads=0), "bad --threads"),
+    (lambda: bmn.exhaustive("standard"), "bad --deck"),
+    (lambda: bmn.exhaustive("2J,2Q,6-", shard="5/4"), "bad --shard"),
+    (lambda: bmn.basin(CASELLA, limit=0), "bad --limit"),
+    (lambda: bmn.predecessors("--Z/J-"), "bad position"),
+    (lambda: bmn.count("0-"), "bad --deck"),
+])
+def test_bad_input_raises_value_error_with_the_clis_message(call, message):
+    with pytest.raises(ValueError, match=None) as error:
+        call()
+    assert message in str(error.value)
+
+
+def test_ctrl_c_stops_a_search_and_keeps_the_finished_units():
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        bmn.search(games=10**10, threads=2)
+    assert time.monotonic() - started < 30
+    partial = stopped.value.partial
+    assert partial["interrupted"] is True
+    assert partial["games"] > 0 and partial["games"] % 16384 == 0
+    # What it reports equals a run of exactly those games.
+    again = bmn.search(games=partial["games"], threads=2)
+    assert again["longest"] == partial["longest"]
+
+
+def test_progress_goes_to_stderr(capfd):
+    bmn.search(games=300000, progress=True)
+    err = capfd.readouterr().err
+    assert "games" in err and "M/s" in err
+
+
+def test_long_calls_release_the_gil():
+    done = threading.Event()
+    ticks = 0
+
+    def work():
+        bmn.search(games=600000, threads=1)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0)
+    worker.join()
+    assert ticks > 100, "the interpreter kept running while the search played"
