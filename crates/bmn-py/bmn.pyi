@@ -85,9 +85,12 @@ def exhaustive(
     shard: Optional[str] = None,
     threads: Optional[int] = None,
     penalties: Optional[str] = None,
+    first: Optional[int] = None,
+    count: Optional[int] = None,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """Plays every deal of a deck, or shard ``"i/N"`` of them (``bmn exhaustive --json``):
+    """Plays every deal of a deck, the ranks ``first..first + count`` of them, or shard
+    ``"i/N"`` (``bmn exhaustive --json``):
     ``deals``, ``first_player_wins``, ``second_player_wins``, ``p_second_wins``,
     ``cycling_deals``, ``cycles``, ``longest``, ``mean_cards``, ... and with ``list_cycles``
     every cycling deal (``cycling_deal_list``)."""
@@ -122,6 +125,15 @@ def records() -> dict[str, Any]:
     """The longest known games, each replayed by the engine (``bmn records --json``):
     ``records`` (each ``name``, ``finder``, ``year``, ``deal``, ``leader``, ``cards``,
     ``tricks``, ``winner``, ``replayed``, ``verified``) and ``all_verified``."""
+
+def rank(deal: str, leader: int = 1, deck: Optional[str] = None) -> dict[str, Any]:
+    """The number of a deal: its lexicographic rank among all deals of its deck (the deal's own
+    cards unless ``deck``), the order ``exhaustive`` plays them in (``bmn rank --json``). The
+    hands must have the sizes round-robin dealing from the leader gives. ``rank`` and ``deals``
+    are decimal strings."""
+
+def unrank(k: int, deck: str = "standard", players: int = 2, leader: int = 1) -> dict[str, Any]:
+    """Deal ``k`` of ``deck`` (``bmn unrank --json``), for a ``k`` of any size."""
 
 def deal(
     seed: int = 1,

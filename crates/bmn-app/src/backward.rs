@@ -395,7 +395,7 @@ pub struct ExtendReport {
 /// The longest balanced deals whose games end where the request's does.
 pub fn extend(req: &ExtendRequest, observer: &mut dyn Observer) -> Result<ExtendReport> {
     let rules = req.rules.rules()?;
-    let deal = input::deal(&req.deal, req.leader, None)?;
+    let deal = input::deal(&req.deal, req.leader, None, None)?;
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
     if limit == 0 {
         return Err(Error::input("bad --limit: must be at least 1"));

@@ -29,8 +29,15 @@ pub struct ExhaustiveRequest {
     pub rules: RulesInput,
     /// Keep every cycling deal (Paulhus's Table 2).
     pub list_cycles: bool,
-    /// `i/N` or `auto`.
+    /// `i/N` or `auto`: a shard of the block (or of the whole deck).
     pub shard: Option<String>,
+    /// Only ranks `from..from + count` (decimal: ranks pass 2^64); `count` alone starts at 0,
+    /// `from` alone runs to the last deal.
+    pub from: Option<String>,
+    pub count: Option<String>,
+    /// Only block `block` (from 0) of `block_size` deals ([`DEFAULT_BLOCK_SIZE`] if not told).
+    pub block: Option<String>,
+    pub block_size: Option<String>,
     /// The checkpoint file (`--checkpoint`).
     pub checkpoint: Option<PathBuf>,
     pub ledger: LedgerChoice,
@@ -47,17 +54,24 @@ pub struct ExhaustiveParams {
     pub penalties: String,
 }
 
+/// Deals in a block when `--block` is given without `--block-size`.
+pub const DEFAULT_BLOCK_SIZE: u128 = 1_000_000_000;
+
 /// An enumeration's answer.
 #[derive(Clone, Debug)]
 pub struct ExhaustiveReport {
     pub deck: Deck,
     pub leader: Player,
+    /// The ranks this report covers, `first..end`.
+    pub ranks: [u128; 2],
+    /// How many deals the deck has.
+    pub deck_deals: u128,
     /// `i/N`, or `i,j,k/N` for merged shards.
     pub shards: String,
     pub deals_in_range: u64,
     /// Every deal of the range (shard, or merged shards) was played.
     pub range_done: bool,
-    /// The range is the whole deck (shard 1/1, or every shard merged).
+    /// The range is the whole deck (shard 1/1 of it, or every shard merged).
     pub all_shards: bool,
     pub list_cycles: bool,
     pub kernel: &'static str,
@@ -78,6 +92,9 @@ struct ExhaustiveJson {
     complete: bool,
     /// Every deal of the shard (or merged shards) is in this report.
     range_done: bool,
+    /// The ranks covered, `first_rank..end_rank`, as decimal strings (they pass 2^64).
+    first_rank: String,
+    end_rank: String,
     deals: u64,
     finished: u64,
     first_player_wins: u64,
@@ -109,12 +126,20 @@ pub fn exhaustive(
     let rules = req.rules.rules()?;
     let leader = Player(usize::try_from(req.leader.max(1) - 1).unwrap_or(usize::MAX));
     let deals = AllDeals::new(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
+    let block = block(req, deals.count())?;
     let shard = match &req.shard {
         Some(text) => parse_shard(text)?,
         None => Shard::WHOLE,
     };
-    let range = shard.range(u128::from(deals.count()));
-    let (start, end) = (range.start as u64, range.end as u64);
+    let within = shard.range(block[1] - block[0]);
+    let (start, end) = (block[0] + within.start, block[0] + within.end);
+    if end - start > u128::from(u64::MAX) {
+        return Err(Error::input(format!(
+            "bad --deck: {deck} has {} deals, more than one run plays (2^64 - 1): give a block \
+             (--from K --count M, or --block B) or --shard i/N",
+            deals.count()
+        )));
+    }
     let enumeration = Enumeration {
         deals,
         range: start..end,
@@ -136,12 +161,13 @@ pub fn exhaustive(
         shard: shard.to_string(),
         range: [start, end],
         total: enumeration.deals.count(),
+        block: (block != [0, enumeration.deals.count()]).then_some(block),
         units: [0, enumeration.units()],
         next_unit: 0,
         summary: enumeration.start().summary,
         checksum: String::new(),
     };
-    let total = end - start;
+    let total = enumeration.len();
     let done = durable::run(
         Plan {
             template,
@@ -184,10 +210,12 @@ pub fn exhaustive(
     Ok(ExhaustiveReport {
         deck,
         leader,
+        ranks: [start, end],
+        deck_deals: enumeration.deals.count(),
         shards: shard.to_string(),
         deals_in_range: total,
         range_done,
-        all_shards: shard == Shard::WHOLE,
+        all_shards: [start, end] == [0, enumeration.deals.count()],
         list_cycles: req.list_cycles,
         kernel: enumeration.engine.name(),
         threads,
@@ -195,6 +223,64 @@ pub fn exhaustive(
         deals_per_second: played as f64 / done.elapsed.max(1e-9),
         summary: done.file.summary,
     })
+}
+
+/// The ranks `--from`/`--count` or `--block`/`--block-size` name (all of them if neither).
+fn block(req: &ExhaustiveRequest, deals: u128) -> Result<[u128; 2]> {
+    let number = |flag: &str, text: &Option<String>| -> Result<Option<u128>> {
+        text.as_deref()
+            .map(|t| {
+                t.trim()
+                    .parse::<u128>()
+                    .map_err(|_| Error::input(format!("bad {flag} '{t}': not a whole number")))
+            })
+            .transpose()
+    };
+    let from = number("--from", &req.from)?;
+    let count = number("--count", &req.count)?;
+    let index = number("--block", &req.block)?;
+    let size = number("--block-size", &req.block_size)?;
+    let [first, end] = match (index, size) {
+        (Some(b), size) => {
+            if from.is_some() || count.is_some() {
+                return Err(Error::input("give --block or --from/--count, not both"));
+            }
+            let size = size.unwrap_or(DEFAULT_BLOCK_SIZE);
+            if size == 0 {
+                return Err(Error::input("bad --block-size: must be at least 1"));
+            }
+            let first = b.saturating_mul(size);
+            if first >= deals {
+                return Err(Error::input(format!(
+                    "bad --block {b}: blocks of {size} deals end at block {} (the deck has {deals} deals)",
+                    (deals - 1) / size
+                )));
+            }
+            [first, first.saturating_add(size).min(deals)]
+        }
+        (None, Some(_)) => return Err(Error::input("--block-size goes with --block")),
+        (None, None) => {
+            let first = from.unwrap_or(0);
+            if first >= deals {
+                return Err(Error::input(format!(
+                    "bad --from {first}: past the last deal (the deck has {deals} deals, ranks 0 to {})",
+                    deals - 1
+                )));
+            }
+            match count {
+                Some(0) => return Err(Error::input("bad --count: must be at least 1")),
+                Some(c) if c > deals - first => {
+                    return Err(Error::input(format!(
+                        "bad --count {c}: ranks {first}.. hold only {} deals (the deck has {deals})",
+                        deals - first
+                    )));
+                }
+                Some(c) => [first, first + c],
+                None => [first, deals],
+            }
+        }
+    };
+    Ok([first, end])
 }
 
 /// Refuses to resume from a checkpoint of another run.
@@ -207,10 +293,13 @@ fn same_run(
     }
     let describe = |f: &RunFile<ExhaustiveParams>| {
         format!(
-            "deck {} leader {} shard {}{}",
+            "deck {} leader {} shard {}{}{}",
             f.params.deck,
             f.params.leader,
             f.shard,
+            f.block
+                .map(|[a, b]| format!(" of ranks {a}..{b}"))
+                .unwrap_or_default(),
             if f.params.list_cycles {
                 " with --list-cycles"
             } else {
@@ -239,6 +328,8 @@ impl Serialize for ExhaustiveReport {
             shards: self.shards.clone(),
             complete: self.range_done && self.all_shards,
             range_done: self.range_done,
+            first_rank: self.ranks[0].to_string(),
+            end_rank: self.ranks[1].to_string(),
             deals: s.games,
             finished: s.finished(),
             first_player_wins: s.wins[0],
@@ -270,13 +361,16 @@ impl crate::Report for ExhaustiveReport {
         let s = &self.summary;
         let leader = self.leader.number();
         let mut t = String::new();
+        let block =
+            if self.ranks[1] - self.ranks[0] < self.deck_deals && !self.shards.starts_with("1/1") {
+                format!("shard {}", self.shards)
+            } else {
+                format!("ranks {}..{}", self.ranks[0], self.ranks[1])
+            };
         let scope = match (self.all_shards, self.range_done) {
             (true, true) => "every deal".to_string(),
-            (false, true) => format!("shard {}, all of its deals", self.shards),
-            (_, false) => format!(
-                "shard {}, {} of its {} deals",
-                self.shards, s.games, self.deals_in_range
-            ),
+            (false, true) => format!("{block}, all of its deals"),
+            (_, false) => format!("{block}, {} of its {} deals", s.games, self.deals_in_range),
         };
         let _ = writeln!(
             t,

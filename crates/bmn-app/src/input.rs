@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
+use bmn_core::{Deck, Kind, OnEmpty, PenaltyTable, Player, Position, Rules};
+use bmn_deals::BigUint;
 use bmn_kernel::Kernel;
 use bmn_search::{DealSource, Engine, SearchError};
 
@@ -118,8 +119,18 @@ fn seat(leader: u64) -> Player {
     Player(usize::try_from(leader.max(1) - 1).unwrap_or(usize::MAX - 1))
 }
 
-/// A starting deal with its leader (1-based), checked against `deck` if given.
-pub fn deal(text: &str, leader: u64, deck_spec: Option<&str>) -> Result<Position> {
+/// A starting deal with its leader (1-based), checked against `deck` if given. `#K` is deal K
+/// of `deck` (standard if not given) among `players` (2 if not given), as `bmn unrank` deals it.
+pub fn deal(
+    text: &str,
+    leader: u64,
+    deck_spec: Option<&str>,
+    players: Option<usize>,
+) -> Result<Position> {
+    if let Some(rank) = text.trim().strip_prefix('#') {
+        let deck = deck(deck_spec.unwrap_or(DEFAULT_DECK))?;
+        return deal_of_rank(rank, &deck, players.unwrap_or(DEFAULT_PLAYERS), leader);
+    }
     let position =
         Position::parse_deal(text, seat(leader)).map_err(|e| Error::bad("bad deal", e))?;
     if let Some(spec) = deck_spec {
@@ -130,8 +141,12 @@ pub fn deal(text: &str, leader: u64, deck_spec: Option<&str>) -> Result<Position
     Ok(position)
 }
 
-/// A position with its leader (1-based); unlike a deal, hands may be empty.
+/// A position with its leader (1-based); unlike a deal, hands may be empty. `#K` is standard
+/// deal K (see [`deal`]).
 pub fn position(text: &str, leader: u64) -> Result<Position> {
+    if text.trim().starts_with('#') {
+        return deal(text, leader, None, None);
+    }
     Position::parse(text, seat(leader)).map_err(|e| Error::bad("bad position", e))
 }
 
@@ -206,4 +221,52 @@ pub fn at_least_one(value: u64, flag: &str) -> Result<u64> {
     } else {
         Ok(value)
     }
+}
+
+/// The hand sizes of a deal of `cards` cards among `players` with `leader` leading.
+pub fn hand_sizes(cards: usize, players: usize, leader: Player) -> Vec<usize> {
+    let (q, r) = (cards / players, cards % players);
+    (0..players)
+        .map(|seat| q + usize::from((seat + players - leader.index()) % players < r))
+        .collect()
+}
+
+/// Deal `rank` (decimal) of `deck`, as a position.
+pub fn deal_of_rank(rank: &str, deck: &Deck, players: usize, leader: u64) -> Result<Position> {
+    let rank_text = rank.trim();
+    let k: BigUint = rank_text
+        .parse()
+        .map_err(|_| Error::input(format!("bad rank '{rank_text}': not a whole number")))?;
+    let counts = deck.counts();
+    let total = bmn_deals::rank::count(&counts);
+    let arrangement = bmn_deals::rank::unrank(&counts, &k).ok_or_else(|| {
+        Error::input(format!(
+            "bad rank {k}: past the last deal (the deck {deck} has {total} deals, ranks 0 to {})",
+            &total - 1u32
+        ))
+    })?;
+    if !(2..=bmn_core::MAX_PLAYERS).contains(&players) || arrangement.len() < players {
+        return Err(Error::input(format!(
+            "bad --players: {players} players cannot be dealt {} cards",
+            arrangement.len()
+        )));
+    }
+    let seat = Player(usize::try_from(leader.max(1) - 1).unwrap_or(usize::MAX));
+    if seat.index() >= players {
+        return Err(Error::input(format!(
+            "bad --leader: {leader}, but there are {players} players"
+        )));
+    }
+    let mut hands = Vec::with_capacity(players);
+    let mut at = 0;
+    for size in hand_sizes(arrangement.len(), players, seat) {
+        hands.push(
+            arrangement[at..at + size]
+                .iter()
+                .map(|&c| Kind::from_index(usize::from(c)).expect("a card code"))
+                .collect(),
+        );
+        at += size;
+    }
+    Position::new_deal(hands, seat).map_err(|e| Error::bad("bad rank", e))
 }

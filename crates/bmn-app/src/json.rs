@@ -45,7 +45,7 @@ pub struct CycleClassJson {
     pub period: SpanJson,
     pub deals: u64,
     pub representative: PositionJson,
-    pub first_index: u64,
+    pub first_index: u128,
 }
 
 impl CycleClassJson {
@@ -78,7 +78,7 @@ pub struct FoundJson {
     pub cards: u64,
     pub tricks: u64,
     pub winner: usize,
-    pub index: u64,
+    pub index: u128,
 }
 
 impl FoundJson {
@@ -103,7 +103,7 @@ pub struct CyclingDealJson {
     pub preperiod: SpanJson,
     pub period: SpanJson,
     pub cycle_id: String,
-    pub index: u64,
+    pub index: u128,
 }
 
 impl CyclingDealJson {

@@ -26,6 +26,7 @@ pub mod observer;
 pub mod odds;
 pub mod pieces;
 pub mod play;
+pub mod rank;
 pub mod records;
 pub mod search;
 pub mod stats;

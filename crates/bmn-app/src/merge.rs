@@ -42,7 +42,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
     let format = format_of(first)?;
     match format.as_str() {
         search::FORMAT => {
-            let (file, label) = merged::<SearchParams>(paths, search::FORMAT)?;
+            let (file, label, _) = merged::<SearchParams>(paths, search::FORMAT)?;
             Ok(MergeReport::Search(SearchReport {
                 params: file.params,
                 shard: label,
@@ -55,16 +55,18 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
             }))
         }
         exhaustive::FORMAT => {
-            let (file, label) = merged::<ExhaustiveParams>(paths, exhaustive::FORMAT)?;
+            let (file, label, ranks) = merged::<ExhaustiveParams>(paths, exhaustive::FORMAT)?;
             let deck = Deck::parse(&file.params.deck)
                 .map_err(|e| Error::bad("bad deck in checkpoint", e))?;
             Ok(MergeReport::Exhaustive(ExhaustiveReport {
                 deck,
                 leader: Player(file.params.leader - 1),
+                ranks,
+                deck_deals: file.total,
                 shards: label,
-                deals_in_range: file.total,
+                deals_in_range: file.summary.games,
                 range_done: true,
-                all_shards: true,
+                all_shards: ranks == [0, file.total],
                 list_cycles: file.params.list_cycles,
                 kernel: MERGED,
                 threads: 0,
@@ -82,9 +84,9 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
     }
 }
 
-/// The files read, checked and merged: the first file with the merged summary in it, and
-/// the label of the merged shards (`1,2,3/3`).
-fn merged<P>(paths: &[PathBuf], format: &str) -> Result<(RunFile<P>, String)>
+/// The files read, checked and merged: the first file with the merged summary in it, the
+/// label of the merged shards (`1,2,3/3`) and the indices they cover.
+fn merged<P>(paths: &[PathBuf], format: &str) -> Result<(RunFile<P>, String, [u128; 2])>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
 {
@@ -97,8 +99,9 @@ where
         .filter_map(|f| Shard::parse(&f.shard).ok())
         .collect();
     shards.sort_by_key(|s| s.index);
-    let (mut file, summary) = merge_files(paths, files)?;
-    file.summary = summary;
+    let merged = merge_files(paths, files)?;
+    let mut file = merged.first;
+    file.summary = merged.summary;
     let label = format!(
         "{}/{}",
         shards
@@ -108,5 +111,5 @@ where
             .join(","),
         shards.first().map_or(1, |s| s.count)
     );
-    Ok((file, label))
+    Ok((file, label, merged.range))
 }

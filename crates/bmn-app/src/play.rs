@@ -129,7 +129,7 @@ enum Played {
 /// Plays the request's deal; writes its plot and graph if asked.
 pub fn play(req: &PlayRequest) -> Result<PlayReport> {
     let rules = req.rules.rules()?;
-    let start = input::deal(&req.deal, req.leader, req.deck.as_deref())?;
+    let start = input::deal(&req.deal, req.leader, req.deck.as_deref(), req.players)?;
     if let Some(players) = req.players
         && players != start.players()
     {
@@ -214,7 +214,7 @@ pub fn replay(req: &PlayRequest, events: bool, max_tricks: u64) -> Result<Replay
         )));
     }
     let rules = req.rules.rules()?;
-    let start = input::deal(&req.deal, req.leader, req.deck.as_deref())?;
+    let start = input::deal(&req.deal, req.leader, req.deck.as_deref(), req.players)?;
     let report = match (report, req.trace) {
         (report, false) => report,
         (report, true) => report.with_trace(trace_json(&bmn_core::trace(&rules, &start, tricks))),

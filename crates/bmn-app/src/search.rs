@@ -178,7 +178,7 @@ pub fn search(
                 first: u.start,
                 end: Some(u.end),
             };
-            (units, [r.start, r.end])
+            (units, [u128::from(r.start), u128::from(r.end)])
         }
         None => (Units::all(None), [0, 0]),
     };
@@ -187,7 +187,8 @@ pub fn search(
         params,
         shard: shard.to_string(),
         range,
-        total: games.unwrap_or(0),
+        total: u128::from(games.unwrap_or(0)),
+        block: None,
         units: [units.first, units.end.unwrap_or(u64::MAX)],
         next_unit: units.first,
         summary: Summary::new(top),
@@ -204,7 +205,7 @@ pub fn search(
             end: units.end,
             threads,
             what: "games",
-            total: Some(range[1] - range[0]).filter(|_| games.is_some()),
+            total: Some((range[1] - range[0]) as u64).filter(|_| games.is_some()),
         },
         observer,
         stop,
@@ -224,7 +225,7 @@ pub fn search(
         |file| {
             format!(
                 "resuming at game {} of {} (shard {})",
-                units.games_before(file.next_unit) + range[0],
+                u128::from(units.games_before(file.next_unit)) + range[0],
                 range[1],
                 file.shard
             )

@@ -55,6 +55,38 @@ pub enum Command {
     Odds(OddsArgs),
     /// A local web page that replays any deal card by card, with its JSON API under /api/.
     Serve(ServeArgs),
+    /// The number of a deal: its lexicographic rank among all deals of its deck.
+    Rank(RankArgs),
+    /// The deal of a number: deal K of a deck (the inverse of `bmn rank`).
+    Unrank(UnrankArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct RankArgs {
+    /// The deal (any notation `bmn play` reads); its hands must have the sizes round-robin
+    /// dealing from the leader gives. "-" reads it from stdin.
+    #[arg(allow_hyphen_values = true)]
+    pub deal: String,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+#[derive(Args, Debug)]
+pub struct UnrankArgs {
+    /// The rank, from 0 (a decimal number of any size).
+    pub rank: String,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 #[derive(Args, Debug)]
@@ -71,9 +103,13 @@ pub struct ServeArgs {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The deal, hands separated by '/', top card first: e.g. "--K---A----AAJ-/J-". Symbols
-    /// - J Q K A X, Paulhus digits 0-5, or real cards ("9C JH 10s Q♠"). "-" reads it from stdin.
-    #[arg(allow_hyphen_values = true)]
-    pub deal: String,
+    /// (-JQKAX), Paulhus digits 0-5, or real cards ("9C JH 10s Q♠"); "#K" is deal K of the
+    /// deck (`bmn unrank`). "-" reads it from stdin.
+    #[arg(allow_hyphen_values = true, required_unless_present = "rank")]
+    pub deal: Option<String>,
+    /// Play deal K of --deck (standard unless given) instead: the same as DEAL "#K".
+    #[arg(long, value_name = "K", conflicts_with = "deal")]
+    pub rank: Option<String>,
     #[command(flatten)]
     pub leader: LeaderArg,
     /// Print every position, trick by trick: `1. <stack> 2. <stack> (leader N)`.
@@ -165,6 +201,19 @@ pub struct ExhaustiveArgs {
     pub list_cycles: bool,
     #[command(flatten)]
     pub shard: ShardArg,
+    /// Play only the deals of ranks K..K+M (with --count M; ranks as `bmn rank` gives them,
+    /// of any size): a block of a deck too big to play whole, such as the standard deck.
+    #[arg(long, value_name = "K", conflicts_with = "block")]
+    pub from: Option<String>,
+    /// How many deals from --from (0 if --from is not given).
+    #[arg(long, value_name = "M", conflicts_with = "block")]
+    pub count: Option<String>,
+    /// Play only block B (from 0) of --block-size deals: ranks B*M..(B+1)*M.
+    #[arg(long, value_name = "B")]
+    pub block: Option<String>,
+    /// Deals in a block [default: 1000000000].
+    #[arg(long, value_name = "M", requires = "block")]
+    pub block_size: Option<String>,
     /// Keep the run's state in FILE: resumed from it if it exists (same deck, leader and
     /// shard), rewritten every second and at the end. Interrupt with Ctrl-C at any time.
     #[arg(long, value_name = "FILE")]

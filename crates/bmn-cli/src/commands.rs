@@ -42,8 +42,13 @@ pub fn run(command: Command) -> Result<()> {
     let bar = &mut Bar::default();
     match command {
         Command::Play(a) => {
+            let deal = match (&a.deal, &a.rank) {
+                (_, Some(k)) => format!("#{k}"),
+                (Some(d), None) => deal_text(d)?,
+                (None, None) => unreachable!("clap requires DEAL or --rank"),
+            };
             let req = PlayRequest {
-                deal: deal_text(&a.deal)?,
+                deal,
                 leader: a.leader.leader,
                 tricks: a.tricks,
                 deck: a.deck.deck,
@@ -94,6 +99,10 @@ pub fn run(command: Command) -> Result<()> {
                 rules: a.rules.input(),
                 list_cycles: a.list_cycles,
                 shard: a.shard.shard,
+                from: a.from,
+                count: a.count,
+                block: a.block,
+                block_size: a.block_size,
                 checkpoint: a.checkpoint,
                 ledger: a.ledger.choice(),
                 threads: a.threads.threads,
@@ -213,6 +222,20 @@ pub fn run(command: Command) -> Result<()> {
                 eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");
             })
             .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", a.bind, a.port))
+        }
+        Command::Rank(a) => {
+            let deal = deal_text(&a.deal)?;
+            let report = bmn_app::rank::rank(&deal, a.leader.leader, a.deck.deck.as_deref())?;
+            emit(&report, a.output.json)
+        }
+        Command::Unrank(a) => {
+            let report = bmn_app::rank::unrank(
+                &a.rank,
+                a.deck.deck.as_deref(),
+                a.players.players,
+                a.leader.leader,
+            )?;
+            emit(&report, a.output.json)
         }
         Command::Odds(a) => {
             let req = OddsRequest {

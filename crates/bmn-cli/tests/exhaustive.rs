@@ -195,7 +195,7 @@ fn exhaustive_bad_input() {
     for (args, expected) in [
         (
             &["exhaustive", "--deck", "standard"][..],
-            "653534134886878245000 deals: too many",
+            "653534134886878245000 deals, more than one run plays",
         ),
         (&["exhaustive", "--deck", "1J"], "has 1 cards"),
         (

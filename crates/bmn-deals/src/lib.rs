@@ -2,18 +2,22 @@
 //!
 //! - [`arrangements`]: the deals of a deck as multiset permutations in lexicographic order,
 //!   counted, ranked, unranked and stepped (deal `k` of `bmn exhaustive`).
+//! - [`rank`]: the same numbering in arbitrary precision, for decks past `u128` (and the
+//!   standard deck's 2^69 deals, past `u64`).
 //! - [`stream`]: the seeded random stream, deal `k` of seed `s` a pure function of `(s, k)`
 //!   (`bmn search`, `bmn stats`, `bmn deal`, sampled trees, drawn decks of pieces).
 //!
-//! No dependencies, no I/O: the kernels, the searches, backward play and the pieces all reach
+//! No I/O, and no dependency but num-bigint: the kernels, the searches, backward play and the pieces all reach
 //! these without going through one another.
 
 #![forbid(unsafe_code)]
 
 pub mod arrangements;
+pub mod rank;
 pub mod stream;
 
 pub use arrangements::{Arrangements, SYMBOLS, next_arrangement};
+pub use num_bigint::BigUint;
 pub use stream::{
     GAMMA, STANDARD_DECK, SplitMix64, Xoshiro256PlusPlus, deal_for, deal_range, deal_rng, shuffle,
 };

@@ -6,7 +6,7 @@
 //! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.
 
 use bmn_core::{Deck, Kind, Player, Position};
-use bmn_search::{Deals, two_hand_text};
+use bmn_search::{DealIndex, Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
 use bmn_deals::{Arrangements, next_arrangement};
@@ -19,8 +19,8 @@ pub struct AllDeals {
     leader: Player,
     /// Cards of player 1.
     first_hand: usize,
-    /// Deals in all, which fits a `u64` (checked).
-    count: u64,
+    /// Deals in all.
+    count: DealIndex,
 }
 
 impl AllDeals {
@@ -40,10 +40,7 @@ impl AllDeals {
             deck: deck.to_string(),
             deals: None,
         })?;
-        let count = u64::try_from(arrangements.count()).map_err(|_| ExhaustiveError::TooMany {
-            deck: deck.to_string(),
-            deals: Some(arrangements.count()),
-        })?;
+        let count = arrangements.count();
         let first_hand = if leader == Player(0) {
             len.div_ceil(2)
         } else {
@@ -63,19 +60,19 @@ impl AllDeals {
     }
 
     /// How many deals there are.
-    pub fn count(&self) -> u64 {
+    pub fn count(&self) -> DealIndex {
         self.count
     }
 
     /// Deal `index` as a position (player 1's half first).
-    pub fn deal(&self, index: u64) -> Position {
+    pub fn deal(&self, index: DealIndex) -> Position {
         let mut codes = vec![0u8; self.deal_len()];
         self.fill(index, &mut codes);
         self.position(&codes)
     }
 
     /// The index of `position` among these deals, if it is one of them.
-    pub fn index_of(&self, position: &Position) -> Option<u64> {
+    pub fn index_of(&self, position: &Position) -> Option<DealIndex> {
         if position.players() != 2
             || position.leader() != self.leader
             || position.stack(Player(0)).len() != self.first_hand
@@ -88,9 +85,7 @@ impl AllDeals {
             .flatten()
             .map(|k| k.index() as u8)
             .collect();
-        self.arrangements
-            .rank(&codes)
-            .and_then(|r| u64::try_from(r).ok())
+        self.arrangements.rank(&codes)
     }
 }
 
@@ -107,11 +102,11 @@ impl Deals for AllDeals {
         }
     }
 
-    fn fill(&self, first: u64, out: &mut [u8]) {
+    fn fill(&self, first: DealIndex, out: &mut [u8]) {
         let len = self.deal_len();
         let mut buffer = [0u8; bmn_kernel::MAX_CARDS];
         let arrangement = &mut buffer[..len];
-        self.arrangements.unrank(u128::from(first), arrangement);
+        self.arrangements.unrank(first, arrangement);
         for deal in out.chunks_exact_mut(len) {
             if self.leader == Player(0) {
                 copy_short(deal, arrangement);
@@ -189,8 +184,8 @@ mod tests {
                 .enumerate()
                 .map(|(i, c)| {
                     let p = all.position(c);
-                    assert_eq!(p, all.deal(i as u64));
-                    assert_eq!(all.index_of(&p), Some(i as u64));
+                    assert_eq!(p, all.deal(i as u128));
+                    assert_eq!(all.index_of(&p), Some(i as u128));
                     p.deal_text()
                 })
                 .collect();
@@ -210,9 +205,11 @@ mod tests {
     }
 
     #[test]
-    fn decks_too_big_to_number_are_refused() {
-        let err = AllDeals::new(Deck::STANDARD, Player(0)).unwrap_err();
-        assert!(err.to_string().contains("653534134886878245000"), "{err}");
+    fn the_standard_deck_is_numbered_past_u64() {
+        let all = AllDeals::new(Deck::STANDARD, Player(0)).unwrap();
+        assert_eq!(all.count(), 653_534_134_886_878_245_000);
+        let last = all.deal(all.count() - 1);
+        assert_eq!(all.index_of(&last), Some(all.count() - 1));
         assert!(AllDeals::new(Deck::parse("1-").unwrap(), Player(0)).is_err());
     }
 }

@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{Engine, Progress, Summary, play_deals, run_units};
+use bmn_search::{DealIndex, Engine, Progress, Summary, play_deals, run_units};
 
 use crate::deals::AllDeals;
 
@@ -28,8 +28,9 @@ pub fn units_for(deals: u64) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Enumeration {
     pub deals: AllDeals,
-    /// Deal indices covered (a shard's range, or all of them).
-    pub range: Range<u64>,
+    /// Deal ranks covered (a block, a shard of one, or all of them); at most `u64::MAX` deals
+    /// (see [`Enumeration::len`]).
+    pub range: Range<DealIndex>,
     pub engine: Engine,
     pub max_tricks: u32,
     /// Keep every cycling deal (Paulhus's Table 2), not only the distinct cycles.
@@ -37,20 +38,33 @@ pub struct Enumeration {
 }
 
 impl Enumeration {
-    /// Units in the range.
-    pub fn units(&self) -> u64 {
-        units_for(self.range.end - self.range.start)
+    /// Deals in the range.
+    ///
+    /// # Panics
+    /// If the range holds more than `u64::MAX` deals (a run's counts are `u64`; split it).
+    pub fn len(&self) -> u64 {
+        u64::try_from(self.range.end - self.range.start).expect("a run of at most 2^64 - 1 deals")
     }
 
-    /// Deal indices of unit `u`.
-    fn unit_range(&self, unit: u64) -> Range<u64> {
-        let start = self.range.start + unit * DEALS_PER_UNIT;
-        start..(start + DEALS_PER_UNIT).min(self.range.end)
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.range.is_empty()
+    }
+
+    /// Units in the range.
+    pub fn units(&self) -> u64 {
+        units_for(self.len())
+    }
+
+    /// Deal ranks of unit `u`.
+    fn unit_range(&self, unit: u64) -> Range<DealIndex> {
+        let start = self.range.start + DealIndex::from(unit * DEALS_PER_UNIT);
+        start..(start + DealIndex::from(DEALS_PER_UNIT)).min(self.range.end)
     }
 
     /// Deals covered by units `0..next_unit`.
     pub fn deals_done(&self, next_unit: u64) -> u64 {
-        (next_unit * DEALS_PER_UNIT).min(self.range.end - self.range.start)
+        next_unit.saturating_mul(DEALS_PER_UNIT).min(self.len())
     }
 
     /// Whether every unit is done.

@@ -10,10 +10,10 @@ use bmn_search::{Deals, Engine, Progress, Summary, exact};
 
 fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> Enumeration {
     let deals = AllDeals::new(Deck::parse(deck).unwrap(), Player(leader)).unwrap();
-    let r = shard.range(u128::from(deals.count()));
+    let r = shard.range(deals.count());
     Enumeration {
         deals,
-        range: r.start as u64..r.end as u64,
+        range: r,
         engine: Engine::Kernel(Kernel::best_available()),
         max_tricks: MAX_TRICKS,
         list_cycles,
@@ -96,7 +96,7 @@ fn every_kernel_agrees_with_the_reference_engine_on_sampled_deals() {
                 let mut out = vec![bmn_kernel::Played::default(); 8];
                 bmn_kernel::play_many(kernel, &codes, len, all.split(), 50, &mut out);
                 for (i, (c, &o)) in codes.chunks_exact(len).zip(&out).enumerate() {
-                    let deal = all.deal(first + i as u64);
+                    let deal = all.deal(first + i as u128);
                     assert_eq!(all.position(c), deal);
                     let want = play_out(&Rules::STANDARD, &deal);
                     let got = exact(o, all.leader(), || deal.clone());
@@ -156,4 +156,98 @@ fn camicia_half_deck_row() {
         )
     );
     assert_eq!(cycles, want);
+}
+
+/// Every game of a tally, by deal rank.
+#[derive(Default)]
+struct Every(Vec<(u128, bmn_core::Outcome)>);
+
+impl bmn_search::Tally for Every {
+    fn record_finished(
+        &mut self,
+        index: u128,
+        cards: u64,
+        tricks: u64,
+        winner: usize,
+        _deal: impl FnOnce() -> String,
+    ) {
+        let winner = Player(winner - 1);
+        self.0.push((
+            index,
+            bmn_core::Outcome::Finished {
+                winner,
+                cards,
+                tricks,
+            },
+        ));
+    }
+    fn record_cycle(&mut self, index: u128, c: &bmn_core::Cycle, _deal: impl FnOnce() -> String) {
+        self.0.push((index, bmn_core::Outcome::Cycle(c.clone())));
+    }
+    fn record_unresolved(&mut self, _index: u128, _deal: impl FnOnce() -> String) {
+        unreachable!("standard deals always resolve");
+    }
+    fn merge(&mut self, other: Self) {
+        self.0.extend(other.0);
+    }
+}
+
+/// The standard deck (2^69 deals, past u64) enumerated block by block: a block's deals are the
+/// ranks `bmn unrank` gives (the record among them), and every game equals the reference
+/// engine's; two blocks merged equal the one range.
+#[test]
+fn blocks_of_the_standard_deck() {
+    let all = AllDeals::new(Deck::STANDARD, Player(0)).unwrap();
+    assert_eq!(all.count(), 653_534_134_886_878_245_000);
+    // Around Nessler's record (rank 206287012603312125944), past 2^64.
+    let record: u128 = 206_287_012_603_312_125_944;
+    assert!(record > u128::from(u64::MAX));
+    let deal = all.deal(record);
+    assert_eq!(
+        deal.deal_text(),
+        "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+    );
+    assert_eq!(all.index_of(&deal), Some(record));
+    let range = record - 3000..record + 3000;
+    let mut every = Every::default();
+    bmn_search::play_deals(
+        &all,
+        Engine::Kernel(Kernel::best_available()),
+        MAX_TRICKS,
+        range.start,
+        range.end,
+        &mut every,
+    );
+    assert_eq!(every.0.len(), 6000);
+    for (index, got) in every.0.iter().step_by(7) {
+        assert_eq!(
+            *got,
+            play_out(&Rules::STANDARD, &all.deal(*index)),
+            "rank {index}"
+        );
+    }
+    let ours = every.0.iter().find(|(i, _)| *i == record).unwrap();
+    assert!(matches!(
+        ours.1,
+        bmn_core::Outcome::Finished { cards: 8344, .. }
+    ));
+    // Two blocks of units merged in order equal the one range.
+    let whole = Enumeration {
+        deals: all.clone(),
+        range: range.clone(),
+        engine: Engine::Kernel(Kernel::best_available()),
+        max_tricks: MAX_TRICKS,
+        list_cycles: true,
+    };
+    let halves = [range.start..record, record..range.end].map(|r| Enumeration {
+        range: r,
+        ..whole.clone()
+    });
+    let mut merged = Summary::keeping(1, usize::MAX);
+    for h in &halves {
+        merged.merge(run(h, 2));
+    }
+    let one = run(&whole, 1);
+    assert_eq!(merged, one);
+    assert_eq!(one.longest[0].index, record);
 }

@@ -296,9 +296,15 @@ fn stats<'py>(
     )
 }
 
-/// Every deal of a deck (or a shard of them): `bmn exhaustive --json`'s dict.
+/// A Python int (of any size) as its decimal text.
+fn decimal(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    value.map(|v| Ok(v.str()?.to_string())).transpose()
+}
+
+/// Every deal of a deck, a block `first..first + count` of them, or a shard:
+/// `bmn exhaustive --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (deck, leader=1, list_cycles=false, shard=None, threads=None, penalties=None, progress=false))]
+#[pyo3(signature = (deck, leader=1, list_cycles=false, shard=None, threads=None, penalties=None, first=None, count=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn exhaustive<'py>(
     py: Python<'py>,
@@ -308,6 +314,8 @@ fn exhaustive<'py>(
     shard: Option<String>,
     threads: Option<usize>,
     penalties: Option<String>,
+    first: Option<&Bound<'py, PyAny>>,
+    count: Option<&Bound<'py, PyAny>>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     if leader == 0 {
@@ -321,6 +329,10 @@ fn exhaustive<'py>(
         rules: rules(penalties, "pass"),
         list_cycles,
         shard,
+        from: decimal(first)?,
+        count: decimal(count)?,
+        block: None,
+        block_size: None,
         checkpoint: None,
         ledger: LedgerChoice::NONE,
         threads,
@@ -390,6 +402,37 @@ fn count<'py>(py: Python<'py>, deck: &str, players: usize) -> PyResult<Bound<'py
     to_dict(py, &bmn_app::count::count(&table).map_err(py_err)?)
 }
 
+/// The number of a deal among all deals of its deck (`bmn rank --json`'s dict; `rank` and
+/// `deals` are decimal strings, as they pass 2^64).
+#[pyfunction]
+#[pyo3(signature = (deal, leader=1, deck=None))]
+fn rank<'py>(
+    py: Python<'py>,
+    deal: &str,
+    leader: u64,
+    deck: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_dict(
+        py,
+        &bmn_app::rank::rank(deal, leader.max(1), deck).map_err(py_err)?,
+    )
+}
+
+/// Deal `k` of a deck (`bmn unrank --json`'s dict); `k` may be any size.
+#[pyfunction]
+#[pyo3(signature = (k, deck="standard", players=2, leader=1))]
+fn unrank<'py>(
+    py: Python<'py>,
+    k: &Bound<'py, PyAny>,
+    deck: &str,
+    players: usize,
+    leader: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let k = k.str()?.to_string();
+    let report = bmn_app::rank::unrank(&k, Some(deck), Some(players), leader.max(1));
+    to_dict(py, &report.map_err(py_err)?)
+}
+
 /// The record games, each replayed by the engine: `bmn records --json`'s dict.
 #[pyfunction]
 fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
@@ -434,6 +477,8 @@ fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(records, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(unrank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -199,3 +199,19 @@ def test_long_calls_release_the_gil():
         time.sleep(0)
     worker.join()
     assert ticks > 100, "the interpreter kept running while the search played"
+
+
+def test_every_deal_has_a_number():
+    r = bmn.rank(RECORD)
+    assert r["rank"] == "206287012603312125944" and r["deals"] == "653534134886878245000"
+    assert bmn.unrank(206287012603312125944)["deal"] == RECORD
+    assert bmn.unrank(0)["deal"] == "--------------------------/----------JJJJQQQQKKKKAAAA"
+    big = 10**40  # past 2**128
+    d = bmn.unrank(big, deck="2xstandard")
+    assert bmn.rank(d["deal"], deck="2xstandard")["rank"] == str(big)
+    with pytest.raises(ValueError, match="past the last deal"):
+        bmn.unrank(653534134886878245000)
+    block = bmn.exhaustive("standard", first=206287012603312125944 - 10, count=20)
+    assert block["longest"]["cards"] == 8344
+    assert block["longest"]["index"] == 206287012603312125944
+    assert (block["first_rank"], block["end_rank"]) == ("206287012603312125934", "206287012603312125954")

@@ -25,8 +25,12 @@ pub struct RunFile<P> {
     pub shard: String,
     /// The indices this shard covers (games of the seed's stream, or deal ranks), and how
     /// many the whole run has.
-    pub range: [u64; 2],
-    pub total: u64,
+    pub range: [u128; 2],
+    pub total: u128,
+    /// The block of `0..total` the shards of this run split (`--from`/`--count`, `--block`);
+    /// absent: all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<[u128; 2]>,
     /// Units of this shard: `first..end`, and the first not yet done.
     pub units: [u64; 2],
     pub next_unit: u64,
@@ -39,7 +43,15 @@ pub struct RunFile<P> {
 impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
     /// Whether `other` is a file of the same run and shard (what resuming from it needs).
     pub fn same_run(&self, other: &RunFile<P>) -> bool {
-        self.params == other.params && self.shard == other.shard && self.range == other.range
+        self.params == other.params
+            && self.shard == other.shard
+            && self.range == other.range
+            && self.block == other.block
+    }
+
+    /// The part of the indices the shards of this file's run split: its block, or all.
+    pub fn run_range(&self) -> [u128; 2] {
+        self.block.unwrap_or([0, self.total])
     }
 
     /// Whether every unit of the shard is done.

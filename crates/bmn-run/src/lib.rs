@@ -26,6 +26,6 @@ pub use driver::drive;
 pub use error::{RunError, chain};
 pub use file::{RunFile, differences, file_format, format_of};
 pub use ledger::{Ledger, default_path};
-pub use merge::merge_files;
+pub use merge::{Merged, merge_files};
 pub use recorder::{LedgerChoice, Opened, Recorder, SAVE_EVERY};
 pub use schedule::{parse_shard, shard_from_env, shard_units};

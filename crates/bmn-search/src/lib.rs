@@ -20,7 +20,9 @@ pub mod units;
 
 pub use deals::DealSource;
 pub use odds::TailModel;
-pub use play::{DEFAULT_GIVE_UP, Deals, Engine, Tally, exact, play_deals, two_hand_text};
+pub use play::{
+    DEFAULT_GIVE_UP, DealIndex, Deals, Engine, Tally, exact, play_deals, two_hand_text,
+};
 pub use run::{
     GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,
     units_of,

@@ -57,21 +57,25 @@ impl Engine {
     }
 }
 
+/// The number of a deal: its index in a seed's stream (below 2^64) or its rank among every
+/// deal of a deck (the standard deck has about 2^69 of them).
+pub type DealIndex = u128;
+
 /// What a run adds its games up into: a search's [`Summary`], statistics' `Stats`.
 pub trait Tally {
     /// A game that ended: `winner` numbered from 1; `deal` builds its text, if wanted.
     fn record_finished(
         &mut self,
-        index: u64,
+        index: DealIndex,
         cards: u64,
         tricks: u64,
         winner: usize,
         deal: impl FnOnce() -> String,
     );
     /// A game that never ends.
-    fn record_cycle(&mut self, index: u64, cycle: &Cycle, deal: impl FnOnce() -> String);
+    fn record_cycle(&mut self, index: DealIndex, cycle: &Cycle, deal: impl FnOnce() -> String);
     /// A game the reference engine gave up on: neither ended nor repeated within its limit.
-    fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String);
+    fn record_unresolved(&mut self, index: DealIndex, deal: impl FnOnce() -> String);
     /// Adds another tally's games (of other deals) to these; associative and commutative.
     fn merge(&mut self, other: Self)
     where
@@ -88,7 +92,7 @@ pub trait Deals: Sync {
     /// Writes deals `first..first + out.len() / deal_len()` into `out` (codes 0 plain, 1 J
     /// .. 5 joker), in the layout [`Self::position`] reads; for two players, the leader's
     /// hand first, as the kernels want.
-    fn fill(&self, first: u64, out: &mut [u8]);
+    fn fill(&self, first: DealIndex, out: &mut [u8]);
     /// One deal's codes (as `fill` wrote them) as the position a person reads: seats in
     /// their order, the leader named. The exact hand-over plays it; reports print it.
     fn position(&self, codes: &[u8]) -> Position;
@@ -142,8 +146,8 @@ pub fn play_deals(
     deals: &impl Deals,
     engine: Engine,
     max_tricks: u32,
-    first: u64,
-    end: u64,
+    first: DealIndex,
+    end: DealIndex,
     tally: &mut impl Tally,
 ) {
     let len = deals.deal_len();
@@ -152,7 +156,7 @@ pub fn play_deals(
     let mut outcomes = vec![Played::default(); BATCH];
     let mut start = first;
     while start < end {
-        let n = (end - start).min(BATCH as u64) as usize;
+        let n = (end - start).min(BATCH as DealIndex) as usize;
         let batch = &mut codes[..n * len];
         deals.fill(start, batch);
         if let Engine::Kernel(kernel) = engine {
@@ -166,7 +170,7 @@ pub fn play_deals(
                     play_out_within(&rules, &deals.position(deal), give_up)
                 }
             };
-            let index = start + i as u64;
+            let index = start + i as DealIndex;
             let text = || deals.deal_text(deal);
             match result {
                 Some(Outcome::Finished {
@@ -178,6 +182,6 @@ pub fn play_deals(
                 None => tally.record_unresolved(index, text),
             }
         }
-        start += n as u64;
+        start += n as DealIndex;
     }
 }

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Player, Position};
 
 use crate::deals::DealSource;
-use crate::play::{Deals, Engine, Tally, play_deals, two_hand_text};
+use crate::play::{DealIndex, Deals, Engine, Tally, play_deals, two_hand_text};
 use crate::summary::Summary;
 use crate::units::run_units;
 
@@ -42,8 +42,9 @@ impl Deals for SearchConfig {
         self.source.split()
     }
 
-    fn fill(&self, first: u64, out: &mut [u8]) {
-        self.source.deal_batch(self.seed, first, out);
+    fn fill(&self, first: DealIndex, out: &mut [u8]) {
+        // Game indices of a seed's stream are below 2^64 (`Units` counts them in u64).
+        self.source.deal_batch(self.seed, first as u64, out);
     }
 
     fn position(&self, codes: &[u8]) -> Position {
@@ -76,7 +77,14 @@ pub fn play_range(config: &SearchConfig, first: u64, end: u64) -> Summary {
 
 /// Plays deals `first..end` of the stream into `tally`.
 pub fn play_into(config: &SearchConfig, first: u64, end: u64, tally: &mut impl Tally) {
-    play_deals(config, config.engine, config.max_tricks, first, end, tally);
+    play_deals(
+        config,
+        config.engine,
+        config.max_tricks,
+        DealIndex::from(first),
+        DealIndex::from(end),
+        tally,
+    );
 }
 
 /// Runs `games` games (or until `stop` is set, if `None`) on `threads` threads. `progress` is

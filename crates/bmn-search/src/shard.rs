@@ -77,49 +77,58 @@ impl fmt::Display for Shard {
     }
 }
 
-/// How a set of ranges fails to tile `0..total` exactly. Ranges are named by their position
-/// in the list given (0-based).
+/// How a set of ranges fails to tile a run's range exactly. Ranges are named by their
+/// position in the list given (0-based).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoverError {
-    #[error("nothing covers {start}..{end} of 0..{total}")]
-    Gap { start: u64, end: u64, total: u64 },
+    #[error("nothing covers {start}..{end} of {from}..{to}")]
+    Gap {
+        start: u128,
+        end: u128,
+        from: u128,
+        to: u128,
+    },
     #[error("ranges {first} and {second} both cover {start}..{end}")]
     Overlap {
         first: usize,
         second: usize,
-        start: u64,
-        end: u64,
+        start: u128,
+        end: u128,
     },
-    #[error("range {which} ({start}..{end}) lies outside 0..{total}")]
+    #[error("range {which} ({start}..{end}) lies outside {from}..{to}")]
     Outside {
         which: usize,
-        start: u64,
-        end: u64,
-        total: u64,
+        start: u128,
+        end: u128,
+        from: u128,
+        to: u128,
     },
 }
 
-/// Checks that `ranges` tile `0..total` with no gap and no overlap (in any order).
-pub fn check_cover(ranges: &[Range<u64>], total: u64) -> Result<(), CoverError> {
+/// Checks that `ranges` tile `whole` with no gap and no overlap (in any order).
+pub fn check_cover(ranges: &[Range<u128>], whole: Range<u128>) -> Result<(), CoverError> {
+    let (from, to) = (whole.start, whole.end);
     let mut order: Vec<usize> = (0..ranges.len()).collect();
     order.sort_by_key(|&i| (ranges[i].start, ranges[i].end));
-    let mut covered = 0u64;
+    let mut covered = from;
     let mut last: Option<usize> = None;
     for &i in &order {
         let r = &ranges[i];
-        if r.start > r.end || r.end > total {
+        if r.start > r.end || r.start < from || r.end > to {
             return Err(CoverError::Outside {
                 which: i,
                 start: r.start,
                 end: r.end,
-                total,
+                from,
+                to,
             });
         }
         if r.start > covered {
             return Err(CoverError::Gap {
                 start: covered,
                 end: r.start,
-                total,
+                from,
+                to,
             });
         }
         if r.start < covered {
@@ -133,11 +142,12 @@ pub fn check_cover(ranges: &[Range<u64>], total: u64) -> Result<(), CoverError> 
         covered = r.end;
         last = Some(i);
     }
-    if covered < total {
+    if covered < to {
         return Err(CoverError::Gap {
             start: covered,
-            end: total,
-            total,
+            end: to,
+            from,
+            to,
         });
     }
     Ok(())
@@ -165,26 +175,28 @@ mod tests {
 
     #[test]
     fn cover_finds_gaps_and_overlaps_in_any_order() {
-        assert_eq!(check_cover(&[5..10, 0..5], 10), Ok(()));
-        assert_eq!(check_cover(&[], 0), Ok(()));
+        assert_eq!(check_cover(&[5..10, 0..5], 0..10), Ok(()));
+        assert_eq!(check_cover(&[], 0..0), Ok(()));
         assert_eq!(
-            check_cover(&[0..4, 6..10], 10),
+            check_cover(&[0..4, 6..10], 0..10),
             Err(CoverError::Gap {
                 start: 4,
                 end: 6,
-                total: 10
+                from: 0,
+                to: 10
             })
         );
         assert_eq!(
-            check_cover(&[0..4, 4..4], 10),
+            check_cover(&[0..4, 4..4], 0..10),
             Err(CoverError::Gap {
                 start: 4,
                 end: 10,
-                total: 10
+                from: 0,
+                to: 10
             })
         );
         assert_eq!(
-            check_cover(&[0..6, 4..10], 10),
+            check_cover(&[0..6, 4..10], 0..10),
             Err(CoverError::Overlap {
                 first: 0,
                 second: 1,
@@ -193,7 +205,7 @@ mod tests {
             })
         );
         assert_eq!(
-            check_cover(&[0..5, 5..10, 0..5], 10),
+            check_cover(&[0..5, 5..10, 0..5], 0..10),
             Err(CoverError::Overlap {
                 first: 0,
                 second: 2,
@@ -202,8 +214,18 @@ mod tests {
             })
         );
         assert!(matches!(
-            check_cover(&[0..5, 5..11], 10),
+            check_cover(&[0..5, 5..11], 0..10),
             Err(CoverError::Outside { which: 1, .. })
+        ));
+        // A block of a run: the ranges tile it, not the whole run.
+        assert_eq!(check_cover(&[20..25, 25..30], 20..30), Ok(()));
+        assert!(matches!(
+            check_cover(&[20..25, 25..30], 0..30),
+            Err(CoverError::Gap {
+                start: 0,
+                end: 20,
+                ..
+            })
         ));
     }
 

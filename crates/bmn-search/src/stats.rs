@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use bmn_core::{Cycle, CycleId};
 use serde::{Deserialize, Serialize};
 
-use crate::play::Tally;
+use crate::play::{DealIndex, Tally};
 use crate::summary::{add_at, add_counts};
 
 /// The 97.5% point of the standard normal: 95% two-sided intervals.
@@ -55,7 +55,7 @@ pub struct TailFit {
 impl Tally for Stats {
     fn record_finished(
         &mut self,
-        _index: u64,
+        _index: DealIndex,
         cards: u64,
         tricks: u64,
         winner: usize,
@@ -67,13 +67,13 @@ impl Tally for Stats {
         add_at(&mut self.tricks, tricks as usize, 1);
     }
 
-    fn record_cycle(&mut self, _index: u64, cycle: &Cycle, _deal: impl FnOnce() -> String) {
+    fn record_cycle(&mut self, _index: DealIndex, cycle: &Cycle, _deal: impl FnOnce() -> String) {
         self.games += 1;
         self.cycling += 1;
         *self.cycles.entry(cycle.id).or_default() += 1;
     }
 
-    fn record_unresolved(&mut self, _index: u64, _deal: impl FnOnce() -> String) {
+    fn record_unresolved(&mut self, _index: DealIndex, _deal: impl FnOnce() -> String) {
         self.games += 1;
         self.unresolved += 1;
     }
@@ -260,9 +260,9 @@ mod tests {
         let mut whole = Stats::default();
         for i in 0..50u64 {
             let (cards, tricks, winner) = (i * 7 % 31, i % 9, 1 + (i % 3) as usize);
-            whole.record_finished(i, cards, tricks, winner, String::new);
+            whole.record_finished(i.into(), cards, tricks, winner, String::new);
             if i % 2 == 0 { &mut a } else { &mut b }.record_finished(
-                i,
+                i.into(),
                 cards,
                 tricks,
                 winner,

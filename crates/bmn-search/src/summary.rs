@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use bmn_core::{Cycle, CycleId, Span};
 use serde::{Deserialize, Serialize};
 
-use crate::play::Tally;
+use crate::play::{DealIndex, Tally};
 
 /// Width of a histogram bin, in cards.
 pub const HISTOGRAM_BIN: u64 = 50;
@@ -19,7 +19,7 @@ pub const MAX_CYCLES_KEPT: usize = 1000;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Found {
     /// Index of the deal in the seed's stream.
-    pub index: u64,
+    pub index: DealIndex,
     pub deal: String,
     pub cards: u64,
     pub tricks: u64,
@@ -43,7 +43,7 @@ impl Found {
 /// A deal whose game never ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FoundCycle {
-    pub index: u64,
+    pub index: DealIndex,
     pub deal: String,
     pub preperiod: Span,
     pub period: Span,
@@ -64,7 +64,7 @@ pub struct CycleClass {
     pub representative: String,
     pub representative_leader: usize,
     /// The smallest deal index that reaches it.
-    pub first_index: u64,
+    pub first_index: DealIndex,
 }
 
 /// Totals and finds of a set of games. `merge` is associative and commutative.
@@ -92,7 +92,7 @@ pub struct Summary {
     pub unresolved: u64,
     /// The first of them by deal index: (index, deal text).
     #[serde(default)]
-    pub first_unresolved: Option<(u64, String)>,
+    pub first_unresolved: Option<(DealIndex, String)>,
     top: usize,
     keep_cycles: usize,
 }
@@ -165,7 +165,7 @@ impl Summary {
     }
 
     /// Counts a game the reference engine gave up on.
-    pub fn add_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
+    pub fn add_unresolved(&mut self, index: DealIndex, deal: impl FnOnce() -> String) {
         self.games += 1;
         self.unresolved += 1;
         if self
@@ -234,7 +234,7 @@ impl Tally for Summary {
     /// `deal` is asked for only if the game may enter the top K.
     fn record_finished(
         &mut self,
-        index: u64,
+        index: DealIndex,
         cards: u64,
         tricks: u64,
         winner: usize,
@@ -256,7 +256,7 @@ impl Tally for Summary {
         }
     }
 
-    fn record_cycle(&mut self, index: u64, c: &Cycle, deal: impl FnOnce() -> String) {
+    fn record_cycle(&mut self, index: DealIndex, c: &Cycle, deal: impl FnOnce() -> String) {
         self.add_cycle(FoundCycle {
             index,
             deal: deal(),
@@ -268,7 +268,7 @@ impl Tally for Summary {
         });
     }
 
-    fn record_unresolved(&mut self, index: u64, deal: impl FnOnce() -> String) {
+    fn record_unresolved(&mut self, index: DealIndex, deal: impl FnOnce() -> String) {
         self.add_unresolved(index, deal);
     }
 
@@ -300,13 +300,13 @@ pub(crate) fn add_counts(mine: &mut Vec<u64>, theirs: &[u64]) {
 mod tests {
     use super::*;
 
-    fn add(s: &mut Summary, index: u64, cards: u64) {
+    fn add(s: &mut Summary, index: DealIndex, cards: u64) {
         s.record_finished(index, cards, cards / 7, 1 + (index % 2) as usize, || {
             format!("deal{index}")
         });
     }
 
-    fn cycle(index: u64, id: u64) -> FoundCycle {
+    fn cycle(index: DealIndex, id: u64) -> FoundCycle {
         FoundCycle {
             index,
             deal: format!("deal{index}"),
@@ -326,7 +326,7 @@ mod tests {
         let mut whole = Summary::keeping(0, 3);
         let (mut a, mut b) = (Summary::keeping(0, 3), Summary::keeping(0, 3));
         for i in 0..20u64 {
-            let c = cycle(100 - i, i % 3);
+            let c = cycle((100 - i).into(), i % 3);
             whole.add_cycle(c.clone());
             if i % 2 == 0 { &mut a } else { &mut b }.add_cycle(c);
         }
@@ -349,8 +349,8 @@ mod tests {
         let (mut a, mut b) = (Summary::new(3), Summary::new(3));
         for i in 0..100u64 {
             let cards = (i * 37) % 101 + 10;
-            add(&mut whole, i, cards);
-            add(if i % 3 == 0 { &mut a } else { &mut b }, i, cards);
+            add(&mut whole, i.into(), cards);
+            add(if i % 3 == 0 { &mut a } else { &mut b }, i.into(), cards);
         }
         let mut ab = a.clone();
         ab.merge(b.clone());
