@@ -165,6 +165,7 @@ pub fn exhaustive(
         units: [0, enumeration.units()],
         next_unit: 0,
         summary: enumeration.start().summary,
+        state: None,
         checksum: String::new(),
     };
     let total = enumeration.len();

@@ -13,12 +13,14 @@
 
 pub mod backward;
 pub mod bench;
+pub mod climb;
 pub mod count;
 pub mod deal;
 pub mod dot;
 mod durable;
 pub mod error;
 pub mod exhaustive;
+pub mod factory;
 pub mod input;
 pub mod json;
 pub mod merge;

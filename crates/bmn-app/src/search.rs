@@ -192,6 +192,7 @@ pub fn search(
         units: [units.first, units.end.unwrap_or(u64::MAX)],
         next_unit: units.first,
         summary: Summary::new(top),
+        state: None,
         checksum: String::new(),
     };
     let fresh = Summary::new(top);

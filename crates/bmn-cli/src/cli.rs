@@ -57,8 +57,62 @@ pub enum Command {
     Serve(ServeArgs),
     /// The number of a deal: its lexicographic rank among all deals of its deck.
     Rank(RankArgs),
+    /// Local search for long games: walkers edit deals and keep what plays longer.
+    Climb(ClimbArgs),
     /// The deal of a number: deal K of a deck (the inverse of `bmn rank`).
     Unrank(UnrankArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ClimbArgs {
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Climb for this long: 90s, 10m, 2h (whole rounds).
+    #[arg(long, value_name = "DURATION", conflicts_with = "evals")]
+    pub time: Option<String>,
+    /// Evaluations (games played) in all, whole rounds [default: 10000000 unless --time].
+    #[arg(long, value_name = "N")]
+    pub evals: Option<u64>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Start from these deals (deal text, #K) or from the deals in FILE (one per line, or a
+    /// `bmn search --json` report, whose longest games are taken); random deals otherwise.
+    /// Repeat it for several.
+    #[arg(long, value_name = "FILE|DEAL", allow_hyphen_values = true)]
+    pub start: Vec<String>,
+    #[command(flatten)]
+    pub top: TopArg,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+    /// Balanced deals: both hands hold the same kinds, and edits keep them so.
+    #[arg(long)]
+    pub balanced: bool,
+    /// What a long game is: cards (default) or tricks.
+    #[arg(long, value_name = "cards|tricks")]
+    pub by: Option<String>,
+    /// Walkers climbing at once [default: 16].
+    #[arg(long, value_name = "W")]
+    pub walkers: Option<usize>,
+    /// Neighbours each walker plays per round [default: 32].
+    #[arg(long, value_name = "K")]
+    pub neighbours: Option<usize>,
+    /// The edits: swap, shift, cut, exchange, mixed, or a list such as swap,cut [default: swap].
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+    /// The acceptance rule: hill (with restarts), anneal or population [default: hill].
+    #[arg(long, value_name = "RULE")]
+    pub accept: Option<String>,
+    /// Rounds without a new best of its own before a walker restarts [default: 5].
+    #[arg(long, value_name = "R")]
+    pub restart: Option<u32>,
+    /// Annealing's starting temperature, in the objective's units [default: 200].
+    #[arg(long, value_name = "T")]
+    pub temperature: Option<f64>,
+    /// Annealing's cooling factor per round [default: 0.995].
+    #[arg(long, value_name = "C")]
+    pub cooling: Option<f64>,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 #[derive(Args, Debug)]
@@ -329,6 +383,47 @@ pub enum PiecesCommand {
     Search(PieceSearchArgs),
     /// Standard decks Δ1 J Δ2 J Δ3 J - / J - from found pieces, then balanced deals backward.
     Construct(ConstructArgs),
+    /// Balanced deals that never end, from scratch: endless games (from pieces, or a random
+    /// search at other tables), walked toward balance; a catalogue of the cycles reached.
+    Factory(FactoryArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FactoryArgs {
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Walk for this long: 90s, 30m (whole rounds).
+    #[arg(long, value_name = "DURATION", conflicts_with = "rounds")]
+    pub time: Option<String>,
+    /// Rounds of walks [default: 200 unless --time].
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u64>,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Cycles whose closest positions are edited each round [default: 16].
+    #[arg(long, value_name = "W")]
+    pub walkers: Option<usize>,
+    /// Edits of each per round [default: 64].
+    #[arg(long, value_name = "K")]
+    pub neighbours: Option<usize>,
+    /// The edits [default: give,transfer,swap,shift].
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+    /// Positions a basin search may visit per cycle [default: 20000].
+    #[arg(long, value_name = "M")]
+    pub basin_limit: Option<u64>,
+    /// Endless games to start from [default: 60 decks of pieces; 200 cycling deals at other
+    /// tables].
+    #[arg(long, value_name = "N")]
+    pub seeds: Option<u64>,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 /// `--filter`: the piece the template tests candidates behind.

@@ -178,6 +178,23 @@ pub fn run(command: Command) -> Result<()> {
                 };
                 emit(&bmn_app::pieces::construct(&req, bar)?, a.output.json)
             }
+            PiecesCommand::Factory(a) => {
+                let req = bmn_app::factory::FactoryRequest {
+                    seed: a.seed.seed,
+                    time: a.time,
+                    rounds: a.rounds,
+                    table: table(a.deck, a.players, false),
+                    rules: a.rules.input(),
+                    threads: a.threads.threads,
+                    walkers: a.walkers,
+                    neighbours: a.neighbours,
+                    moves: a.moves,
+                    basin_limit: a.basin_limit,
+                    seeds: a.seeds,
+                };
+                let report = bmn_app::factory::factory(&req, bar, stop_on_ctrl_c())?;
+                emit(&report, a.output.json)
+            }
         },
         Command::Records(a) => {
             let report = bmn_app::records::records(a.plot.plot.as_deref())?;
@@ -222,6 +239,28 @@ pub fn run(command: Command) -> Result<()> {
                 eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");
             })
             .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", a.bind, a.port))
+        }
+        Command::Climb(a) => {
+            let req = bmn_app::climb::ClimbRequest {
+                seed: a.seed.seed,
+                time: a.time,
+                evals: a.evals,
+                threads: a.threads.threads,
+                starts: crate::output::start_deals(&a.start)?,
+                top: a.top.top,
+                ledger: a.ledger.choice(),
+                balanced: a.balanced,
+                by: a.by,
+                walkers: a.walkers,
+                neighbours: a.neighbours,
+                moves: a.moves,
+                accept: a.accept,
+                restart: a.restart,
+                temperature: a.temperature,
+                cooling: a.cooling,
+            };
+            let report = bmn_app::climb::climb(&req, bar, stop_on_ctrl_c())?;
+            emit(&report, a.output.json)
         }
         Command::Rank(a) => {
             let deal = deal_text(&a.deal)?;

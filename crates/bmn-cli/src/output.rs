@@ -46,6 +46,45 @@ pub fn deal_text(arg: &str) -> Result<String> {
     Ok(text.trim().to_string())
 }
 
+/// `--start FILE|DEAL...`: deals given as they are, or read from a file (one per line, `#`
+/// comments; or a `bmn search --json` report, whose longest games are taken).
+pub fn start_deals(values: &[String]) -> Result<Vec<String>> {
+    let mut deals = Vec::new();
+    for v in values {
+        let path = std::path::Path::new(v);
+        if !v.starts_with('#') && path.is_file() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| BadInput(format!("bad --start {v}: {e}")))?;
+            if let Ok(report) = serde_json::from_str::<serde_json::Value>(&text)
+                && let Some(longest) = report["longest"].as_array()
+            {
+                deals.extend(
+                    longest
+                        .iter()
+                        .filter_map(|g| g["deal"].as_str().map(String::from)),
+                );
+                continue;
+            }
+            deals.extend(
+                text.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(String::from),
+            );
+        } else if v.starts_with('/')
+            || v.starts_with("./")
+            || v.ends_with(".json")
+            || v.ends_with(".txt")
+        {
+            // A path, not a deal (no deal starts with an empty first hand or ends so).
+            return Err(BadInput(format!("bad --start {v}: no such file")).into());
+        } else {
+            deals.push(v.clone());
+        }
+    }
+    Ok(deals)
+}
+
 /// Whether `err` is a write to a closed pipe (`bmn ... | head`), which ends quietly.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()

@@ -35,6 +35,10 @@ pub struct RunFile<P> {
     pub units: [u64; 2],
     pub next_unit: u64,
     pub summary: Summary,
+    /// What a run keeps besides its summary to go on exactly where it stopped (a climb's
+    /// walkers); absent for searches and enumerations, whose units are independent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
     /// FNV-1a 64 of the file's JSON with this field empty: a corrupt file is refused.
     #[serde(default)]
     pub checksum: String,

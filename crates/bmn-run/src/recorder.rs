@@ -130,6 +130,11 @@ where
         })
     }
 
+    /// Whether [`SAVE_EVERY`] has passed since the last save.
+    pub fn due(&self) -> bool {
+        self.saved_at.elapsed() >= SAVE_EVERY
+    }
+
     /// Saves if [`SAVE_EVERY`] has passed since the last save.
     pub fn tick(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
         if self.saved_at.elapsed() < SAVE_EVERY {
@@ -140,6 +145,16 @@ where
 
     /// Records the units before `next_unit` and their summary.
     pub fn save(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
+        self.save_state(summary, next_unit, None)
+    }
+
+    /// [`Self::save`] with the run's state besides its summary (`RunFile::state`).
+    pub fn save_state(
+        &mut self,
+        summary: &Summary,
+        next_unit: u64,
+        state: Option<serde_json::Value>,
+    ) -> Result<(), RunError> {
         self.saved_at = Instant::now();
         if self.ledger.is_none() && self.out.is_none() {
             return Ok(());
@@ -147,6 +162,7 @@ where
         let file = RunFile {
             next_unit,
             summary: summary.clone(),
+            state,
             ..self.template.clone()
         };
         if let Some(out) = &self.out {

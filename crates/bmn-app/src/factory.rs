@@ -1,0 +1,408 @@
+//! `pieces factory`: balanced deals that never end, found from scratch: endless games to start
+//! from (Casella's construction for the standard two-player table, a random search for cycling
+//! deals at any other), then the factory's walks toward balance (bmn-climb's `factory`), and a
+//! catalogue of every cycle reached.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bmn_climb::factory::{CycleEntry, Factory, FactoryConfig};
+use bmn_climb::{Evaluator, MoveSet};
+use bmn_core::{Deck, Position, Rules};
+use bmn_pieces::{ConstructConfig, PoolConfig};
+use bmn_search::{SearchConfig, Summary};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput};
+use crate::json::SpanJson;
+use crate::observer::Observer;
+
+/// What to run.
+#[derive(Clone, Debug, Default)]
+pub struct FactoryRequest {
+    pub seed: Option<u64>,
+    /// How long (`30m`), or how many rounds; 200 rounds if neither.
+    pub time: Option<String>,
+    pub rounds: Option<u64>,
+    pub table: TableInput,
+    pub rules: RulesInput,
+    pub threads: Option<usize>,
+    /// Cycles edited per round, edits of each, the moves.
+    pub walkers: Option<usize>,
+    pub neighbours: Option<usize>,
+    pub moves: Option<String>,
+    /// Positions a basin search may visit per cycle.
+    pub basin_limit: Option<u64>,
+    /// Endless games to start from: decks drawn from the pieces, or cycling deals sought.
+    pub seeds: Option<u64>,
+}
+
+/// Rounds when neither `--time` nor `--rounds` is given.
+pub const DEFAULT_ROUNDS: u64 = 200;
+
+/// The factory's answer.
+#[derive(Serialize, Clone, Debug)]
+pub struct FactoryReport {
+    pub seed: u64,
+    pub deck: String,
+    pub players: usize,
+    /// Where the starting endless games came from: `pieces` or `search`.
+    pub seeds_from: &'static str,
+    pub seeds: u64,
+    pub rounds: u64,
+    pub evals: u64,
+    /// Edits that never end.
+    pub endless: u64,
+    pub elapsed_seconds: f64,
+    /// Distinct cycles reached, and those with a balanced deal.
+    pub cycles: usize,
+    pub balanced_cycles: usize,
+    pub balanced_deals: usize,
+    /// Every cycle with a balanced deal, most balanced deals first.
+    pub catalogue: Vec<CatalogueJson>,
+    /// Cycles by period in tricks: how many of each.
+    pub periods: BTreeMap<u64, usize>,
+    /// The least imbalance any cycle's positions reached (0: balanced), round by round.
+    pub closest: Vec<usize>,
+    /// Cycles by how close their positions (cycle and basin) come to balance: imbalance (the
+    /// cards by which the hands' sizes miss a balanced deal's, summed) to the number of cycles.
+    pub closeness: BTreeMap<usize, usize>,
+    pub interrupted: bool,
+}
+
+/// A cycle of the catalogue.
+#[derive(Serialize, Clone, Debug)]
+pub struct CatalogueJson {
+    pub cycle_id: String,
+    pub period: SpanJson,
+    pub representative: String,
+    pub representative_leader: usize,
+    pub balanced_deals: usize,
+    /// One balanced deal (player 1 leads) and its preperiod.
+    pub example: String,
+    pub preperiod: SpanJson,
+    /// Player 1's stack split at the jacks, for a cycle with a position of Casella's form.
+    pub pieces: Option<Vec<String>>,
+    /// `relative` (the same pieces' cards as an earlier cycle of the catalogue, in another
+    /// order or form), `new` (pieces not seen before), or `other` (no position of that form).
+    pub kind: &'static str,
+    pub relative_of: Option<String>,
+    pub basin_positions: u64,
+    pub basin_complete: bool,
+    pub round: u64,
+}
+
+/// The cards of each piece, sorted: what relatives share.
+fn signature(pieces: &[String]) -> Vec<String> {
+    let mut s: Vec<String> = pieces
+        .iter()
+        .map(|p| {
+            let mut c: Vec<char> = p.chars().collect();
+            c.sort_unstable();
+            c.into_iter().collect()
+        })
+        .collect();
+    s.sort();
+    s
+}
+
+/// Runs the factory.
+pub fn factory(
+    req: &FactoryRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<FactoryReport> {
+    let rules = req.rules.rules()?;
+    let source = req.table.source()?;
+    let threads = input::threads(req.threads)?;
+    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    let time_limit = req.time.as_deref().map(input::duration).transpose()?;
+    let rounds = match (req.rounds, time_limit) {
+        (Some(0), _) => return Err(Error::input("bad --rounds: must be at least 1")),
+        (Some(r), _) => Some(r),
+        (None, Some(_)) => None,
+        (None, None) => Some(DEFAULT_ROUNDS),
+    };
+    let moves_text = req
+        .moves
+        .clone()
+        .unwrap_or_else(|| "give,transfer,swap,shift".into());
+    let moves = MoveSet::parse(&moves_text).map_err(|e| Error::bad("bad --moves", e))?;
+    let config = FactoryConfig {
+        seed,
+        rules,
+        walkers: req.walkers.unwrap_or(16).max(1),
+        neighbours: req.neighbours.unwrap_or(64).max(1),
+        moves,
+        basin_limit: req.basin_limit.unwrap_or(20_000).max(1),
+        keep_balanced: 5,
+    };
+    let mut evaluator = Evaluator::new(rules);
+    // Cycles of these games are short: hand capped games to exact detection sooner.
+    evaluator.max_tricks = 1_000;
+    let started = Instant::now();
+    let standard = source.players() == 2
+        && *source.deck() == Deck::STANDARD
+        && rules == Rules::STANDARD
+        && !source.balanced();
+    let seeds_wanted = req.seeds.unwrap_or(if standard { 60 } else { 200 });
+    observer.start(None, 0, "seed games");
+    let seeds: Vec<Position> = if standard {
+        pieces_seeds(seed, seeds_wanted, threads, observer)?
+    } else {
+        search_seeds(seed, seeds_wanted, &source, rules, threads, stop, observer)
+    };
+    observer.finish();
+    if seeds.is_empty() {
+        return Err(Error::Failed(format!(
+            "no game that never ends was found at this table to start from ({} {} players); \
+             try more --seeds",
+            source.deck(),
+            source.players()
+        )));
+    }
+    let mut f = Factory::new(config, &evaluator);
+    for p in &seeds {
+        f.add(p);
+    }
+    observer.start(rounds, 0, "rounds");
+    let mut interrupted = false;
+    let mut closest = vec![f.catalogue.closest()];
+    while rounds.is_none_or(|r| f.catalogue.round < r) {
+        if stop.load(Ordering::Relaxed) {
+            interrupted = true;
+            break;
+        }
+        if time_limit.is_some_and(|t| started.elapsed() >= t) {
+            break;
+        }
+        f.round(threads);
+        closest.push(f.catalogue.closest());
+        let message = format!(
+            "{} cycles, {} with balanced deals, closest {}",
+            f.catalogue.cycles.len(),
+            f.catalogue.balanced_cycles(),
+            f.catalogue.closest()
+        );
+        if !observer.progress(f.catalogue.round, Some(&message)) {
+            interrupted = true;
+            break;
+        }
+    }
+    observer.finish();
+    let mut r = report(
+        seed,
+        &source,
+        standard,
+        seeds.len() as u64,
+        &f,
+        started.elapsed().as_secs_f64(),
+        interrupted,
+    );
+    r.closest = closest;
+    Ok(r)
+}
+
+/// Endless standard decks of Casella's construction (Δ1 J Δ2 J Δ3 J - / J -), from a pool of
+/// pieces up to 14 cards and sparse pieces up to 30 (`bmn pieces construct`'s default pool).
+fn pieces_seeds(
+    seed: u64,
+    decks: u64,
+    threads: usize,
+    observer: &mut dyn Observer,
+) -> Result<Vec<Position>> {
+    let filter = bmn_pieces::Piece::parse(bmn_pieces::DEFAULT_FILTER).expect("the filter");
+    let pool_config = PoolConfig {
+        filter,
+        max_len: 14,
+        sparse_len: 30,
+        faces: Vec::new(),
+        give_up: bmn_pieces::DEFAULT_GIVE_UP,
+    };
+    let pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, _| {
+        observer.progress(done, Some("searching pieces"));
+    })
+    .map_err(|e| Error::Failed(e.to_string()))?;
+    let c = bmn_pieces::construct(
+        &pool,
+        &ConstructConfig {
+            seed,
+            decks,
+            give_up: bmn_pieces::DEFAULT_GIVE_UP,
+            basin_limit: 1,
+            around: None,
+        },
+        threads,
+        |_, done, _| {
+            observer.progress(done, Some("playing decks"));
+        },
+    )
+    .map_err(|e| Error::Failed(e.to_string()))?;
+    Ok(c.decks.into_iter().map(|g| g.deal).collect())
+}
+
+/// Cycling deals of the table, from a seeded random search.
+fn search_seeds(
+    seed: u64,
+    wanted: u64,
+    source: &bmn_search::DealSource,
+    rules: Rules,
+    threads: usize,
+    stop: &AtomicBool,
+    observer: &mut dyn Observer,
+) -> Vec<Position> {
+    let engine = bmn_search::Engine::choose(
+        bmn_kernel::Kernel::best_available(),
+        rules,
+        source.players(),
+        source.len(),
+        bmn_search::DEFAULT_GIVE_UP,
+    );
+    let config = SearchConfig {
+        seed,
+        source: source.clone(),
+        top: 0,
+        engine,
+        max_tricks: 1_000,
+    };
+    // At most 10^8 games: tables whose games never cycle give none.
+    let fresh = Summary::keeping(0, wanted as usize);
+    // The stream raises its stop flag when we have enough seeds; that must not read as the
+    // caller's interrupt, so it gets a flag of its own that also watches the caller's.
+    let enough = AtomicBool::new(false);
+    let s = bmn_search::stream(&config, Some(100_000_000), threads, &enough, &fresh, |s| {
+        observer.progress(s.games, Some(&format!("{} cycling deals", s.cycling)))
+            && s.cycling < wanted
+            && !stop.load(Ordering::Relaxed)
+    });
+    s.cycles
+        .iter()
+        .filter_map(|c| Position::parse_deal(&c.deal, bmn_core::Player(0)).ok())
+        .collect()
+}
+
+fn report(
+    seed: u64,
+    source: &bmn_search::DealSource,
+    standard: bool,
+    seeds: u64,
+    f: &Factory,
+    elapsed: f64,
+    interrupted: bool,
+) -> FactoryReport {
+    let mut balanced: Vec<&CycleEntry> = f
+        .catalogue
+        .cycles
+        .values()
+        .filter(|c| c.balanced_count > 0)
+        .collect();
+    balanced.sort_by(|a, b| (a.round, &a.cycle_id).cmp(&(b.round, &b.cycle_id)));
+    let mut first_of: BTreeMap<Vec<String>, String> = BTreeMap::new();
+    let mut catalogue: Vec<CatalogueJson> = balanced
+        .iter()
+        .map(|c| {
+            let (kind, relative_of) = match &c.pieces {
+                Some(p) => match first_of.get(&signature(p)) {
+                    Some(first) => ("relative", Some(first.clone())),
+                    None => {
+                        first_of.insert(signature(p), c.cycle_id.clone());
+                        ("new", None)
+                    }
+                },
+                None => ("other", None),
+            };
+            let (example, preperiod) = c.balanced[0].clone();
+            CatalogueJson {
+                cycle_id: c.cycle_id.clone(),
+                period: c.period.into(),
+                representative: c.representative.0.clone(),
+                representative_leader: c.representative.1,
+                balanced_deals: c.balanced_count,
+                example,
+                preperiod: preperiod.into(),
+                pieces: c.pieces.clone(),
+                kind,
+                relative_of,
+                basin_positions: c.basin_positions,
+                basin_complete: c.basin_complete,
+                round: c.round,
+            }
+        })
+        .collect();
+    catalogue.sort_by(|a, b| {
+        b.balanced_deals
+            .cmp(&a.balanced_deals)
+            .then(a.cycle_id.cmp(&b.cycle_id))
+    });
+    let mut periods = BTreeMap::new();
+    let mut closeness = BTreeMap::new();
+    for c in f.catalogue.cycles.values() {
+        *periods.entry(c.period.tricks).or_insert(0) += 1;
+        *closeness.entry(c.closest).or_insert(0) += 1;
+    }
+    FactoryReport {
+        seed,
+        deck: source.deck().to_string(),
+        players: source.players(),
+        seeds_from: if standard { "pieces" } else { "search" },
+        seeds,
+        rounds: f.catalogue.round,
+        evals: f.catalogue.evals,
+        endless: f.catalogue.endless,
+        elapsed_seconds: elapsed,
+        cycles: f.catalogue.cycles.len(),
+        balanced_cycles: catalogue.len(),
+        balanced_deals: catalogue.iter().map(|c| c.balanced_deals).sum(),
+        catalogue,
+        periods,
+        closeness,
+        closest: Vec::new(),
+        interrupted,
+    }
+}
+
+impl crate::Report for FactoryReport {
+    fn text(&self) -> String {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "table:   {}, {} players; {} endless games to start from ({}), seed {}",
+            self.deck, self.players, self.seeds, self.seeds_from, self.seed
+        );
+        let _ = writeln!(
+            t,
+            "walks:   {} rounds, {} edits played, {} never end ({:.1} s)",
+            self.rounds, self.evals, self.endless, self.elapsed_seconds
+        );
+        let _ = writeln!(
+            t,
+            "cycles:  {} distinct; {} with balanced deals ({} balanced deals, player 1 leading); \
+             closest to balance: {} card(s) away",
+            self.cycles,
+            self.balanced_cycles,
+            self.balanced_deals,
+            self.closest.last().copied().unwrap_or(usize::MAX)
+        );
+        for c in &self.catalogue {
+            let _ = writeln!(
+                t,
+                "  cycle {}: period {} tricks ({} cards), {} balanced, {}{}: {} (preperiod {} tricks)",
+                c.cycle_id,
+                c.period.tricks,
+                c.period.cards,
+                c.balanced_deals,
+                c.kind,
+                c.relative_of
+                    .as_ref()
+                    .map(|r| format!(" of {r}"))
+                    .unwrap_or_default(),
+                c.example,
+                c.preperiod.tricks
+            );
+        }
+        t
+    }
+}

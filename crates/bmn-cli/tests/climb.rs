@@ -1,0 +1,333 @@
+//! `bmn climb` and `bmn pieces factory` from the outside: results that are a function of the
+//! seed whatever the threads, a killed climb resumed to the same result, starts from deals and
+//! files, the factory against the exhaustive enumeration, and bad input named.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{bad, bmn, json};
+use serde_json::Value;
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A climb report without what depends on the machine or the way it was run (the trajectory's
+/// `seconds` included).
+fn result(mut v: Value) -> Value {
+    for key in [
+        "elapsed_seconds",
+        "evals_per_second",
+        "threads",
+        "kernel",
+        "interrupted",
+    ] {
+        v.as_object_mut().unwrap().remove(key);
+    }
+    for point in v["trajectory"].as_array_mut().unwrap() {
+        point.as_object_mut().unwrap().remove("seconds");
+    }
+    v
+}
+
+/// The record deal of the fixtures (8344 cards, 1164 tricks).
+const RECORD: &str = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---";
+
+#[test]
+fn a_climb_is_a_function_of_its_seed_whatever_the_threads() {
+    let run = |threads: &str| {
+        json(&[
+            "climb",
+            "--evals",
+            "300000",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--no-db",
+            "--json",
+        ])
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(result(one.clone()), result(two));
+    // Whole rounds of 16 walkers x 32 neighbours, after the walkers' 16 starting deals.
+    assert_eq!(one["rounds"], 300000u64.div_ceil(512));
+    assert_eq!(one["evals"], 16 + 512 * 300000u64.div_ceil(512));
+    // The best game is what `bmn play` (the reference engine) says of its deal.
+    let best = &one["best"];
+    let played = json(&["play", best["deal"].as_str().unwrap(), "--json"]);
+    assert_eq!(played["cards"], best["cards"]);
+    assert_eq!(played["tricks"], best["tricks"]);
+    // The longest games are distinct and longest first, the best among them.
+    let longest: Vec<u64> = one["longest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["cards"].as_u64().unwrap())
+        .collect();
+    assert_eq!(longest.len(), 10);
+    assert!(longest.windows(2).all(|w| w[0] >= w[1]));
+    assert_eq!(longest[0], best["cards"].as_u64().unwrap());
+    // Each new best is longer than the last.
+    let trajectory: Vec<u64> = one["trajectory"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["cards"].as_u64().unwrap())
+        .collect();
+    assert!(trajectory.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(*trajectory.last().unwrap(), longest[0]);
+    // Another seed climbs elsewhere.
+    let other = json(&[
+        "climb", "--evals", "300000", "--seed", "6", "--no-db", "--json",
+    ]);
+    assert_ne!(other["best"]["deal"], one["best"]["deal"]);
+}
+
+#[test]
+fn a_killed_climb_resumes_from_the_database_to_the_same_result() {
+    let dir = common::scratch("climb-kill");
+    let db = dir.join("runs.sqlite");
+    let args = [
+        "climb",
+        "--evals",
+        "4000000",
+        "--seed",
+        "3",
+        "--walkers",
+        "8",
+        "--json",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(args)
+        .args(["--threads", "1", "--db", p(&db)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_millis(1500) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the climb finished before it could be killed: make it longer"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resume = [&args[..], &["--threads", "2", "--db", p(&db), "--resume"]].concat();
+    let out = bmn(&resume, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("resuming at round "), "{stderr}");
+    assert!(!stderr.contains("resuming at round 0 "), "{stderr}");
+    let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let whole = json(&[&args[..], &["--no-db"]].concat());
+    assert_eq!(result(resumed), result(whole));
+    bad(
+        &["climb", "--evals", "777", "--db", p(&db), "--resume"],
+        "holds no run with these parameters",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_climb_starts_from_given_deals_files_and_search_reports() {
+    // From the record: nothing shorter can be the best.
+    let v = json(&[
+        "climb",
+        "--start",
+        RECORD,
+        "--evals",
+        "2000",
+        "--walkers",
+        "2",
+        "--no-db",
+        "--json",
+    ]);
+    assert!(
+        v["best"]["cards"].as_u64().unwrap() >= 8344,
+        "{}",
+        v["best"]
+    );
+    // From a file of deals and from a search report (its longest games).
+    let dir = common::scratch("climb-start");
+    let list = dir.join("deals.txt");
+    std::fs::write(&list, format!("# the record\n{RECORD}\n")).unwrap();
+    let v = json(&[
+        "climb",
+        "--start",
+        p(&list),
+        "--evals",
+        "2000",
+        "--no-db",
+        "--json",
+    ]);
+    assert!(v["best"]["cards"].as_u64().unwrap() >= 8344);
+    let report = dir.join("search.json");
+    let search = bmn(
+        &["search", "--games", "20000", "--seed", "4", "--json"],
+        None,
+    );
+    std::fs::write(&report, &search.stdout).unwrap();
+    let found: Value = serde_json::from_slice(&search.stdout).unwrap();
+    let v = json(&[
+        "climb",
+        "--start",
+        p(&report),
+        "--evals",
+        "2000",
+        "--no-db",
+        "--json",
+    ]);
+    assert!(v["best"]["cards"].as_u64().unwrap() >= found["longest"][0]["cards"].as_u64().unwrap());
+    // Balanced climbs keep both hands' kinds equal.
+    let v = json(&[
+        "climb",
+        "--balanced",
+        "--evals",
+        "20000",
+        "--by",
+        "tricks",
+        "--no-db",
+        "--json",
+    ]);
+    let deal = v["best"]["deal"].as_str().unwrap();
+    let (a, b) = deal.split_once('/').unwrap();
+    let kinds = |h: &str| {
+        let mut c: Vec<char> = h.chars().collect();
+        c.sort_unstable();
+        c
+    };
+    assert_eq!(kinds(a), kinds(b), "{deal}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_climb_names_bad_input() {
+    bad(
+        &["climb", "--moves", "transfer", "--no-db"],
+        "transfer changes the hands' sizes",
+    );
+    bad(&["climb", "--moves", "jump", "--no-db"], "bad --moves");
+    bad(
+        &["climb", "--accept", "greedy", "--no-db"],
+        "bad --accept 'greedy'",
+    );
+    bad(&["climb", "--by", "time", "--no-db"], "bad --by 'time'");
+    bad(&["climb", "--evals", "0", "--no-db"], "bad --evals");
+    bad(&["climb", "--walkers", "0", "--no-db"], "at least 1 each");
+    bad(&["climb", "--cooling", "1.5", "--no-db"], "cooling factor");
+    bad(
+        &["climb", "--start", "AAAAA/", "--no-db"],
+        "hand 2 is empty",
+    );
+    bad(
+        &["climb", "--start", "./nothing.txt", "--no-db"],
+        "no such file",
+    );
+    bad(
+        &["climb", "--start", "JQKA/JQKA", "--no-db"],
+        "the cards do not match",
+    );
+    // A 25/27 deal of the standard deck is a deal, but not one a climb keeps.
+    let short = &RECORD.replacen("/-", "-/", 1);
+    bad(&["climb", "--start", short, "--no-db"], "26/26");
+    bad(
+        &["climb", "--balanced", "--start", RECORD, "--no-db"],
+        "both hands hold the same kinds",
+    );
+}
+
+/// Cycle id -> number of deals, from an enumeration's or the factory's JSON.
+fn cycle_deals(list: &Value, count_key: &str) -> BTreeMap<String, u64> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cycle_id"].as_str().unwrap().to_string(),
+                c[count_key].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_factory_finds_every_cycle_the_enumeration_finds() {
+    // Paulhus's deck with 6 plain cards: 1260 cycling deals on 18 cycles (Table 1). The
+    // factory, from a seeded random search and backward play, must reach every one of them and
+    // count exactly the enumeration's deals on each, whatever the threads.
+    let deck = "2J,2Q,2K,2A,6-";
+    let enumeration = json(&["exhaustive", "--deck", deck, "--no-db", "--json"]);
+    let run = |threads: &str| {
+        json(&[
+            "pieces",
+            "factory",
+            "--deck",
+            deck,
+            "--rounds",
+            "10",
+            "--seeds",
+            "50",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let factory = run("1");
+    assert_eq!(factory["seeds_from"], "search");
+    assert_eq!(factory["balanced_deals"], 1260);
+    assert_eq!(factory["balanced_cycles"], enumeration["distinct_cycles"]);
+    assert_eq!(
+        cycle_deals(&factory["catalogue"], "balanced_deals"),
+        cycle_deals(&enumeration["cycles"], "deals")
+    );
+    for c in factory["catalogue"].as_array().unwrap() {
+        assert_eq!(c["basin_complete"], true);
+        // Every example never ends, on the reference engine, on its cycle.
+        let played = json(&["play", c["example"].as_str().unwrap(), "--json"]);
+        assert_eq!(played["outcome"], "cycle", "{played}");
+    }
+    let mut two = run("2");
+    let mut one = factory;
+    for v in [&mut one, &mut two] {
+        v.as_object_mut().unwrap().remove("elapsed_seconds");
+    }
+    assert_eq!(one, two);
+}
+
+#[test]
+fn the_factory_on_the_standard_deck_starts_from_pieces() {
+    let v = json(&[
+        "pieces",
+        "factory",
+        "--rounds",
+        "2",
+        "--seeds",
+        "4",
+        "--walkers",
+        "4",
+        "--neighbours",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(v["seeds_from"], "pieces");
+    assert_eq!(v["deck"], "4J,4Q,4K,4A,36-");
+    assert_eq!(v["rounds"], 2);
+    assert!(v["cycles"].as_u64().unwrap() >= 1);
+    assert_eq!(v["closest"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn the_factory_names_bad_input() {
+    bad(&["pieces", "factory", "--rounds", "0"], "bad --rounds");
+    bad(&["pieces", "factory", "--moves", "jump"], "bad --moves");
+    bad(&["pieces", "factory", "--players", "11"], "--players");
+    bad(&["pieces", "factory", "--deck", "5Z"], "bad --deck");
+}
