@@ -302,6 +302,22 @@ fn the_factory_finds_every_cycle_the_enumeration_finds() {
     assert_eq!(one, two);
 }
 
+/// The catalogues in docs/catalogue are what the factory prints, cycle for cycle.
+#[test]
+fn the_catalogue_files_are_the_factory_s_output() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/catalogue");
+    for (n, rounds, seeds) in [("6", "10", "50"), ("8", "50", "200"), ("10", "50", "200")] {
+        let text = std::fs::read_to_string(format!("{dir}/paulhus-{n}.json")).unwrap();
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let deck = format!("2J,2Q,2K,2A,{n}-");
+        let mut run = json(&[
+            "pieces", "factory", "--deck", &deck, "--rounds", rounds, "--seeds", seeds, "--json",
+        ]);
+        run.as_object_mut().unwrap().remove("elapsed_seconds");
+        assert_eq!(run, file, "docs/catalogue/paulhus-{n}.json");
+    }
+}
+
 #[test]
 fn the_factory_on_the_standard_deck_starts_from_pieces() {
     let v = json(&[
