@@ -38,6 +38,9 @@ pub struct FactoryRequest {
     pub basin_limit: Option<u64>,
     /// Endless games to start from: decks drawn from the pieces, or cycling deals sought.
     pub seeds: Option<u64>,
+    /// `template` (default at the standard two-player table): also start from decks around
+    /// the piece that fills the test template to a standard deck; `none`: only the pool.
+    pub complete: Option<String>,
 }
 
 /// Rounds when neither `--time` nor `--rounds` is given.
@@ -52,6 +55,8 @@ pub struct FactoryReport {
     /// Where the starting endless games came from: `pieces` or `search`.
     pub seeds_from: &'static str,
     pub seeds: u64,
+    /// The template's completion, when it was searched (`--complete template`).
+    pub completion: Option<CompletionJson>,
     pub rounds: u64,
     pub evals: u64,
     /// Edits that never end.
@@ -71,6 +76,16 @@ pub struct FactoryReport {
     /// cards by which the hands' sizes miss a balanced deal's, summed) to the number of cycles.
     pub closeness: BTreeMap<usize, usize>,
     pub interrupted: bool,
+}
+
+/// The piece that fills the test template (`--J FILTER J TEST J- / J-`) to a standard deck:
+/// its cards, the pieces of those cards the search found, and the endless decks built around
+/// them that the factory started from.
+#[derive(Serialize, Clone, Debug)]
+pub struct CompletionJson {
+    pub composition: String,
+    pub pieces: Vec<String>,
+    pub decks: u64,
 }
 
 /// A cycle of the catalogue.
@@ -149,11 +164,28 @@ pub fn factory(
         && rules == Rules::STANDARD
         && !source.balanced();
     let seeds_wanted = req.seeds.unwrap_or(if standard { 60 } else { 200 });
+    let complete = match (req.complete.as_deref(), standard) {
+        (None, s) => s,
+        (Some("none"), _) => false,
+        (Some("template"), true) => true,
+        (Some("template"), false) => {
+            return Err(Error::input(
+                "bad --complete template: pieces are defined for the standard two-player table \
+                 only; use --complete none",
+            ));
+        }
+        (Some(other), _) => {
+            return Err(Error::input(format!(
+                "bad --complete '{other}': expected template or none"
+            )));
+        }
+    };
     observer.start(None, 0, "seed games");
-    let seeds: Vec<Position> = if standard {
-        pieces_seeds(seed, seeds_wanted, threads, observer)?
+    let (seeds, completion) = if standard {
+        pieces_seeds(seed, seeds_wanted, complete, threads, stop, observer)?
     } else {
-        search_seeds(seed, seeds_wanted, &source, rules, threads, stop, observer)
+        let found = search_seeds(seed, seeds_wanted, &source, rules, threads, stop, observer);
+        (found, None)
     };
     observer.finish();
     if seeds.is_empty() {
@@ -203,45 +235,91 @@ pub fn factory(
         interrupted,
     );
     r.closest = closest;
+    r.completion = completion;
     Ok(r)
 }
 
 /// Endless standard decks of Casella's construction (Δ1 J Δ2 J Δ3 J - / J -), from a pool of
 /// pieces up to 14 cards and sparse pieces up to 30 (`bmn pieces construct`'s default pool).
+/// With `complete`, also the decks around the pieces that fill the test template to a standard
+/// deck (bmn_pieces::template_completion), searched by their cards: the pool's decks start
+/// 50/2 on cycles whose basins never reach 26/26, and a long piece is what brings a cycle
+/// near balance (docs/results.md, Part 7).
 fn pieces_seeds(
     seed: u64,
     decks: u64,
+    complete: bool,
     threads: usize,
+    stop: &AtomicBool,
     observer: &mut dyn Observer,
-) -> Result<Vec<Position>> {
+) -> Result<(Vec<Position>, Option<CompletionJson>)> {
+    let failed = |e: bmn_pieces::PiecesError| Error::Failed(e.to_string());
     let filter = bmn_pieces::Piece::parse(bmn_pieces::DEFAULT_FILTER).expect("the filter");
     let pool_config = PoolConfig {
-        filter,
+        filter: filter.clone(),
         max_len: 14,
         sparse_len: 30,
         faces: Vec::new(),
         give_up: bmn_pieces::DEFAULT_GIVE_UP,
     };
-    let pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, _| {
+    let mut pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, _| {
         observer.progress(done, Some("searching pieces"));
     })
-    .map_err(|e| Error::Failed(e.to_string()))?;
-    let c = bmn_pieces::construct(
-        &pool,
-        &ConstructConfig {
+    .map_err(failed)?;
+    let construct = |pool: &[bmn_pieces::FoundPiece], around, observer: &mut dyn Observer| {
+        let config = ConstructConfig {
             seed,
             decks,
             give_up: bmn_pieces::DEFAULT_GIVE_UP,
             basin_limit: 1,
-            around: None,
-        },
-        threads,
-        |_, done, _| {
+            around,
+        };
+        bmn_pieces::construct(pool, &config, threads, |_, done, _| {
             observer.progress(done, Some("playing decks"));
-        },
-    )
-    .map_err(|e| Error::Failed(e.to_string()))?;
-    Ok(c.decks.into_iter().map(|g| g.deal).collect())
+        })
+        .map(|c| {
+            c.decks
+                .into_iter()
+                .map(|g| g.deal)
+                .collect::<Vec<Position>>()
+        })
+        .map_err(failed)
+    };
+    let mut seeds = construct(&pool, None, observer)?;
+    if !complete {
+        return Ok((seeds, None));
+    }
+    let cards = bmn_pieces::template_completion(&filter).expect("the filter leaves room");
+    let mut faces = cards;
+    faces.counts[0] = 0;
+    let search = bmn_pieces::PieceSearchConfig {
+        filter,
+        max_len: cards.len(),
+        faces: Some((faces, Some(cards.count(bmn_core::Kind::Plain)))),
+        give_up: bmn_pieces::DEFAULT_GIVE_UP,
+    };
+    let message = format!("searching pieces of {cards} (the template's completion)");
+    let found = bmn_pieces::search_until(&search, threads, stop, |done, _| {
+        observer.progress(done, Some(&message));
+    })
+    .map_err(failed)?;
+    if found.units_done < found.units {
+        // Interrupted: the factory reports what it has, flagged as interrupted.
+        return Ok((seeds, None));
+    }
+    let pieces: Vec<String> = found.pieces.iter().map(|p| p.piece.to_string()).collect();
+    let mut around = Vec::new();
+    if !found.pieces.is_empty() {
+        pool.extend(found.pieces);
+        around = construct(&pool, Some(cards), observer)?;
+    }
+    let completion = CompletionJson {
+        composition: cards.to_string(),
+        pieces,
+        decks: around.len() as u64,
+    };
+    seeds.extend(around);
+    Ok((seeds, Some(completion)))
 }
 
 /// Cycling deals of the table, from a seeded random search.
@@ -349,6 +427,7 @@ fn report(
         players: source.players(),
         seeds_from: if standard { "pieces" } else { "search" },
         seeds,
+        completion: None,
         rounds: f.catalogue.round,
         evals: f.catalogue.evals,
         endless: f.catalogue.endless,
@@ -372,6 +451,16 @@ impl crate::Report for FactoryReport {
             "table:   {}, {} players; {} endless games to start from ({}), seed {}",
             self.deck, self.players, self.seeds, self.seeds_from, self.seed
         );
+        if let Some(c) = &self.completion {
+            let _ = writeln!(
+                t,
+                "filled:  the template's completion {}: {} piece(s) {}, {} endless deck(s)",
+                c.composition,
+                c.pieces.len(),
+                c.pieces.join(" "),
+                c.decks
+            );
+        }
         let _ = writeln!(
             t,
             "walks:   {} rounds, {} edits played, {} never end ({:.1} s)",

@@ -422,6 +422,11 @@ pub struct FactoryArgs {
     /// tables].
     #[arg(long, value_name = "N")]
     pub seeds: Option<u64>,
+    /// Also start from decks around the piece that fills the test template to a standard deck
+    /// (`template`, the default at the standard two-player table: a search of some minutes),
+    /// or only from the pool's decks (`none`).
+    #[arg(long, value_name = "template|none")]
+    pub complete: Option<String>,
     #[command(flatten)]
     pub output: OutputArg,
 }

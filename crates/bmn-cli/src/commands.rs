@@ -191,6 +191,7 @@ pub fn run(command: Command) -> Result<()> {
                     moves: a.moves,
                     basin_limit: a.basin_limit,
                     seeds: a.seeds,
+                    complete: a.complete,
                 };
                 let report = bmn_app::factory::factory(&req, bar, stop_on_ctrl_c())?;
                 emit(&report, a.output.json)

@@ -30,5 +30,10 @@ pub use error::PiecesError;
 pub use pass::{orbit, turn};
 pub use piece::{Composition, PIECE_KINDS, Piece};
 pub use pool::{PoolConfig, build_pool};
-pub use search::{FoundPiece, PieceSearchConfig, PieceSearchResult, TemplateCycle, search};
-pub use template::{DEFAULT_FILTER, DEFAULT_GIVE_UP, check_filter, jack_position, play, template};
+pub use search::{
+    FoundPiece, PieceSearchConfig, PieceSearchResult, TemplateCycle, search, search_until,
+};
+pub use template::{
+    DEFAULT_FILTER, DEFAULT_GIVE_UP, check_filter, jack_position, play, template,
+    template_completion,
+};

@@ -76,8 +76,10 @@ pub struct PieceSearchResult {
     pub unresolved: u64,
     /// Cards laid by the enumeration (its work).
     pub work: u64,
-    /// Work units (length, prefix) searched.
+    /// Work units (length, prefix) of the search.
     pub units: u64,
+    /// Of them, those searched (all unless stopped).
+    pub units_done: u64,
 }
 
 #[derive(Default)]
@@ -93,6 +95,8 @@ struct Unit {
 
 /// Cards of prefix per unit: 16 units per length spread the work over threads.
 const PREFIX: usize = 2;
+/// Prefix length for a search of one fixed length.
+const FIXED_PREFIX: usize = 8;
 
 impl PieceSearchConfig {
     /// The (length, prefix) of every unit, in order.
@@ -104,7 +108,7 @@ impl PieceSearchConfig {
         };
         let mut units = Vec::new();
         for len in lengths {
-            let k = PREFIX.min(len as usize);
+            let k = self.prefix_len().min(len as usize);
             let mut prefixes: Vec<Vec<bmn_core::Kind>> = vec![Vec::new()];
             for _ in 0..k {
                 prefixes = prefixes
@@ -121,6 +125,16 @@ impl PieceSearchConfig {
             units.extend(prefixes.into_iter().map(|p| (len, p)));
         }
         units
+    }
+
+    /// Cards fixed by a unit's prefix. A search of one long length (a face list with its plain
+    /// count, e.g. Casella's 31 cards) spends minutes in a few units, so it is cut finer:
+    /// a unit is then the run's grain for interrupting it and for sharing it among threads.
+    fn prefix_len(&self) -> usize {
+        match self.faces {
+            Some((_, Some(_))) => FIXED_PREFIX,
+            _ => PREFIX,
+        }
     }
 
     fn budget(&self, len: u32) -> Budget {
@@ -230,17 +244,29 @@ fn rotate_to(mut cycle: Vec<Piece>, first: &Piece) -> Vec<Piece> {
 pub fn search(
     config: &PieceSearchConfig,
     threads: usize,
+    progress: impl FnMut(u64, u64),
+) -> Result<PieceSearchResult, PiecesError> {
+    search_until(config, threads, &AtomicBool::new(false), progress)
+}
+
+/// [`search`], stopping early once `stop` is raised: the result then covers the units that
+/// finished first (`units` says how many of them there were in all, `units_done` how many ran).
+pub fn search_until(
+    config: &PieceSearchConfig,
+    threads: usize,
+    stop: &AtomicBool,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<PieceSearchResult, PiecesError> {
     config.validate()?;
     let units = config.units();
     let total = units.len() as u64;
     let mut merged = Unit::default();
+    let mut done = 0;
     bmn_search::run_units(
         0,
         Some(total),
         threads,
-        &AtomicBool::new(false),
+        stop,
         &mut merged,
         |all: &mut Unit, u: Unit| {
             all.pieces.extend(u.pieces);
@@ -258,6 +284,7 @@ pub fn search(
             config.run_unit(*len, prefix)
         },
         |_, next| {
+            done = next;
             progress(next, total);
             true
         },
@@ -274,5 +301,6 @@ pub fn search(
         unresolved: merged.unresolved,
         work: merged.work,
         units: total,
+        units_done: done,
     })
 }

@@ -9,7 +9,7 @@
 use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_within};
 
 use crate::error::PiecesError;
-use crate::piece::Piece;
+use crate::piece::{Composition, Piece};
 
 /// The filter of docs/rules.md: `--K---A----AA` (1 K, 3 A, 9 plain).
 pub const DEFAULT_FILTER: &str = "--K---A----AA";
@@ -37,6 +37,19 @@ pub fn template(filter: &Piece, test: &Piece) -> Position {
     jack_position(&[&lead, filter, test])
 }
 
+/// The cards that make the test template a standard deck: what `Δ1 J Δ2 J Δ3 J - / J -`
+/// leaves for the third piece when the first two are the template's lead `--` and `filter`.
+/// A piece of exactly these cards, put in the template's TEST slot, is a standard deal of
+/// the construction. For the default filter this is 4 Q, 3 K, 1 A and 23 plain cards, the
+/// cards of Casella et al.'s 31-card piece: their deal is the template, filled. `None` when
+/// the filter holds more than the deck leaves.
+pub fn template_completion(filter: &Piece) -> Option<Composition> {
+    let lead = Piece::parse("--").expect("a piece");
+    Composition::STANDARD_PIECES
+        .checked_sub(&lead.composition())?
+        .checked_sub(&filter.composition())
+}
+
 /// Plays `position` with the standard rules on the reference engine, giving up (`None`)
 /// after `give_up` tricks.
 pub fn play(position: &Position, give_up: u64) -> Option<Outcome> {
@@ -58,4 +71,23 @@ pub fn check_filter(filter: &Piece, give_up: u64) -> Result<(), PiecesError> {
         filter: filter.to_string(),
         why,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_template_completes_with_casella_s_cards() {
+        let filter = Piece::parse(DEFAULT_FILTER).unwrap();
+        let c = template_completion(&filter).unwrap();
+        assert_eq!(c.to_string(), "Q4,K3,A1,-23");
+        // Casella et al.'s piece has those cards, and filling the template with it gives a
+        // full standard deck.
+        let casella = Piece::parse("--------K---------Q-Q-K---Q-KAQ").unwrap();
+        assert_eq!(casella.composition(), c);
+        assert_eq!(template(&filter, &casella).card_count(), 52);
+        let greedy = Piece::parse(&"A".repeat(5)).unwrap();
+        assert_eq!(template_completion(&greedy), None);
+    }
 }

@@ -106,6 +106,57 @@ fn face_lists_find_the_filter() {
     assert_eq!(r.pieces[0].forms[1], p(DEFAULT_FILTER));
 }
 
+/// A search of one fixed length is cut into finer units (8-card prefixes) than a search of
+/// every length (2-card ones); both must find the same pieces, from the same candidates, and
+/// a stop raised before the start must leave the search marked unfinished.
+#[test]
+fn fine_units_find_what_coarse_units_find() {
+    for text in ["K2,A4,-9", "Q1,K1,A4,-11", "Q2,K1,A3,-9"] {
+        let (faces, plain) = bmn_pieces::Composition::parse_faces(text).unwrap();
+        let len = faces.faces() + plain.unwrap();
+        let fixed = search(
+            &PieceSearchConfig {
+                faces: Some((faces, plain)),
+                ..config(len)
+            },
+            2,
+            |_, _| (),
+        )
+        .unwrap();
+        let every = search(
+            &PieceSearchConfig {
+                faces: Some((faces, None)),
+                ..config(len)
+            },
+            2,
+            |_, _| (),
+        )
+        .unwrap();
+        let of_len = |r: &bmn_pieces::PieceSearchResult| -> Vec<bmn_pieces::FoundPiece> {
+            r.pieces
+                .iter()
+                .filter(|f| f.piece.len() == len as usize)
+                .cloned()
+                .collect()
+        };
+        assert!(!fixed.pieces.is_empty(), "{text}");
+        assert_eq!(fixed.pieces, of_len(&every), "{text}");
+        assert_eq!(fixed.units, 65536, "{text}");
+        assert_eq!(fixed.units_done, fixed.units);
+        let stopped = bmn_pieces::search_until(
+            &PieceSearchConfig {
+                faces: Some((faces, plain)),
+                ..config(len)
+            },
+            2,
+            &std::sync::atomic::AtomicBool::new(true),
+            |_, _| (),
+        )
+        .unwrap();
+        assert!(stopped.units_done < stopped.units);
+    }
+}
+
 #[test]
 fn construction_games_are_checked_and_reproducible() {
     let pool = build_pool(
