@@ -154,13 +154,8 @@ fn config(req: &ClimbRequest) -> Result<(ClimbConfig, ClimbParams)> {
         ))
     })?;
     let by_text = req.by.clone().unwrap_or_else(|| "cards".into());
-    let objective = match by_text.as_str() {
-        "cards" => Objective::Cards,
-        "tricks" => Objective::Tricks,
-        other => {
-            return Err(Error::input(format!("bad --by '{other}': cards or tricks")));
-        }
-    };
+    let objective = Objective::parse(&by_text)
+        .ok_or_else(|| Error::input(format!("bad --by '{by_text}': cards or tricks")))?;
     let walkers = req.walkers.unwrap_or(16);
     let neighbours = req.neighbours.unwrap_or(32);
     if walkers == 0 || neighbours == 0 {
@@ -315,7 +310,7 @@ pub fn climb(
         trajectory: state.trajectory.clone(),
         endless: state.endless.clone(),
         seed: config.seed,
-        by: req.by.clone().unwrap_or_else(|| "cards".into()),
+        by: config.objective.name().into(),
         accept: config.accept.name().into(),
         moves: config.moves.to_string(),
         walkers: config.walkers,

@@ -290,12 +290,11 @@ fn pieces_seeds(
         return Ok((seeds, None));
     }
     let cards = bmn_pieces::template_completion(&filter).expect("the filter leaves room");
-    let mut faces = cards;
-    faces.counts[0] = 0;
+    let (faces, plain) = cards.faces_and_plain();
     let search = bmn_pieces::PieceSearchConfig {
         filter,
         max_len: cards.len(),
-        faces: Some((faces, Some(cards.count(bmn_core::Kind::Plain)))),
+        faces: Some((faces, Some(plain))),
         give_up: bmn_pieces::DEFAULT_GIVE_UP,
     };
     let message = format!("searching pieces of {cards} (the template's completion)");

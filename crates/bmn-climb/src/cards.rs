@@ -4,6 +4,14 @@
 use bmn_core::{Kind, Player, Position};
 use serde::{Deserialize, Serialize};
 
+/// The kind of a card code.
+///
+/// # Panics
+/// If the code is not a card.
+fn kind(code: u8) -> Kind {
+    Kind::from_index(usize::from(code)).expect("a card code")
+}
+
 /// A deal: `codes` (0 plain, 1 J .. 5 joker) cut into hands of `sizes`, player 1 first.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Cards {
@@ -45,12 +53,7 @@ impl Cards {
     /// If a hand is empty or a code is not a card.
     pub fn position(&self) -> Position {
         let hands = (0..self.sizes.len())
-            .map(|p| {
-                self.hand(p)
-                    .iter()
-                    .map(|&c| Kind::from_index(usize::from(c)).expect("a card code"))
-                    .collect()
-            })
+            .map(|p| self.hand(p).iter().map(|&c| kind(c)).collect())
             .collect();
         Position::new_deal(hands, Player(0)).expect("every hand holds a card")
     }
@@ -61,7 +64,7 @@ impl Cards {
             .map(|p| {
                 self.hand(p)
                     .iter()
-                    .map(|&c| b"-JQKAX"[usize::from(c)] as char)
+                    .map(|&c| kind(c).symbol())
                     .collect::<String>()
             })
             .collect::<Vec<_>>()

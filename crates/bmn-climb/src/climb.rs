@@ -65,6 +65,21 @@ pub enum Objective {
 }
 
 impl Objective {
+    pub fn parse(text: &str) -> Option<Objective> {
+        match text {
+            "cards" => Some(Objective::Cards),
+            "tricks" => Some(Objective::Tricks),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Cards => "cards",
+            Objective::Tricks => "tricks",
+        }
+    }
+
     /// A game's length by this objective: 0 for a game that does not finish.
     pub fn score(self, game: &Game) -> u64 {
         match (self, game) {
@@ -162,8 +177,8 @@ pub const MAX_ENDLESS: usize = 100;
 /// A constant to spread the walkers' seeds (the 64-bit golden ratio, odd).
 const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Walker `w`'s randomness in round `r`.
-fn rng(seed: u64, walker: usize, round: u64) -> Xoshiro256PlusPlus {
+/// Walker `w`'s randomness in round `r` (the factory's walkers draw theirs the same way).
+pub(crate) fn rng(seed: u64, walker: usize, round: u64) -> Xoshiro256PlusPlus {
     deal_rng(
         seed ^ (walker as u64).wrapping_add(1).wrapping_mul(SPREAD),
         round,
@@ -234,10 +249,9 @@ impl ClimbState {
 
     /// The best game's length by the objective (0 before any).
     pub fn best_score(&self, objective: Objective) -> u64 {
-        self.best.first().map_or(0, |f| match objective {
-            Objective::Cards => f.cards,
-            Objective::Tricks => f.tricks,
-        })
+        self.best
+            .first()
+            .map_or(0, |f| objective.score(&finished(f)))
     }
 
     /// Plays one round: every walker's neighbours in one batch, then every walker's rule.

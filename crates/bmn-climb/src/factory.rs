@@ -18,7 +18,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
-use bmn_deals::deal_rng;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Cards;
@@ -108,11 +107,6 @@ pub struct Factory<'a> {
     pub catalogue: Catalogue,
 }
 
-/// `position` with seats renamed so that player 1 leads (two or more players: a rotation).
-fn leader_first(position: &Position) -> Position {
-    position.rotated_to_leader()
-}
-
 impl<'a> Factory<'a> {
     pub fn new(config: FactoryConfig, evaluator: &'a Evaluator) -> Factory<'a> {
         Factory {
@@ -145,7 +139,7 @@ impl<'a> Factory<'a> {
         let Some(entry) = self.catalogue.cycles.get_mut(id) else {
             return;
         };
-        let Some(cards) = Cards::of(&leader_first(position)) else {
+        let Some(cards) = Cards::of(&position.rotated_to_leader()) else {
             return;
         };
         let key = (cards.imbalance(), cards.text());
@@ -166,9 +160,7 @@ impl<'a> Factory<'a> {
     /// A new cycle's entry: its positions, its basin, its balanced deals, its closest position.
     fn entry(&self, on_cycle: &Position, period: Span, id: CycleId, rep: &Position) -> CycleEntry {
         let rules = &self.config.rules;
-        let positions: Vec<Position> = cycle_positions(rules, on_cycle, period.tricks)
-            .into_iter()
-            .collect();
+        let positions = cycle_positions(rules, on_cycle, period.tricks);
         let pieces = positions.iter().filter_map(template_pieces).min();
         let basin = bmn_backward::basin(
             rules,
@@ -181,7 +173,7 @@ impl<'a> Factory<'a> {
         );
         let mut closest: Option<(usize, String)> = None;
         let mut consider = |p: &Position| {
-            if let Some(c) = Cards::of(&leader_first(p)) {
+            if let Some(c) = Cards::of(&p.rotated_to_leader()) {
                 let key = (c.imbalance(), c.text());
                 if closest.as_ref().is_none_or(|best| key < *best) {
                     closest = Some(key);
@@ -248,10 +240,7 @@ impl<'a> Factory<'a> {
             .collect();
         let mut batch = Vec::new();
         for (w, (_, start)) in chosen.iter().enumerate() {
-            let mut rng = deal_rng(
-                self.config.seed ^ (w as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                self.catalogue.round,
-            );
+            let mut rng = crate::climb::rng(self.config.seed, w, self.catalogue.round);
             for _ in 0..self.config.neighbours {
                 let mut c = start.clone();
                 moves::apply(&mut c, &self.config.moves, false, &mut rng);
@@ -299,26 +288,14 @@ impl<'a> Factory<'a> {
 
     /// The entries of new cycles, each from a position that reaches it, on `threads` threads.
     fn entries(&self, new: &[(String, Position)], threads: usize) -> Vec<Option<CycleEntry>> {
-        let chunk = new.len().div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = new
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|(_, p)| match play_out(&self.config.rules, p) {
-                                Outcome::Cycle(c) => {
-                                    Some(self.entry(&c.start, c.period, c.id, &c.representative))
-                                }
-                                Outcome::Finished { .. } => None,
-                            })
-                            .collect::<Vec<_>>()
-                    })
+        crate::eval::in_parallel(new, threads, |part| {
+            part.iter()
+                .map(|(_, p)| match play_out(&self.config.rules, p) {
+                    Outcome::Cycle(c) => {
+                        Some(self.entry(&c.start, c.period, c.id, &c.representative))
+                    }
+                    Outcome::Finished { .. } => None,
                 })
-                .collect();
-            parts
-                .into_iter()
-                .flat_map(|h| h.join().expect("a basin search does not panic"))
                 .collect()
         })
     }

@@ -117,12 +117,6 @@ pub fn apply(cards: &mut Cards, set: &MoveSet, keep_kinds: bool, rng: &mut Xoshi
             let card = cards.codes.remove(at + below(rng, n));
             cards.codes.insert(at + below(rng, n), card);
         }
-        Move::Cut => {
-            let p = below(rng, players);
-            let (at, n) = (cards.start(p), cards.sizes[p]);
-            let k = below(rng, n);
-            cards.codes[at..at + n].rotate_left(k);
-        }
         Move::Exchange if !keep_kinds && players > 1 => {
             let a = below(rng, players);
             let b = (a + 1 + below(rng, players - 1)) % players;
@@ -134,11 +128,12 @@ pub fn apply(cards: &mut Cards, set: &MoveSet, keep_kinds: bool, rng: &mut Xoshi
                 cards.codes.swap(i + k, j + k);
             }
         }
-        Move::Exchange => {
-            // Keeping the kinds, an exchange is a cut of one hand.
+        // Keeping the kinds (or with one hand), an exchange is a cut of one hand.
+        Move::Cut | Move::Exchange => {
             let p = below(rng, players);
             let (at, n) = (cards.start(p), cards.sizes[p]);
-            cards.codes[at..at + n].rotate_left(below(rng, n));
+            let k = below(rng, n);
+            cards.codes[at..at + n].rotate_left(k);
         }
         Move::Transfer | Move::Give => {
             if players < 2 {

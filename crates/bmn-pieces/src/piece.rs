@@ -118,6 +118,14 @@ impl Composition {
         self.counts[1..].iter().sum()
     }
 
+    /// The faces alone and the number of plain cards: the form a face list with its plain
+    /// count takes ([`Self::parse_faces`], a search of one composition).
+    pub fn faces_and_plain(&self) -> (Composition, u32) {
+        let mut faces = *self;
+        faces.counts[Self::slot(Kind::Plain)] = 0;
+        (faces, self.count(Kind::Plain))
+    }
+
     /// `self - other`, if no count goes negative.
     pub fn checked_sub(&self, other: &Composition) -> Option<Composition> {
         let mut out = *self;

@@ -33,8 +33,12 @@ pub fn jack_position(pieces: &[&Piece]) -> Position {
 
 /// The test template: player 1 `--J` FILTER `J` TEST `J-`, player 2 `J-`, player 1 leads.
 pub fn template(filter: &Piece, test: &Piece) -> Position {
-    let lead = Piece::parse("--").expect("a piece");
-    jack_position(&[&lead, filter, test])
+    jack_position(&[&lead(), filter, test])
+}
+
+/// The template's lead, `--`.
+fn lead() -> Piece {
+    Piece::parse("--").expect("a piece")
 }
 
 /// The cards that make the test template a standard deck: what `Δ1 J Δ2 J Δ3 J - / J -`
@@ -44,9 +48,8 @@ pub fn template(filter: &Piece, test: &Piece) -> Position {
 /// cards of Casella et al.'s 31-card piece: their deal is the template, filled. `None` when
 /// the filter holds more than the deck leaves.
 pub fn template_completion(filter: &Piece) -> Option<Composition> {
-    let lead = Piece::parse("--").expect("a piece");
     Composition::STANDARD_PIECES
-        .checked_sub(&lead.composition())?
+        .checked_sub(&lead().composition())?
         .checked_sub(&filter.composition())
 }
 
@@ -82,6 +85,8 @@ mod tests {
         let filter = Piece::parse(DEFAULT_FILTER).unwrap();
         let c = template_completion(&filter).unwrap();
         assert_eq!(c.to_string(), "Q4,K3,A1,-23");
+        let (faces, plain) = Composition::parse_faces("Q4,K3,A1,-23").unwrap();
+        assert_eq!(c.faces_and_plain(), (faces, plain.unwrap()));
         // Casella et al.'s piece has those cards, and filling the template with it gives a
         // full standard deck.
         let casella = Piece::parse("--------K---------Q-Q-K---Q-KAQ").unwrap();

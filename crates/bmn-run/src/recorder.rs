@@ -137,7 +137,7 @@ where
 
     /// Saves if [`SAVE_EVERY`] has passed since the last save.
     pub fn tick(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
-        if self.saved_at.elapsed() < SAVE_EVERY {
+        if !self.due() {
             return Ok(());
         }
         self.save(summary, next_unit)
