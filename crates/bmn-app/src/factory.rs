@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use bmn_climb::factory::{CycleEntry, Factory, FactoryConfig};
 use bmn_climb::{Evaluator, MoveSet};
-use bmn_core::{Deck, Position, Rules};
+use bmn_core::{Position, Rules};
 use bmn_pieces::{ConstructConfig, PoolConfig};
 use bmn_search::{SearchConfig, Summary};
 use serde::Serialize;
@@ -41,6 +41,8 @@ pub struct FactoryRequest {
     /// `template` (default at the standard two-player table): also start from decks around
     /// the piece that fills the test template to a standard deck; `none`: only the pool.
     pub complete: Option<String>,
+    /// With `pairs`, only completions of at most this many cards.
+    pub complete_max_len: Option<u32>,
 }
 
 /// Rounds when neither `--time` nor `--rounds` is given.
@@ -55,8 +57,14 @@ pub struct FactoryReport {
     /// Where the starting endless games came from: `pieces` or `search`.
     pub seeds_from: &'static str,
     pub seeds: u64,
+    /// `template`, `pairs` or `none`: which third pieces were searched (`--complete`).
+    pub complete: &'static str,
     /// The template's completion, when it was searched (`--complete template`).
     pub completion: Option<CompletionJson>,
+    /// Every completion searched that has pieces (with `template`, the template's own even
+    /// without), and how many were searched.
+    pub completions: Vec<CompletionJson>,
+    pub completions_searched: u64,
     pub rounds: u64,
     pub evals: u64,
     /// Edits that never end.
@@ -76,6 +84,28 @@ pub struct FactoryReport {
     /// cards by which the hands' sizes miss a balanced deal's, summed) to the number of cycles.
     pub closeness: BTreeMap<usize, usize>,
     pub interrupted: bool,
+}
+
+/// Which third pieces the factory searches beyond the pool (`--complete`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Complete {
+    /// Only the pool.
+    None,
+    /// The cards that fill the test template to the deck.
+    Template(bmn_pieces::Composition),
+    /// The cards that complete the deck from every pair of pool pieces
+    /// (bmn_pieces::pair_completions), up to a number of cards.
+    Pairs(u32),
+}
+
+impl Complete {
+    fn name(self) -> &'static str {
+        match self {
+            Complete::None => "none",
+            Complete::Template(_) => "template",
+            Complete::Pairs(_) => "pairs",
+        }
+    }
 }
 
 /// The piece that fills the test template (`--J FILTER J TEST J- / J-`) to a standard deck:
@@ -159,33 +189,71 @@ pub fn factory(
     // Cycles of these games are short: hand capped games to exact detection sooner.
     evaluator.max_tricks = 1_000;
     let started = Instant::now();
-    let standard = source.players() == 2
-        && *source.deck() == Deck::STANDARD
-        && rules == Rules::STANDARD
-        && !source.balanced();
-    let seeds_wanted = req.seeds.unwrap_or(if standard { 60 } else { 200 });
-    let complete = match (req.complete.as_deref(), standard) {
-        (None, s) => s,
-        (Some("none"), _) => false,
-        (Some("template"), true) => true,
-        (Some("template"), false) => {
-            return Err(Error::input(
-                "bad --complete template: pieces are defined for the standard two-player table \
-                 only; use --complete none",
-            ));
-        }
-        (Some(other), _) => {
+    // Casella's construction fills any two-player deck of four jacks played with the standard
+    // penalties (the standard deck, Camicia): those tables start from decks of pieces.
+    let target = (source.players() == 2 && rules == Rules::STANDARD && !source.balanced())
+        .then(|| bmn_pieces::Composition::pieces_of(source.deck()))
+        .flatten();
+    let filter = bmn_pieces::Piece::parse(bmn_pieces::DEFAULT_FILTER).expect("the filter");
+    let template_cards = target.and_then(|t| bmn_pieces::template_completion_of(&t, &filter));
+    let seeds_wanted = req.seeds.unwrap_or(if target.is_some() { 60 } else { 200 });
+    let max_len = req.complete_max_len.unwrap_or(u32::MAX);
+    // `Some(true)`: the template; `Some(false)`: every pair; `None`: the pool only.
+    let asked = match req.complete.as_deref() {
+        None => None,
+        Some("template") => Some(Some(true)),
+        Some("pairs") => Some(Some(false)),
+        Some("none") => Some(None),
+        Some(other) => {
             return Err(Error::input(format!(
-                "bad --complete '{other}': expected template or none"
+                "bad --complete '{other}': expected template, pairs or none"
             )));
         }
     };
+    let complete = match (asked, target, template_cards) {
+        (Some(None), _, _) | (None, None, _) => Complete::None,
+        (Some(Some(template)), None, _) => {
+            return Err(Error::input(format!(
+                "bad --complete {}: pieces fill two-player decks of four jacks played with the \
+                 standard penalties, not {} with {} players; use --complete none",
+                if template { "template" } else { "pairs" },
+                source.deck(),
+                source.players()
+            )));
+        }
+        // The template where it fits the deck (the standard deck), else every pair.
+        (None | Some(Some(true)), Some(_), Some(cards)) => Complete::Template(cards),
+        (None | Some(Some(false)), Some(_), _) => Complete::Pairs(max_len),
+        (Some(Some(true)), Some(_), None) => {
+            return Err(Error::input(format!(
+                "bad --complete template: the test template (`--J {} J TEST J- / J-`) does not \
+                 fit in the deck {}; use --complete pairs or none",
+                bmn_pieces::DEFAULT_FILTER,
+                source.deck()
+            )));
+        }
+    };
+    if req.complete_max_len.is_some() && !matches!(complete, Complete::Pairs(_)) {
+        return Err(Error::input(format!(
+            "bad --complete-max-len: it bounds --complete pairs, and this run completes with {}",
+            complete.name()
+        )));
+    }
     observer.start(None, 0, "seed games");
-    let (seeds, completion) = if standard {
-        pieces_seeds(seed, seeds_wanted, complete, threads, stop, observer)?
+    let template = matches!(complete, Complete::Template(_));
+    let (seeds, completions, searched) = if let Some(target) = target {
+        pieces_seeds(
+            seed,
+            seeds_wanted,
+            target,
+            complete,
+            threads,
+            stop,
+            observer,
+        )?
     } else {
         let found = search_seeds(seed, seeds_wanted, &source, rules, threads, stop, observer);
-        (found, None)
+        (found, Vec::new(), 0)
     };
     observer.finish();
     if seeds.is_empty() {
@@ -228,31 +296,36 @@ pub fn factory(
     let mut r = report(
         seed,
         &source,
-        standard,
+        target.is_some(),
         seeds.len() as u64,
         &f,
         started.elapsed().as_secs_f64(),
         interrupted,
     );
     r.closest = closest;
-    r.completion = completion;
+    r.complete = complete.name();
+    r.completion = completions.first().filter(|_| template).cloned();
+    r.completions = completions;
+    r.completions_searched = searched;
     Ok(r)
 }
 
-/// Endless standard decks of Casella's construction (Δ1 J Δ2 J Δ3 J - / J -), from a pool of
-/// pieces up to 14 cards and sparse pieces up to 30 (`bmn pieces construct`'s default pool).
-/// With `complete`, also the decks around the pieces that fill the test template to a standard
-/// deck (bmn_pieces::template_completion), searched by their cards: the pool's decks start
-/// 50/2 on cycles whose basins never reach 26/26, and a long piece is what brings a cycle
-/// near balance (docs/results.md, Part 7).
+/// Endless decks of Casella's construction (Δ1 J Δ2 J Δ3 J - / J -) whose pieces hold
+/// `target` (the deck less its jacks and two plain cards), from a pool of pieces up to 14
+/// cards and sparse pieces up to 30 (`bmn pieces construct`'s default pool). With
+/// `completion`, also the decks around the pieces of those cards, the ones that fill the test
+/// template to the deck (bmn_pieces::template_completion): the pool's decks start 50/2 on
+/// cycles whose basins never reach 26/26, and a long piece is what brings a cycle near
+/// balance (docs/results.md, Part 7).
 fn pieces_seeds(
     seed: u64,
     decks: u64,
-    complete: bool,
+    target: bmn_pieces::Composition,
+    completion: Complete,
     threads: usize,
     stop: &AtomicBool,
     observer: &mut dyn Observer,
-) -> Result<(Vec<Position>, Option<CompletionJson>)> {
+) -> Result<(Vec<Position>, Vec<CompletionJson>, u64)> {
     let failed = |e: bmn_pieces::PiecesError| Error::Failed(e.to_string());
     let filter = bmn_pieces::Piece::parse(bmn_pieces::DEFAULT_FILTER).expect("the filter");
     let pool_config = PoolConfig {
@@ -272,6 +345,7 @@ fn pieces_seeds(
             decks,
             give_up: bmn_pieces::DEFAULT_GIVE_UP,
             basin_limit: 1,
+            target,
             around,
         };
         bmn_pieces::construct(pool, &config, threads, |_, done, _| {
@@ -286,39 +360,55 @@ fn pieces_seeds(
         .map_err(failed)
     };
     let mut seeds = construct(&pool, None, observer)?;
-    if !complete {
-        return Ok((seeds, None));
-    }
-    let cards = bmn_pieces::template_completion(&filter).expect("the filter leaves room");
-    let (faces, plain) = cards.faces_and_plain();
-    let search = bmn_pieces::PieceSearchConfig {
-        filter,
-        max_len: cards.len(),
-        faces: Some((faces, Some(plain))),
-        give_up: bmn_pieces::DEFAULT_GIVE_UP,
+    let wanted = match completion {
+        Complete::None => return Ok((seeds, Vec::new(), 0)),
+        Complete::Template(cards) => vec![cards],
+        Complete::Pairs(max_len) => {
+            let mut all = bmn_pieces::pair_completions(&pool, &pool_config, &target);
+            all.retain(|c| c.len() <= max_len);
+            all
+        }
     };
-    let message = format!("searching pieces of {cards} (the template's completion)");
-    let found = bmn_pieces::search_until(&search, threads, stop, |done, _| {
-        observer.progress(done, Some(&message));
-    })
-    .map_err(failed)?;
-    if found.units_done < found.units {
-        // Interrupted: the factory reports what it has, flagged as interrupted.
-        return Ok((seeds, None));
-    }
-    let pieces: Vec<String> = found.pieces.iter().map(|p| p.piece.to_string()).collect();
-    let mut around = Vec::new();
-    if !found.pieces.is_empty() {
+    let mut completions = Vec::new();
+    for (i, &cards) in wanted.iter().enumerate() {
+        let (faces, plain) = cards.faces_and_plain();
+        let search = bmn_pieces::PieceSearchConfig {
+            filter: filter.clone(),
+            max_len: cards.len(),
+            faces: Some((faces, Some(plain))),
+            give_up: bmn_pieces::DEFAULT_GIVE_UP,
+        };
+        let message = format!(
+            "searching pieces of {cards} (completion {} of {})",
+            i + 1,
+            wanted.len()
+        );
+        let found = bmn_pieces::search_until(&search, threads, stop, |done, _| {
+            observer.progress(done, Some(&message));
+        })
+        .map_err(failed)?;
+        if found.units_done < found.units {
+            // Interrupted: the factory reports what it has, flagged as interrupted.
+            return Ok((seeds, Vec::new(), i as u64));
+        }
+        if found.pieces.is_empty() && !matches!(completion, Complete::Template(_)) {
+            continue;
+        }
+        let pieces: Vec<String> = found.pieces.iter().map(|p| p.piece.to_string()).collect();
         pool.extend(found.pieces);
-        around = construct(&pool, Some(cards), observer)?;
+        let around = if pieces.is_empty() {
+            Vec::new()
+        } else {
+            construct(&pool, Some(cards), observer)?
+        };
+        completions.push(CompletionJson {
+            composition: cards.to_string(),
+            pieces,
+            decks: around.len() as u64,
+        });
+        seeds.extend(around);
     }
-    let completion = CompletionJson {
-        composition: cards.to_string(),
-        pieces,
-        decks: around.len() as u64,
-    };
-    seeds.extend(around);
-    Ok((seeds, Some(completion)))
+    Ok((seeds, completions, wanted.len() as u64))
 }
 
 /// Cycling deals of the table, from a seeded random search.
@@ -364,7 +454,7 @@ fn search_seeds(
 fn report(
     seed: u64,
     source: &bmn_search::DealSource,
-    standard: bool,
+    from_pieces: bool,
     seeds: u64,
     f: &Factory,
     elapsed: f64,
@@ -424,9 +514,12 @@ fn report(
         seed,
         deck: source.deck().to_string(),
         players: source.players(),
-        seeds_from: if standard { "pieces" } else { "search" },
+        seeds_from: if from_pieces { "pieces" } else { "search" },
         seeds,
+        complete: "none",
         completion: None,
+        completions: Vec::new(),
+        completions_searched: 0,
         rounds: f.catalogue.round,
         evals: f.catalogue.evals,
         endless: f.catalogue.endless,
@@ -458,6 +551,20 @@ impl crate::Report for FactoryReport {
                 c.pieces.len(),
                 c.pieces.join(" "),
                 c.decks
+            );
+        } else if self.complete == "pairs" {
+            let found: Vec<String> = self
+                .completions
+                .iter()
+                .map(|c| format!("{} ({} decks)", c.pieces.join(" "), c.decks))
+                .collect();
+            let _ = writeln!(
+                t,
+                "filled:  {} completion(s) of pairs of pieces searched, {} with pieces{}{}",
+                self.completions_searched,
+                self.completions.len(),
+                if found.is_empty() { "" } else { ": " },
+                found.join(", ")
             );
         }
         let _ = writeln!(

@@ -305,6 +305,7 @@ pub fn construct(req: &ConstructRequest, observer: &mut dyn Observer) -> Result<
         decks: budget,
         give_up,
         basin_limit,
+        target: bmn_pieces::Composition::STANDARD_PIECES,
         around,
     };
     let c = bmn_pieces::construct(&pool, &config, threads, |stage, done, total| {

@@ -422,11 +422,16 @@ pub struct FactoryArgs {
     /// tables].
     #[arg(long, value_name = "N")]
     pub seeds: Option<u64>,
-    /// Also start from decks around the piece that fills the test template to a standard deck
-    /// (`template`, the default at the standard two-player table: a search of some minutes),
-    /// or only from the pool's decks (`none`).
-    #[arg(long, value_name = "template|none")]
+    /// Also start from decks around third pieces searched by their cards: the piece that fills
+    /// the test template to the deck (`template`, the default at the standard two-player
+    /// table: a search of some minutes), the pieces that complete the deck from any two pool
+    /// pieces (`pairs`, the default where the template does not fit, e.g. Camicia: hours on
+    /// the standard deck), or none beyond the pool's decks (`none`)
+    #[arg(long, value_name = "template|pairs|none")]
     pub complete: Option<String>,
+    /// With `--complete pairs`, search only completions of at most L cards
+    #[arg(long, value_name = "L")]
+    pub complete_max_len: Option<u32>,
     #[command(flatten)]
     pub output: OutputArg,
 }

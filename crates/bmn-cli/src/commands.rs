@@ -192,6 +192,7 @@ pub fn run(command: Command) -> Result<()> {
                     basin_limit: a.basin_limit,
                     seeds: a.seeds,
                     complete: a.complete,
+                    complete_max_len: a.complete_max_len,
                 };
                 let report = bmn_app::factory::factory(&req, bar, stop_on_ctrl_c())?;
                 emit(&report, a.output.json)

@@ -315,6 +315,22 @@ fn the_catalogue_files_are_the_factory_s_output() {
         let run = without(run, &["elapsed_seconds"]);
         assert_eq!(run, file, "docs/catalogue/paulhus-{n}.json");
     }
+    // Camicia, by the default command (about a minute: the pair completions' searches); every
+    // balanced deal of the file is replayed on the reference engine.
+    let text = std::fs::read_to_string(format!("{dir}/camicia.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let run = json(&["pieces", "factory", "--deck", "camicia", "--json"]);
+    assert_eq!(
+        without(run, &["elapsed_seconds"]),
+        file,
+        "docs/catalogue/camicia.json"
+    );
+    assert_eq!(file["balanced_cycles"], 6);
+    for c in file["catalogue"].as_array().unwrap() {
+        let deal = c["example"].as_str().unwrap();
+        let played = json(&["play", "--deck", "camicia", deal, "--json"]);
+        assert_eq!(played["cycle_id"], c["cycle_id"], "{played}");
+    }
 }
 
 #[test]
@@ -365,6 +381,48 @@ fn the_factory_fills_the_template_and_reaches_balanced_deals() {
     }
 }
 
+/// Camicia (40 cards, J Q K with penalties 1 2 3) holds Casella's construction with pieces
+/// that have no aces. The template does not fit (its filter holds aces), so the factory
+/// searches the third pieces that complete the deck from pairs of pool pieces. The 18-card
+/// piece `--------------Q-Q-` brings cycles to 20/20: balanced Camicia deals that never end,
+/// on six 33-trick cycles, each replayed here by the reference engine.
+#[test]
+fn the_factory_finds_balanced_camicia_games() {
+    let v = json(&[
+        "pieces",
+        "factory",
+        "--deck",
+        "camicia",
+        "--complete-max-len",
+        "20",
+        "--rounds",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(v["seeds_from"], "pieces");
+    assert_eq!(v["complete"], "pairs");
+    assert_eq!(v["completion"], serde_json::Value::Null);
+    let pieces: Vec<&str> = v["completions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["pieces"].as_array().unwrap())
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(pieces.contains(&"--------------Q-Q-"), "{pieces:?}");
+    assert_eq!(v["balanced_cycles"], 6, "{v}");
+    assert_eq!(v["balanced_deals"], 18, "{v}");
+    for c in v["catalogue"].as_array().unwrap() {
+        assert_eq!(c["period"]["tricks"], 33);
+        let deal = c["example"].as_str().unwrap();
+        let hands: Vec<usize> = deal.split('/').map(str::len).collect();
+        assert_eq!(hands, [20, 20], "{deal}");
+        let played = json(&["play", "--deck", "camicia", deal, "--json"]);
+        assert_eq!(played["outcome"], "cycle", "{played}");
+        assert_eq!(played["cycle_id"], c["cycle_id"], "{played}");
+    }
+}
+
 #[test]
 fn the_factory_names_bad_input() {
     bad(&["pieces", "factory", "--rounds", "0"], "bad --rounds");
@@ -384,6 +442,21 @@ fn the_factory_names_bad_input() {
             "--complete",
             "template",
         ],
-        "standard two-player table",
+        "pieces fill two-player decks of four jacks",
+    );
+    bad(
+        &[
+            "pieces",
+            "factory",
+            "--deck",
+            "camicia",
+            "--complete",
+            "template",
+        ],
+        "does not fit in the deck 4J,4Q,4K,28-",
+    );
+    bad(
+        &["pieces", "factory", "--complete-max-len", "20"],
+        "bad --complete-max-len",
     );
 }

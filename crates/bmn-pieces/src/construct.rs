@@ -34,6 +34,9 @@ pub struct ConstructConfig {
     pub give_up: u64,
     /// Positions a basin search may visit per cycle (bmn_backward::BasinConfig::limit).
     pub basin_limit: u64,
+    /// The cards the three pieces hold between them: [`Composition::STANDARD_PIECES`] for
+    /// the standard deck, [`Composition::pieces_of`] any deck of four jacks (Camicia).
+    pub target: Composition,
     /// Only decks with a piece of this composition: a rare long piece (Casella's 31-card
     /// piece) is in a vanishing share of all the pool's triples, so a uniform draw would
     /// almost never try it.
@@ -100,7 +103,7 @@ struct Pool {
 impl Pool {
     /// The pool of `pieces`; with `around`, only the triples with a piece of that
     /// composition.
-    fn new(pieces: &[FoundPiece], around: Option<Composition>) -> Pool {
+    fn new(pieces: &[FoundPiece], target: Composition, around: Option<Composition>) -> Pool {
         let mut by: BTreeMap<Composition, Vec<Piece>> = BTreeMap::new();
         for p in pieces {
             for f in &p.forms {
@@ -121,10 +124,7 @@ impl Pool {
         let mut total = 0u128;
         for (a, (ca, pa)) in groups.iter().enumerate() {
             for (b, (cb, pb)) in groups.iter().enumerate() {
-                let Some(rest) = Composition::STANDARD_PIECES
-                    .checked_sub(ca)
-                    .and_then(|r| r.checked_sub(cb))
-                else {
+                let Some(rest) = target.checked_sub(ca).and_then(|r| r.checked_sub(cb)) else {
                     continue;
                 };
                 if let Some(&c) = index.get(&rest) {
@@ -203,7 +203,7 @@ pub fn construct(
             min: 1,
         });
     }
-    let pool = Pool::new(pool, config.around);
+    let pool = Pool::new(pool, config.target, config.around);
     let mut out = Construction {
         triples: pool.total,
         ..Construction::default()

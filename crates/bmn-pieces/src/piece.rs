@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use bmn_core::Kind;
+use bmn_core::{Deck, Kind};
 
 use crate::error::PiecesError;
 
@@ -88,6 +88,25 @@ impl Composition {
     pub const STANDARD_PIECES: Composition = Composition {
         counts: [34, 4, 4, 4],
     };
+
+    /// What `deck` leaves for the three pieces of `Δ1 J Δ2 J Δ3 J - / J -`: the deck less its
+    /// four jacks and two plain cards. `None` unless the deck has exactly four jacks, no
+    /// jokers and at least two plain cards, the decks this construction fills: the standard
+    /// deck ([`Self::STANDARD_PIECES`]), Camicia (4 Q, 4 K and 26 plain: pieces without
+    /// aces), and compositions such as `4J,2Q,2K,2A,20-`.
+    pub fn pieces_of(deck: &Deck) -> Option<Composition> {
+        if deck.count(Kind::Jack) != 4 || deck.count(Kind::Joker) != 0 {
+            return None;
+        }
+        Some(Composition {
+            counts: [
+                deck.count(Kind::Plain).checked_sub(2)?,
+                deck.count(Kind::Queen),
+                deck.count(Kind::King),
+                deck.count(Kind::Ace),
+            ],
+        })
+    }
 
     fn slot(kind: Kind) -> usize {
         PIECE_KINDS
@@ -204,6 +223,21 @@ mod tests {
             Piece::parse("--J").unwrap_err(),
             PiecesError::PieceChar { found: 'J', at: 3 }
         );
+    }
+
+    #[test]
+    fn decks_of_four_jacks_leave_cards_for_three_pieces() {
+        assert_eq!(
+            Composition::pieces_of(&Deck::STANDARD),
+            Some(Composition::STANDARD_PIECES)
+        );
+        let camicia = Composition::pieces_of(&Deck::CAMICIA).unwrap();
+        assert_eq!(camicia.to_string(), "Q4,K4,A0,-26");
+        assert_eq!(camicia.len() + 6, Deck::CAMICIA.len());
+        for spec in ["2J,2Q,2K,2A,8-", "4J,4Q,1-", "4J,4Q,4X,20-"] {
+            let deck = Deck::parse(spec).unwrap();
+            assert_eq!(Composition::pieces_of(&deck), None, "{spec}");
+        }
     }
 
     #[test]

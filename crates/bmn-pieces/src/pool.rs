@@ -24,6 +24,49 @@ pub struct PoolConfig {
     pub give_up: u64,
 }
 
+impl PoolConfig {
+    /// Whether the pool's searches tried every arrangement of `cards`: so a piece of those
+    /// cards, if there is one, is in the pool (up to passes).
+    pub fn covers(&self, cards: &Composition) -> bool {
+        cards.len() <= self.max_len
+            || (cards.faces() <= 1 && cards.len() <= self.sparse_len)
+            || self.faces.iter().any(|&(f, plain)| {
+                let (faces, n) = cards.faces_and_plain();
+                f == faces
+                    && plain.map_or(cards.len() <= self.sparse_len.max(self.max_len), |p| p == n)
+            })
+    }
+}
+
+/// The cards that complete a deck from two pieces of `pool`: every `target - a - b` for
+/// compositions `a`, `b` of pool pieces, that is not empty and that `config`'s searches did
+/// not cover, shortest first. A piece of such cards, searched by [`crate::search`] with
+/// them as its face list, makes a third piece with `a` and `b`: this is how the test
+/// template's own completion (Casella et al.'s 31-card piece) generalises to any pair.
+pub fn pair_completions(
+    pool: &[FoundPiece],
+    config: &PoolConfig,
+    target: &Composition,
+) -> Vec<Composition> {
+    let mut seen: Vec<Composition> = pool.iter().map(|p| p.piece.composition()).collect();
+    seen.sort();
+    seen.dedup();
+    let mut out = Vec::new();
+    for a in &seen {
+        for b in &seen {
+            let Some(rest) = target.checked_sub(a).and_then(|r| r.checked_sub(b)) else {
+                continue;
+            };
+            if !rest.is_empty() && !config.covers(&rest) {
+                out.push(rest);
+            }
+        }
+    }
+    out.sort_by_key(|c| (c.len(), *c));
+    out.dedup();
+    out
+}
+
 /// Runs the pool's searches in order and merges them (a piece found twice is kept once).
 /// `progress(search number, units done, units in all)`.
 pub fn build_pool(

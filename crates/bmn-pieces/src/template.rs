@@ -48,7 +48,14 @@ fn lead() -> Piece {
 /// cards of Casella et al.'s 31-card piece: their deal is the template, filled. `None` when
 /// the filter holds more than the deck leaves.
 pub fn template_completion(filter: &Piece) -> Option<Composition> {
-    Composition::STANDARD_PIECES
+    template_completion_of(&Composition::STANDARD_PIECES, filter)
+}
+
+/// [`template_completion`] for a deck whose pieces hold `target` ([`Composition::pieces_of`]):
+/// what is left of it after the lead `--` and `filter`. The default filter holds aces, so a
+/// deck without them (Camicia) has no completion with it.
+pub fn template_completion_of(target: &Composition, filter: &Piece) -> Option<Composition> {
+    target
         .checked_sub(&lead().composition())?
         .checked_sub(&filter.composition())
 }

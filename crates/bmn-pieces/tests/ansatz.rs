@@ -2,8 +2,8 @@
 
 use bmn_core::{Outcome, Position, Rules, play_out};
 use bmn_pieces::{
-    ConstructConfig, DEFAULT_FILTER, Piece, PieceSearchConfig, PoolConfig, build_pool, construct,
-    jack_position, orbit, search, template,
+    Composition, ConstructConfig, DEFAULT_FILTER, Piece, PieceSearchConfig, PoolConfig, build_pool,
+    construct, jack_position, orbit, search, template,
 };
 
 fn p(text: &str) -> Piece {
@@ -178,6 +178,7 @@ fn construction_games_are_checked_and_reproducible() {
         decks: 6,
         give_up: 1_000_000,
         basin_limit: 100_000,
+        target: Composition::STANDARD_PIECES,
         around: None,
     };
     let a = construct(&pool, &cfg, 1, |_, _, _| ()).unwrap();
