@@ -360,11 +360,9 @@ fn the_factory_on_the_standard_deck_starts_from_pieces() {
 
 /// With no composition given, the factory fills the test template: it derives the cards of
 /// the missing piece, finds Casella et al.'s 31-card piece, and reaches balanced deals that
-/// never end on the four 62-trick cycles of its family. Ignored by default: the piece search
-/// takes about four minutes on two cores (`cargo test --release -p bmn-cli --test climb --
-/// --ignored`).
+/// never end on the four 62-trick cycles of its family. The piece search takes a minute or two
+/// on two cores (it took four before the pass's state was packed).
 #[test]
-#[ignore = "a four-minute piece search"]
 fn the_factory_fills_the_template_and_reaches_balanced_deals() {
     let v = json(&["pieces", "factory", "--rounds", "1", "--json"]);
     assert_eq!(v["completion"]["composition"], "Q4,K3,A1,-23");

@@ -12,8 +12,12 @@ use bmn_core::Kind;
 use crate::pass::{Pass, PassKey};
 use crate::piece::{PIECE_KINDS, Piece};
 
-/// Dead states remembered at most (about 100 bytes each).
+/// Dead states remembered at most (about 120 bytes each).
 const MEMO_CAP: usize = 2_000_000;
+
+/// The states that led nowhere, with the budget they had. foldhash rather than std's SipHash:
+/// the keys are a few packed words, and hashing them was a third of the search's time.
+pub(crate) type Memo = HashSet<(PassKey, Budget), foldhash::fast::RandomState>;
 
 /// What is left to lay: cards in all, and the faces (Q, K, A) still owed if the faces are
 /// fixed.
@@ -69,7 +73,7 @@ fn face_slot(kind: Kind) -> usize {
 pub(crate) fn enumerate(
     prefix: &[Kind],
     budget: Budget,
-    dead: &mut HashSet<(PassKey, Budget)>,
+    dead: &mut Memo,
     mut found: impl FnMut(&Piece, Piece),
 ) -> u64 {
     let mut pass = Pass::start();
@@ -88,21 +92,24 @@ pub(crate) fn enumerate(
     }
     let mut cards = prefix.to_vec();
     let mut work = 0;
-    dfs(&pass, b, &mut cards, dead, &mut found, &mut work);
+    dfs(&mut pass, b, &mut cards, dead, &mut found, &mut work);
     work
 }
 
-/// Whether anything was found below this state.
+/// Whether anything was found below this state; `pass` is left as it was.
 fn dfs(
-    pass: &Pass,
+    pass: &mut Pass,
     budget: Budget,
     cards: &mut Vec<Kind>,
-    dead: &mut HashSet<(PassKey, Budget)>,
+    dead: &mut Memo,
     found: &mut impl FnMut(&Piece, Piece),
     work: &mut u64,
 ) -> bool {
     if budget.len == 0 {
-        let Some(turned) = pass.clone().close() else {
+        let mark = pass.mark();
+        let turned = pass.close_in_place();
+        pass.undo(mark);
+        let Some(turned) = turned else {
             return false;
         };
         let piece = Piece::new(cards.clone()).expect("piece kinds only");
@@ -114,7 +121,7 @@ fn dfs(
     if pass.key.p2_len().saturating_sub(3) > budget.p2_can_lay() as usize {
         return false;
     }
-    let memo = (pass.key.clone(), budget);
+    let memo = (pass.key, budget);
     if dead.contains(&memo) {
         return false;
     }
@@ -127,14 +134,14 @@ fn dfs(
         if !next_budget.feasible() {
             continue;
         }
-        let mut next = pass.clone();
+        let mark = pass.mark();
         *work += 1;
-        if !next.lay(kind) {
-            continue;
+        if pass.lay(kind) {
+            cards.push(kind);
+            any |= dfs(pass, next_budget, cards, dead, found, work);
+            cards.pop();
         }
-        cards.push(kind);
-        any |= dfs(&next, next_budget, cards, dead, found, work);
-        cards.pop();
+        pass.undo(mark);
     }
     if !any {
         // The memo only prunes, so forgetting it changes the work, never the result; the

@@ -23,6 +23,7 @@ mod pass;
 mod piece;
 mod pool;
 mod search;
+mod stack;
 mod template;
 
 pub use construct::{ConstructConfig, Construction, CycleFound, EndlessGame, construct};

@@ -7,18 +7,17 @@
 //! piece of the same cards at the back: `Δ2 J Δ3 J Δ1' J - / J -`. The rest of player 1's
 //! stack is never touched during the pass, which is why pieces behave independently.
 //!
-//! This module plays one pass without bmn-core's `Position` (no allocation per card beyond
-//! the two small stacks) so that the search can try millions of candidates and share work
-//! between candidates with a common prefix: the state when player 1 is about to lay its
+//! This module plays one pass without bmn-core's `Position` (no allocation per card: the two
+//! stacks are packed [`Stack`]s) so that the search can try millions of candidates and share
+//! work between candidates with a common prefix: the state when player 1 is about to lay its
 //! next card of the piece ([`PassKey`]) decides everything that follows. Every piece the
 //! search reports is then checked with bmn-core's reference engine ([`crate::template`]):
 //! this path only proposes.
 
-use std::collections::VecDeque;
-
 use bmn_core::Kind;
 
 use crate::piece::Piece;
+use crate::stack::Stack;
 
 /// Standard penalties (docs/rules.md): J1 Q2 K3 A4, plain cards none.
 fn penalty(kind: Kind) -> Option<u8> {
@@ -34,10 +33,10 @@ fn penalty(kind: Kind) -> Option<u8> {
 
 /// Everything about a pass in progress that decides its future, taken when player 1 must
 /// lay its next card: player 2's stack, the pile, and the debt in force.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PassKey {
-    p2: VecDeque<Kind>,
-    pile: Vec<Kind>,
+    p2: Stack,
+    pile: Stack,
     /// (player with dibs, 0 for player 1 or 1 for player 2; cards still owed).
     debt: Option<(u8, u8)>,
 }
@@ -56,17 +55,37 @@ pub(crate) struct Pass {
     gained: Vec<Kind>,
 }
 
+/// Where a pass stood: [`Pass::undo`] returns to it (the search tries each card from one
+/// state without copying the gains).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    key: PassKey,
+    gained: usize,
+}
+
 impl Pass {
     /// Player 1 leads a piece against player 2's `J -`.
     pub(crate) fn start() -> Pass {
         Pass {
             key: PassKey {
-                p2: VecDeque::from([Kind::Jack, Kind::Plain]),
-                pile: Vec::new(),
+                p2: Stack::of(&[Kind::Jack, Kind::Plain]),
+                pile: Stack::default(),
                 debt: None,
             },
             gained: Vec::new(),
         }
+    }
+
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            key: self.key,
+            gained: self.gained.len(),
+        }
+    }
+
+    pub(crate) fn undo(&mut self, mark: Mark) {
+        self.key = mark.key;
+        self.gained.truncate(mark.gained);
     }
 
     /// Player 1 lays `card`; play goes on until player 1 must lay again. `false` if the game
@@ -93,11 +112,11 @@ impl Pass {
                     turn ^= 1;
                 }
                 (None, Some((dibs, 1))) => {
-                    let pile = std::mem::take(&mut self.key.pile);
                     if dibs == 0 {
-                        self.gained.extend(pile);
+                        self.gained.extend(self.key.pile.iter());
+                        self.key.pile = Stack::default();
                     } else {
-                        self.key.p2.extend(pile);
+                        self.key.p2.append(&mut self.key.pile);
                     }
                     self.key.debt = None;
                     turn = dibs;
@@ -113,6 +132,12 @@ impl Pass {
     /// piece, player 2 holding `J -` again, player 1's gains ending in `J -` and holding no
     /// other jack); the new piece is a plain card followed by the gains before that `J -`.
     pub(crate) fn close(mut self) -> Option<Piece> {
+        self.close_in_place()
+    }
+
+    /// [`Self::close`] on this pass, which it leaves closed (or ended): [`Self::undo`] to a
+    /// mark taken before returns it to where it was.
+    pub(crate) fn close_in_place(&mut self) -> Option<Piece> {
         if !self.lay(Kind::Jack) {
             return None;
         }
@@ -120,8 +145,8 @@ impl Pass {
         let shape = k.pile.is_empty()
             && k.debt.is_none()
             && k.p2.len() == 2
-            && k.p2[0] == Kind::Jack
-            && k.p2[1] == Kind::Plain;
+            && k.p2.get(0) == Kind::Jack
+            && k.p2.get(1) == Kind::Plain;
         let g = &self.gained;
         let n = g.len();
         if !shape || n < 2 || g[n - 2] != Kind::Jack || g[n - 1] != Kind::Plain {

@@ -14,12 +14,12 @@
 //! Work is split into numbered units (a length and a two-card prefix) merged in order by
 //! `bmn_search::run_units`, so the result does not depend on the thread count.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{CycleId, Outcome, Span};
 
-use crate::enumerate::{Budget, enumerate};
+use crate::enumerate::{Budget, Memo, enumerate};
 use crate::error::PiecesError;
 use crate::pass::orbit;
 use crate::piece::{Composition, PIECE_KINDS, Piece};
@@ -189,7 +189,7 @@ impl PieceSearchConfig {
 
     fn run_unit(&self, len: u32, prefix: &[bmn_core::Kind]) -> Unit {
         let mut unit = Unit::default();
-        let mut dead = HashSet::new();
+        let mut dead = Memo::default();
         let mut candidates = Vec::new();
         unit.work = enumerate(prefix, self.budget(len), &mut dead, |piece, _| {
             candidates.push(piece.clone());
