@@ -43,6 +43,10 @@ pub struct FactoryRequest {
     pub complete: Option<String>,
     /// With `pairs`, only completions of at most this many cards.
     pub complete_max_len: Option<u32>,
+    /// Grow pieces from the completion's pieces: search the pieces that begin as one of their
+    /// forms does up to player 2's high water, up to this many cards longer (3 if not told;
+    /// 0: none).
+    pub grow: Option<u32>,
 }
 
 /// Rounds when neither `--time` nor `--rounds` is given.
@@ -65,6 +69,10 @@ pub struct FactoryReport {
     /// without), and how many were searched.
     pub completions: Vec<CompletionJson>,
     pub completions_searched: u64,
+    /// The prefixes grown from (each completion piece's form up to player 2's high water) and
+    /// the new pieces they gave, by card list, with the endless decks built around them.
+    pub grow_prefixes: Vec<String>,
+    pub grown: Vec<CompletionJson>,
     pub rounds: u64,
     pub evals: u64,
     /// Edits that never end.
@@ -241,19 +249,19 @@ pub fn factory(
     }
     observer.start(None, 0, "seed games");
     let template = matches!(complete, Complete::Template(_));
-    let (seeds, completions, searched) = if let Some(target) = target {
-        pieces_seeds(
+    let grow = req.grow.unwrap_or(3);
+    let (seeds, completed) = if let Some(target) = target {
+        let plan = SeedPlan {
             seed,
-            seeds_wanted,
+            decks: seeds_wanted,
             target,
-            complete,
-            threads,
-            stop,
-            observer,
-        )?
+            completion: complete,
+            grow,
+        };
+        pieces_seeds(&plan, threads, stop, observer)?
     } else {
         let found = search_seeds(seed, seeds_wanted, &source, rules, threads, stop, observer);
-        (found, Vec::new(), 0)
+        (found, Completed::default())
     };
     observer.finish();
     if seeds.is_empty() {
@@ -304,9 +312,11 @@ pub fn factory(
     );
     r.closest = closest;
     r.complete = complete.name();
-    r.completion = completions.first().filter(|_| template).cloned();
-    r.completions = completions;
-    r.completions_searched = searched;
+    r.completion = completed.completions.first().filter(|_| template).cloned();
+    r.completions = completed.completions;
+    r.completions_searched = completed.searched;
+    r.grow_prefixes = completed.grow_prefixes;
+    r.grown = completed.grown;
     Ok(r)
 }
 
@@ -318,14 +328,18 @@ pub fn factory(
 /// cycles whose basins never reach 26/26, and a long piece is what brings a cycle near
 /// balance (docs/results.md, Part 7).
 fn pieces_seeds(
-    seed: u64,
-    decks: u64,
-    target: bmn_pieces::Composition,
-    completion: Complete,
+    plan: &SeedPlan,
     threads: usize,
     stop: &AtomicBool,
     observer: &mut dyn Observer,
-) -> Result<(Vec<Position>, Vec<CompletionJson>, u64)> {
+) -> Result<(Vec<Position>, Completed)> {
+    let &SeedPlan {
+        seed,
+        decks,
+        target,
+        completion,
+        grow,
+    } = plan;
     let failed = |e: bmn_pieces::PiecesError| Error::Failed(e.to_string());
     let filter = bmn_pieces::Piece::parse(bmn_pieces::DEFAULT_FILTER).expect("the filter");
     let pool_config = PoolConfig {
@@ -360,8 +374,9 @@ fn pieces_seeds(
         .map_err(failed)
     };
     let mut seeds = construct(&pool, None, observer)?;
+    let mut done = Completed::default();
     let wanted = match completion {
-        Complete::None => return Ok((seeds, Vec::new(), 0)),
+        Complete::None => return Ok((seeds, done)),
         Complete::Template(cards) => vec![cards],
         Complete::Pairs(max_len) => {
             let mut all = bmn_pieces::pair_completions(&pool, &pool_config, &target);
@@ -369,7 +384,7 @@ fn pieces_seeds(
             all
         }
     };
-    let mut completions = Vec::new();
+    let mut grow_from: Vec<bmn_pieces::Piece> = Vec::new();
     for (i, &cards) in wanted.iter().enumerate() {
         let (faces, plain) = cards.faces_and_plain();
         let search = bmn_pieces::PieceSearchConfig {
@@ -377,6 +392,7 @@ fn pieces_seeds(
             max_len: cards.len(),
             faces: Some((faces, Some(plain))),
             give_up: bmn_pieces::DEFAULT_GIVE_UP,
+            prefix: bmn_pieces::Piece::default(),
         };
         let message = format!(
             "searching pieces of {cards} (completion {} of {})",
@@ -389,8 +405,10 @@ fn pieces_seeds(
         .map_err(failed)?;
         if found.units_done < found.units {
             // Interrupted: the factory reports what it has, flagged as interrupted.
-            return Ok((seeds, Vec::new(), i as u64));
+            done.searched = i as u64;
+            return Ok((seeds, done));
         }
+        grow_from.extend(found.pieces.iter().flat_map(|p| p.forms.iter().cloned()));
         if found.pieces.is_empty() && !matches!(completion, Complete::Template(_)) {
             continue;
         }
@@ -401,14 +419,90 @@ fn pieces_seeds(
         } else {
             construct(&pool, Some(cards), observer)?
         };
-        completions.push(CompletionJson {
+        done.completions.push(CompletionJson {
             composition: cards.to_string(),
             pieces,
             decks: around.len() as u64,
         });
         seeds.extend(around);
     }
-    Ok((seeds, completions, wanted.len() as u64))
+    done.searched = wanted.len() as u64;
+    if grow == 0 {
+        return Ok((seeds, done));
+    }
+    // Growing: every form's first cards up to player 2's high water, searched as a prefix of
+    // pieces up to `grow` cards longer than the form.
+    let mut prefixes: BTreeMap<bmn_pieces::Piece, u32> = BTreeMap::new();
+    for form in &grow_from {
+        if let Some((at, _)) = bmn_pieces::high_water(form).filter(|&(at, _)| at > 0) {
+            let prefix = bmn_pieces::Piece::new(form.cards()[..at].to_vec()).expect("a piece");
+            let len = form.len() as u32 + grow;
+            let e = prefixes.entry(prefix).or_insert(len);
+            *e = (*e).max(len);
+        }
+    }
+    done.grow_prefixes = prefixes.keys().map(|p| p.to_string()).collect();
+    let mut new: BTreeMap<bmn_pieces::Composition, Vec<String>> = BTreeMap::new();
+    for (i, (prefix, &max_len)) in prefixes.iter().enumerate() {
+        let search = bmn_pieces::PieceSearchConfig {
+            filter: filter.clone(),
+            max_len: max_len.min(64),
+            faces: None,
+            give_up: bmn_pieces::DEFAULT_GIVE_UP,
+            prefix: prefix.clone(),
+        };
+        let message = format!(
+            "growing pieces from {prefix} (prefix {} of {})",
+            i + 1,
+            prefixes.len()
+        );
+        let found = bmn_pieces::search_until(&search, threads, stop, |d, _| {
+            observer.progress(d, Some(&message));
+        })
+        .map_err(failed)?;
+        if found.units_done < found.units {
+            return Ok((seeds, done));
+        }
+        for p in found.pieces {
+            let cards = p.piece.composition();
+            if target.checked_sub(&cards).is_none() || pool.iter().any(|q| q.piece == p.piece) {
+                continue; // more of a kind than the deck holds, or known already
+            }
+            new.entry(cards).or_default().push(p.piece.to_string());
+            pool.push(p);
+        }
+    }
+    for (cards, pieces) in new {
+        let around = construct(&pool, Some(cards), observer)?;
+        done.grown.push(CompletionJson {
+            composition: cards.to_string(),
+            pieces,
+            decks: around.len() as u64,
+        });
+        seeds.extend(around);
+    }
+    Ok((seeds, done))
+}
+
+/// What the factory's starting decks are drawn from at a table of Casella's construction.
+struct SeedPlan {
+    seed: u64,
+    /// Decks drawn from the pool, and around each searched card list.
+    decks: u64,
+    /// The cards of the three pieces.
+    target: bmn_pieces::Composition,
+    completion: Complete,
+    /// Cards longer than its source a grown piece may be (0: no growing).
+    grow: u32,
+}
+
+/// The third pieces searched and grown, for the report.
+#[derive(Default)]
+struct Completed {
+    completions: Vec<CompletionJson>,
+    searched: u64,
+    grow_prefixes: Vec<String>,
+    grown: Vec<CompletionJson>,
 }
 
 /// Cycling deals of the table, from a seeded random search.
@@ -520,6 +614,8 @@ fn report(
         completion: None,
         completions: Vec::new(),
         completions_searched: 0,
+        grow_prefixes: Vec::new(),
+        grown: Vec::new(),
         rounds: f.catalogue.round,
         evals: f.catalogue.evals,
         endless: f.catalogue.endless,

@@ -24,6 +24,8 @@ pub struct PieceSearchRequest {
     pub max_len: Option<u32>,
     /// Only arrangements of these faces (`Q4,K3,A1` or `Q4,K3,A1,-23`).
     pub faces: Option<String>,
+    /// Only candidates beginning with these cards.
+    pub prefix: Option<String>,
     pub threads: Option<usize>,
     pub give_up: Option<u64>,
     /// List every form of each piece in the text.
@@ -130,6 +132,8 @@ pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<P
         max_len,
         faces: req.faces.as_deref().map(faces).transpose()?,
         give_up: req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
+        prefix: Piece::parse(req.prefix.as_deref().unwrap_or(""))
+            .map_err(user_error("--prefix"))?,
     };
     let threads = input::threads(req.threads)?;
     observer.start(None, 0, "units");

@@ -432,6 +432,11 @@ pub struct FactoryArgs {
     /// With `--complete pairs`, search only completions of at most L cards
     #[arg(long, value_name = "L")]
     pub complete_max_len: Option<u32>,
+    /// Grow pieces from the completion's pieces: search every piece that begins as one of
+    /// their forms does up to player 2's high water (the most cards it holds during a pass),
+    /// up to L cards longer than that form; 0 turns it off [default: 3]
+    #[arg(long, value_name = "L")]
+    pub grow: Option<u32>,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -455,6 +460,10 @@ pub struct PieceSearchArgs {
     /// --max-len) or "Q4,K3,A1,-23" (exactly 23 plain cards).
     #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub faces: Option<String>,
+    /// Only candidates that begin with these cards, e.g. "--------K---------Q-" (the first 20
+    /// cards of Casella's piece, after which player 2 holds 22 cards)
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    pub prefix: Option<String>,
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]

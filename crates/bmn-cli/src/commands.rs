@@ -157,6 +157,7 @@ pub fn run(command: Command) -> Result<()> {
                     filter: Some(a.filter.filter),
                     max_len: Some(a.max_len),
                     faces: a.faces,
+                    prefix: a.prefix,
                     threads: a.threads.threads,
                     give_up: a.give_up.give_up,
                     forms: a.forms,
@@ -193,6 +194,7 @@ pub fn run(command: Command) -> Result<()> {
                     seeds: a.seeds,
                     complete: a.complete,
                     complete_max_len: a.complete_max_len,
+                    grow: a.grow,
                 };
                 let report = bmn_app::factory::factory(&req, bar, stop_on_ctrl_c())?;
                 emit(&report, a.output.json)

@@ -28,7 +28,7 @@ mod template;
 
 pub use construct::{ConstructConfig, Construction, CycleFound, EndlessGame, construct};
 pub use error::PiecesError;
-pub use pass::{orbit, turn};
+pub use pass::{high_water, orbit, turn};
 pub use piece::{Composition, PIECE_KINDS, Piece};
 pub use pool::{PoolConfig, build_pool, pair_completions};
 pub use search::{

@@ -173,6 +173,26 @@ pub fn turn(piece: &Piece) -> Option<Piece> {
     pass.close()
 }
 
+/// Where player 2's stack is largest during a pass of `piece`, counted each time player 1 is
+/// to lay: the cards of the piece laid when it first reaches that size, and the size (`None`
+/// if the pass ends the game). While player 2 wins the first tricks its stack grows
+/// (Casella's piece: it wins 4, 7, 12, then 22 cards, the last after the piece's first 20, and
+/// holds 21 when it has led the next trick); the rest of the piece wins them back. This high water is what brings
+/// a deck's cycle near balance, and the piece's first cards up to it are what decide it.
+pub fn high_water(piece: &Piece) -> Option<(usize, usize)> {
+    let mut pass = Pass::start();
+    let mut best = (0, pass.key.p2_len());
+    for (i, &card) in piece.cards().iter().enumerate() {
+        if !pass.lay(card) {
+            return None;
+        }
+        if pass.key.p2_len() > best.1 {
+            best = (i + 1, pass.key.p2_len());
+        }
+    }
+    Some(best)
+}
+
 /// The forms a piece takes pass after pass, from `piece` until one repeats, if every pass
 /// keeps the template's shape (`None` otherwise). A piece must come back to a form it had:
 /// passes keep its cards, and there are finitely many arrangements of them.
@@ -203,5 +223,12 @@ mod tests {
         assert_eq!(turn(&p("--K---A----AA")), Some(p("--------A-KAA")));
         assert_eq!(turn(&p("--------A-KAA")), Some(p("--K---A----AA")));
         assert_eq!(turn(&p("-")), None);
+    }
+
+    #[test]
+    fn casella_s_piece_runs_player_2_up_to_22_cards() {
+        let piece = p("--------K---------Q-Q-K---Q-KAQ");
+        assert_eq!(high_water(&piece), Some((20, 21)));
+        assert_eq!(high_water(&p("--")), Some((2, 3)));
     }
 }

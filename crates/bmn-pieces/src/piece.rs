@@ -12,7 +12,7 @@ pub const PIECE_KINDS: [Kind; 4] = [Kind::Plain, Kind::Queen, Kind::King, Kind::
 
 /// A candidate piece of Casella's Ansatz: cards other than jacks, top card first. Jacks are
 /// the separators of the construction, so a piece never holds one.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece(Vec<Kind>);
 
 impl Piece {

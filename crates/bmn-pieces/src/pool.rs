@@ -79,6 +79,7 @@ pub fn build_pool(
         max_len: config.max_len,
         faces: None,
         give_up: config.give_up,
+        prefix: Piece::default(),
     }];
     if config.sparse_len > config.max_len {
         let one = |kind| {
@@ -97,6 +98,7 @@ pub fn build_pool(
                 max_len: config.sparse_len,
                 faces: Some((faces, None)),
                 give_up: config.give_up,
+                prefix: Piece::default(),
             });
         }
     }
@@ -106,6 +108,7 @@ pub fn build_pool(
             max_len: config.sparse_len.max(config.max_len),
             faces: Some(f),
             give_up: config.give_up,
+            prefix: Piece::default(),
         });
     }
     let mut pool: Vec<FoundPiece> = Vec::new();

@@ -37,6 +37,10 @@ pub struct PieceSearchConfig {
     pub faces: Option<(Composition, Option<u32>)>,
     /// Tricks after which a template game is given up on (counted as unresolved).
     pub give_up: u64,
+    /// Only candidates that begin with these cards (empty: every candidate). A piece's first
+    /// cards decide how many cards player 2 wins before the piece pays them back, which is
+    /// what brings a deck's cycle near balance (Casella's piece: 22 cards after its first 20).
+    pub prefix: Piece,
 }
 
 /// How the template game of a piece goes round.
@@ -101,15 +105,16 @@ const FIXED_PREFIX: usize = 8;
 impl PieceSearchConfig {
     /// The (length, prefix) of every unit, in order.
     fn units(&self) -> Vec<(u32, Vec<bmn_core::Kind>)> {
+        let given = self.prefix.len() as u32;
         let lengths: Vec<u32> = match self.faces {
             Some((f, Some(plain))) => vec![f.faces() + plain],
             Some((f, None)) => (f.faces().max(1)..=self.max_len).collect(),
             None => (1..=self.max_len).collect(),
         };
         let mut units = Vec::new();
-        for len in lengths {
-            let k = self.prefix_len().min(len as usize);
-            let mut prefixes: Vec<Vec<bmn_core::Kind>> = vec![Vec::new()];
+        for len in lengths.into_iter().filter(|&l| l >= given.max(1)) {
+            let k = (given as usize + self.prefix_len()).min(len as usize) - given as usize;
+            let mut prefixes: Vec<Vec<bmn_core::Kind>> = vec![self.prefix.cards().to_vec()];
             for _ in 0..k {
                 prefixes = prefixes
                     .into_iter()
@@ -168,6 +173,13 @@ impl PieceSearchConfig {
                 min: 1,
             });
         }
+        if self.prefix.len() > 64 {
+            return Err(PiecesError::TooLarge {
+                what: "the prefix",
+                max: 64,
+                found: self.prefix.len() as u64,
+            });
+        }
         if let Some((f, plain)) = self.faces {
             let len = f.faces() + plain.unwrap_or(0);
             if len > 64 {
@@ -201,8 +213,14 @@ impl PieceSearchConfig {
             let cycle = cycle_part(forms);
             let name = cycle.iter().min().expect("not empty").clone();
             *unit.class_counts.entry(name.clone()).or_default() += 1;
-            if piece != name {
-                continue; // the group is reported once, by its least form
+            // The group is reported once, by its least form among those the search tries
+            // (those that begin with the prefix; named by its least form of all).
+            let reporter = cycle
+                .iter()
+                .filter(|f| f.cards().starts_with(self.prefix.cards()))
+                .min();
+            if reporter != Some(&piece) {
+                continue;
             }
             match play(&template(&self.filter, &piece), self.give_up) {
                 Some(Outcome::Cycle(c)) => unit.pieces.push(FoundPiece {

@@ -23,6 +23,7 @@ fn config(max_len: u32) -> PieceSearchConfig {
         max_len,
         faces: None,
         give_up: bmn_pieces::DEFAULT_GIVE_UP,
+        prefix: bmn_pieces::Piece::default(),
     }
 }
 

@@ -74,3 +74,50 @@ fn camicia_decks_of_pieces_never_end() {
         }
     }
 }
+
+/// A search with a prefix finds exactly the pieces of the whole search that have a form
+/// beginning with it (compared up to 10 cards), and Casella's first 20 cards grow into pieces
+/// of 29 to 31 cards, Casella's among them.
+#[test]
+fn prefix_searches_keep_to_their_prefix() {
+    let config = |prefix: &str, max_len| bmn_pieces::PieceSearchConfig {
+        filter: Piece::parse(DEFAULT_FILTER).unwrap(),
+        max_len,
+        faces: None,
+        give_up: bmn_pieces::DEFAULT_GIVE_UP,
+        prefix: Piece::parse(prefix).unwrap(),
+    };
+    let all = bmn_pieces::search(&config("", 10), 2, |_, _| ()).unwrap();
+    for prefix in ["--Q", "--A-", "-----"] {
+        let some = bmn_pieces::search(&config(prefix, 10), 2, |_, _| ()).unwrap();
+        let starts = |p: &Piece| p.to_string().starts_with(prefix);
+        let mut want: Vec<&Piece> = all
+            .pieces
+            .iter()
+            .filter(|p| p.forms.iter().any(starts))
+            .map(|p| &p.piece)
+            .collect();
+        let mut got: Vec<&Piece> = some.pieces.iter().map(|p| &p.piece).collect();
+        for p in &some.pieces {
+            assert!(p.forms.iter().any(starts), "{}", p.piece);
+        }
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{prefix}");
+        assert!(some.passing <= all.passing);
+    }
+    let grown = bmn_pieces::search(&config("--------K---------Q-", 31), 2, |_, _| ()).unwrap();
+    let names: Vec<String> = grown.pieces.iter().map(|p| p.piece.to_string()).collect();
+    assert!(
+        names.contains(&"--------K---------Q-Q-K---Q-KAQ".to_string()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"--------K---------Q-KK---AKQA".to_string()),
+        "{names:?}"
+    );
+    for p in &grown.pieces {
+        let (at, most) = bmn_pieces::high_water(&p.piece).unwrap();
+        assert!(p.piece.len() >= 29 && at == 20 && most >= 20, "{}", p.piece);
+    }
+}
