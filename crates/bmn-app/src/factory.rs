@@ -399,15 +399,10 @@ fn pieces_seeds(
             i + 1,
             wanted.len()
         );
-        let found = bmn_pieces::search_until(&search, threads, stop, |done, _| {
-            observer.progress(done, Some(&message));
-        })
-        .map_err(failed)?;
-        if found.units_done < found.units {
-            // Interrupted: the factory reports what it has, flagged as interrupted.
+        let Some(found) = search_pieces(&search, &message, threads, stop, observer)? else {
             done.searched = i as u64;
             return Ok((seeds, done));
-        }
+        };
         grow_from.extend(found.pieces.iter().flat_map(|p| p.forms.iter().cloned()));
         if found.pieces.is_empty() && !matches!(completion, Complete::Template(_)) {
             continue;
@@ -456,13 +451,9 @@ fn pieces_seeds(
             i + 1,
             prefixes.len()
         );
-        let found = bmn_pieces::search_until(&search, threads, stop, |d, _| {
-            observer.progress(d, Some(&message));
-        })
-        .map_err(failed)?;
-        if found.units_done < found.units {
+        let Some(found) = search_pieces(&search, &message, threads, stop, observer)? else {
             return Ok((seeds, done));
-        }
+        };
         for p in found.pieces {
             let cards = p.piece.composition();
             if target.checked_sub(&cards).is_none() || pool.iter().any(|q| q.piece == p.piece) {
@@ -482,6 +473,22 @@ fn pieces_seeds(
         seeds.extend(around);
     }
     Ok((seeds, done))
+}
+
+/// One piece search with progress; `None` if it was interrupted (the factory then reports
+/// what it has, flagged as interrupted).
+fn search_pieces(
+    search: &bmn_pieces::PieceSearchConfig,
+    message: &str,
+    threads: usize,
+    stop: &AtomicBool,
+    observer: &mut dyn Observer,
+) -> Result<Option<bmn_pieces::PieceSearchResult>> {
+    let found = bmn_pieces::search_until(search, threads, stop, |done, _| {
+        observer.progress(done, Some(message));
+    })
+    .map_err(|e| Error::Failed(e.to_string()))?;
+    Ok((found.units_done == found.units).then_some(found))
 }
 
 /// What the factory's starting decks are drawn from at a table of Casella's construction.
