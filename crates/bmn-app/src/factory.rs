@@ -206,12 +206,8 @@ pub fn factory(
     let template_cards = target.and_then(|t| bmn_pieces::template_completion_of(&t, &filter));
     let seeds_wanted = req.seeds.unwrap_or(if target.is_some() { 60 } else { 200 });
     let max_len = req.complete_max_len.unwrap_or(u32::MAX);
-    // `Some(true)`: the template; `Some(false)`: every pair; `None`: the pool only.
     let asked = match req.complete.as_deref() {
-        None => None,
-        Some("template") => Some(Some(true)),
-        Some("pairs") => Some(Some(false)),
-        Some("none") => Some(None),
+        None | Some("template" | "pairs" | "none") => req.complete.as_deref(),
         Some(other) => {
             return Err(Error::input(format!(
                 "bad --complete '{other}': expected template, pairs or none"
@@ -219,20 +215,19 @@ pub fn factory(
         }
     };
     let complete = match (asked, target, template_cards) {
-        (Some(None), _, _) | (None, None, _) => Complete::None,
-        (Some(Some(template)), None, _) => {
+        (Some("none"), _, _) | (None, None, _) => Complete::None,
+        (Some(mode), None, _) => {
             return Err(Error::input(format!(
-                "bad --complete {}: pieces fill two-player decks of four jacks played with the \
-                 standard penalties, not {} with {} players; use --complete none",
-                if template { "template" } else { "pairs" },
+                "bad --complete {mode}: pieces fill two-player decks of four jacks played with \
+                 the standard penalties, not {} with {} players; use --complete none",
                 source.deck(),
                 source.players()
             )));
         }
         // The template where it fits the deck (the standard deck), else every pair.
-        (None | Some(Some(true)), Some(_), Some(cards)) => Complete::Template(cards),
-        (None | Some(Some(false)), Some(_), _) => Complete::Pairs(max_len),
-        (Some(Some(true)), Some(_), None) => {
+        (None | Some("template"), Some(_), Some(cards)) => Complete::Template(cards),
+        (None | Some("pairs"), Some(_), _) => Complete::Pairs(max_len),
+        (Some(_), Some(_), _) => {
             return Err(Error::input(format!(
                 "bad --complete template: the test template (`--J {} J TEST J- / J-`) does not \
                  fit in the deck {}; use --complete pairs or none",
@@ -255,6 +250,7 @@ pub fn factory(
             seed,
             decks: seeds_wanted,
             target,
+            filter,
             completion: complete,
             grow,
         };
@@ -333,15 +329,14 @@ fn pieces_seeds(
     stop: &AtomicBool,
     observer: &mut dyn Observer,
 ) -> Result<(Vec<Position>, Completed)> {
-    let &SeedPlan {
+    let SeedPlan {
         seed,
         decks,
         target,
+        ref filter,
         completion,
         grow,
-    } = plan;
-    let failed = |e: bmn_pieces::PiecesError| Error::Failed(e.to_string());
-    let filter = bmn_pieces::Piece::parse(bmn_pieces::DEFAULT_FILTER).expect("the filter");
+    } = *plan;
     let pool_config = PoolConfig {
         filter: filter.clone(),
         max_len: 14,
@@ -487,8 +482,13 @@ fn search_pieces(
     let found = bmn_pieces::search_until(search, threads, stop, |done, _| {
         observer.progress(done, Some(message));
     })
-    .map_err(|e| Error::Failed(e.to_string()))?;
+    .map_err(failed)?;
     Ok((found.units_done == found.units).then_some(found))
+}
+
+/// A piece search or construction that failed on inputs the factory chose itself.
+fn failed(e: bmn_pieces::PiecesError) -> Error {
+    Error::Failed(e.to_string())
 }
 
 /// What the factory's starting decks are drawn from at a table of Casella's construction.
@@ -498,6 +498,8 @@ struct SeedPlan {
     decks: u64,
     /// The cards of the three pieces.
     target: bmn_pieces::Composition,
+    /// The test template's filter (also the filter the pieces are checked behind).
+    filter: bmn_pieces::Piece,
     completion: Complete,
     /// Cards longer than its source a grown piece may be (0: no growing).
     grow: u32,

@@ -176,9 +176,10 @@ pub fn turn(piece: &Piece) -> Option<Piece> {
 /// Where player 2's stack is largest during a pass of `piece`, counted each time player 1 is
 /// to lay: the cards of the piece laid when it first reaches that size, and the size (`None`
 /// if the pass ends the game). While player 2 wins the first tricks its stack grows
-/// (Casella's piece: it wins 4, 7, 12, then 22 cards, the last after the piece's first 20, and
-/// holds 21 when it has led the next trick); the rest of the piece wins them back. This high water is what brings
-/// a deck's cycle near balance, and the piece's first cards up to it are what decide it.
+/// (Casella's piece: it wins 4, 7, 12, then 22 cards, the last after the piece's first 20,
+/// and holds 21 when it has led the next trick); the rest of the piece wins them back. This
+/// high water is what brings a deck's cycle near balance, and the piece's first cards up to
+/// it are what decide it.
 pub fn high_water(piece: &Piece) -> Option<(usize, usize)> {
     let mut pass = Pass::start();
     let mut best = (0, pass.key.p2_len());

@@ -28,10 +28,10 @@ impl PoolConfig {
     /// Whether the pool's searches tried every arrangement of `cards`: so a piece of those
     /// cards, if there is one, is in the pool (up to passes).
     pub fn covers(&self, cards: &Composition) -> bool {
+        let (faces, n) = cards.faces_and_plain();
         cards.len() <= self.max_len
             || (cards.faces() <= 1 && cards.len() <= self.sparse_len)
             || self.faces.iter().any(|&(f, plain)| {
-                let (faces, n) = cards.faces_and_plain();
                 f == faces
                     && plain.map_or(cards.len() <= self.sparse_len.max(self.max_len), |p| p == n)
             })

@@ -115,24 +115,19 @@ fn fine_units_find_what_coarse_units_find() {
     for text in ["K2,A4,-9", "Q1,K1,A4,-11", "Q2,K1,A3,-9"] {
         let (faces, plain) = bmn_pieces::Composition::parse_faces(text).unwrap();
         let len = faces.faces() + plain.unwrap();
-        let fixed = search(
-            &PieceSearchConfig {
-                faces: Some((faces, plain)),
-                ..config(len)
-            },
-            2,
-            |_, _| (),
-        )
-        .unwrap();
-        let every = search(
-            &PieceSearchConfig {
-                faces: Some((faces, None)),
-                ..config(len)
-            },
-            2,
-            |_, _| (),
-        )
-        .unwrap();
+        let with_plain = |plain| {
+            let faces = Some((faces, plain));
+            search(
+                &PieceSearchConfig {
+                    faces,
+                    ..config(len)
+                },
+                2,
+                |_, _| (),
+            )
+            .unwrap()
+        };
+        let (fixed, every) = (with_plain(plain), with_plain(None));
         let of_len = |r: &bmn_pieces::PieceSearchResult| -> Vec<bmn_pieces::FoundPiece> {
             r.pieces
                 .iter()
