@@ -13,6 +13,7 @@
 
 pub mod backward;
 pub mod bench;
+pub mod census;
 pub mod climb;
 pub mod count;
 pub mod deal;

@@ -61,6 +61,10 @@ pub enum Command {
     Climb(ClimbArgs),
     /// The deal of a number: deal K of a deck (the inverse of `bmn rank`).
     Unrank(UnrankArgs),
+    /// Every endless game a table has: the cycles with balanced deals that the methods reach
+    /// (Casella's pieces, every small hand, every deal where the deck allows), each balanced
+    /// deal with its rank, and how complete the count is
+    Census(CensusArgs),
 }
 
 #[derive(Args, Debug)]
@@ -437,6 +441,43 @@ pub struct FactoryArgs {
     /// up to L cards longer than that form; 0 turns it off [default: 3]
     #[arg(long, value_name = "L")]
     pub grow: Option<u32>,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+#[derive(Args, Debug)]
+pub struct CensusArgs {
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Methods, comma-separated: `pieces` (the factory: Casella's construction, walks),
+    /// `hands` (every position where a player holds at most --hands cards), `deals` (every
+    /// deal, the truth, on decks of at most --deals-max deals) [default: all that apply]
+    #[arg(long, value_name = "LIST")]
+    pub methods: Option<String>,
+    /// The small hand's largest size for `hands` [default: 2]
+    #[arg(long, value_name = "M")]
+    pub hands: Option<usize>,
+    /// How long `hands` runs when its subspace is too big to finish (over 3e9 positions), or
+    /// at most when given [default: 60s]
+    #[arg(long, value_name = "DURATION")]
+    pub hands_time: Option<String>,
+    /// `deals` plays decks of at most this many deals [default: 400000000]
+    #[arg(long, value_name = "N")]
+    pub deals_max: Option<u64>,
+    /// Positions a basin search may visit per cycle [default: 1000000]
+    #[arg(long, value_name = "M")]
+    pub basin_limit: Option<u64>,
+    /// Rounds of the factory's walks [default: the factory's, 200]
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u64>,
     #[command(flatten)]
     pub output: OutputArg,
 }

@@ -244,6 +244,24 @@ pub fn run(command: Command) -> Result<()> {
             })
             .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", a.bind, a.port))
         }
+        Command::Census(a) => {
+            let req = bmn_app::census::CensusRequest {
+                table: table(a.deck, a.players, false),
+                rules: a.rules.input(),
+                seed: a.seed.seed,
+                threads: a.threads.threads,
+                methods: a.methods,
+                hands: a.hands,
+                hands_time: a.hands_time,
+                deals_max: a.deals_max,
+                basin_limit: a.basin_limit,
+                rounds: a.rounds,
+            };
+            emit(
+                &bmn_app::census::census(&req, bar, stop_on_ctrl_c())?,
+                a.output.json,
+            )
+        }
         Command::Climb(a) => {
             let req = bmn_app::climb::ClimbRequest {
                 seed: a.seed.seed,

@@ -54,7 +54,7 @@ impl From<Outcome> for Game {
 
 /// `work` over `items` cut into one run of neighbours per thread (at most `threads`), the
 /// results in the items' order: the answer never depends on the number of threads.
-pub(crate) fn in_parallel<T: Sync, R: Send>(
+pub fn in_parallel<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     work: impl Fn(&[T]) -> Vec<R> + Sync,

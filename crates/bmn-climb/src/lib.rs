@@ -20,5 +20,5 @@ pub mod factory;
 pub mod moves;
 
 pub use cards::Cards;
-pub use eval::{Evaluator, Game};
+pub use eval::{Evaluator, Game, in_parallel};
 pub use moves::{Move, MoveSet, MoveSetError};

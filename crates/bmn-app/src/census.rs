@@ -1,0 +1,592 @@
+//! `census`: every cycle with balanced deals that the methods reach on a table, every balanced
+//! deal on each with its rank, and how complete the count is.
+//!
+//! Methods (`--methods`, all that apply by default):
+//! - `pieces`: the endless-game factory (Casella's construction where the deck has four jacks,
+//!   else random cycling deals; then walks toward balance);
+//! - `hands`: every position in which one player holds at most `--hands M` cards (bmn-census),
+//!   to the end where the subspace is small enough, else for `--hands-time`;
+//! - `deals`: every deal (bmn-exhaustive), the truth, where the deck has at most `--deals-max`
+//!   deals: then each other method's recall is measured against it.
+//!
+//! Every cycle reached is played to its cycle by the reference engine and its basin searched
+//! backward; the balanced deals (player 1 leading) of its basin are the census's deals.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bmn_census::{CensusCycle, HandsConfig};
+use bmn_core::{CycleId, Player, Position};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::exhaustive::{ExhaustiveRequest, exhaustive};
+use crate::factory::{FactoryRequest, factory};
+use crate::input::{self, RulesInput, TableInput};
+use crate::json::{PositionJson, SpanJson};
+use crate::observer::Observer;
+
+/// What to run.
+#[derive(Clone, Debug, Default)]
+pub struct CensusRequest {
+    pub table: TableInput,
+    pub rules: RulesInput,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    /// Comma-separated: `pieces`, `hands`, `deals` (all that apply if not told).
+    pub methods: Option<String>,
+    /// The small hand's largest size for `hands` ([`DEFAULT_HANDS`]).
+    pub hands: Option<usize>,
+    /// How long `hands` runs when its subspace is too big to finish ([`DEFAULT_HANDS_TIME`]).
+    pub hands_time: Option<String>,
+    /// `deals` runs only on decks of at most this many deals ([`DEFAULT_DEALS_MAX`]).
+    pub deals_max: Option<u64>,
+    /// Positions a basin search may visit per cycle.
+    pub basin_limit: Option<u64>,
+    /// Rounds of the factory's walks (its default if not told).
+    pub rounds: Option<u64>,
+}
+
+pub const DEFAULT_HANDS: usize = 2;
+pub const DEFAULT_HANDS_TIME: &str = "60s";
+pub const DEFAULT_DEALS_MAX: u64 = 400_000_000;
+/// `hands` runs to the end by default when its subspace has at most this many positions
+/// (about ten minutes on two cores at the rates of docs/results.md, Part 8).
+pub const HANDS_TO_THE_END: f64 = 3e9;
+const DEFAULT_BASIN_LIMIT: u64 = 1_000_000;
+/// Cycles the text lists (the JSON lists all).
+const TEXT_CYCLES: usize = 20;
+
+/// `pieces` in a census.
+#[derive(Serialize, Clone, Debug)]
+pub struct PiecesRun {
+    /// Distinct cycles the factory reached.
+    pub cycles: usize,
+    pub balanced_cycles: usize,
+    pub elapsed_seconds: f64,
+}
+
+/// `hands` in a census.
+#[derive(Serialize, Clone, Debug)]
+pub struct HandsRun {
+    pub max_hand: usize,
+    /// Whether every position of the subspace was decided.
+    pub complete: bool,
+    pub units: u64,
+    pub units_done: u64,
+    /// Positions in the subspace, and decided.
+    pub positions: f64,
+    pub decided: f64,
+    pub cycles: usize,
+    pub balanced_cycles: usize,
+    pub elapsed_seconds: f64,
+    /// At this run's rate, the seconds the whole subspace would take on these threads.
+    pub projected_seconds: f64,
+}
+
+/// `deals` in a census.
+#[derive(Serialize, Clone, Debug)]
+pub struct DealsRun {
+    pub deals: u64,
+    pub cycling_deals: u64,
+    pub cycles: usize,
+    pub elapsed_seconds: f64,
+}
+
+/// A balanced deal of the catalogue.
+#[derive(Serialize, Clone, Debug)]
+pub struct CensusDealJson {
+    pub deal: String,
+    /// Its number among the deck's deals (`bmn unrank`, `#K`), a decimal string.
+    pub rank: String,
+    pub preperiod: SpanJson,
+    /// It reaches the cycle only with the players renamed.
+    pub renamed: bool,
+}
+
+/// A cycle of the catalogue.
+#[derive(Serialize, Clone, Debug)]
+pub struct CensusCycleJson {
+    pub cycle_id: String,
+    pub period: SpanJson,
+    pub representative: PositionJson,
+    pub basin_positions: u64,
+    pub basin_complete: bool,
+    /// The fewest cards a player holds at a position of the cycle.
+    pub min_hand: usize,
+    /// Player 1's stack split at its jacks, for a cycle with a position of Casella's form.
+    pub pieces: Option<Vec<String>>,
+    /// The methods that reached it.
+    pub found_by: Vec<String>,
+    /// How many balanced deals (player 1 leading) reach it, and every one of them by rank.
+    pub balanced_deals: usize,
+    pub deals: Vec<CensusDealJson>,
+}
+
+/// Recall of one method against the enumeration of every deal.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct RecallJson {
+    pub cycles_found: usize,
+    pub cycles: usize,
+    pub deals_found: u64,
+    pub deals: u64,
+}
+
+/// Chapman's capture-recapture estimate of the balanced cycles from `pieces` and `hands`.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct EstimateJson {
+    pub pieces: usize,
+    pub hands: usize,
+    pub both: usize,
+    pub cycles: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The census's answer.
+#[derive(Serialize, Clone, Debug)]
+pub struct CensusReport {
+    pub deck: String,
+    pub players: usize,
+    pub seed: u64,
+    pub methods: Vec<String>,
+    pub pieces: Option<PiecesRun>,
+    pub hands: Option<HandsRun>,
+    pub deals: Option<DealsRun>,
+    /// Distinct cycles reached by any method, with or without balanced deals.
+    pub cycles_found: usize,
+    pub balanced_cycles: usize,
+    pub balanced_deals: usize,
+    /// Every cycle with balanced deals, most deals first (then by id).
+    pub catalogue: Vec<CensusCycleJson>,
+    /// Per method, against `deals` (when it ran to the end).
+    pub recall: Option<BTreeMap<String, RecallJson>>,
+    pub estimate: Option<EstimateJson>,
+    /// How complete the census is, in words.
+    pub completeness: String,
+    pub interrupted: bool,
+    pub elapsed_seconds: f64,
+}
+
+/// Which methods, checked against the table.
+fn methods(req: &CensusRequest, players: usize, cards: u32) -> Result<Vec<&'static str>> {
+    let all = ["pieces", "hands", "deals"];
+    let applies = |m: &str| m == "pieces" || (players == 2 && cards as usize <= 64);
+    let Some(text) = &req.methods else {
+        return Ok(all.into_iter().filter(|m| applies(m)).collect());
+    };
+    let mut chosen = Vec::new();
+    for word in text.split(',').map(str::trim) {
+        let Some(&m) = all.iter().find(|&&m| m == word) else {
+            return Err(Error::input(format!(
+                "bad --methods: unknown method '{word}' (expected pieces, hands or deals)"
+            )));
+        };
+        if !applies(m) {
+            return Err(Error::input(format!(
+                "bad --methods: {m} plays two-player tables of at most 64 cards, not {players} \
+                 players with {cards} cards"
+            )));
+        }
+        if !chosen.contains(&m) {
+            chosen.push(m);
+        }
+    }
+    Ok(chosen)
+}
+
+/// Runs the census.
+pub fn census(
+    req: &CensusRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<CensusReport> {
+    let started = Instant::now();
+    let rules = req.rules.rules()?;
+    let source = req.table.source()?;
+    let deck = *source.deck();
+    let players = source.players();
+    let threads = input::threads(req.threads)?;
+    let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
+    let chosen = methods(req, players, deck.len())?;
+    let max_hand = req.hands.unwrap_or(DEFAULT_HANDS);
+    let hands_time = input::duration(req.hands_time.as_deref().unwrap_or(DEFAULT_HANDS_TIME))?;
+    let deals_max = req.deals_max.unwrap_or(DEFAULT_DEALS_MAX);
+    let basin_limit = req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1);
+    // Every cycle reached: a position reaching it, and who reached it.
+    let mut reached: BTreeMap<CycleId, (Position, BTreeSet<String>)> = BTreeMap::new();
+    let mut note = |id: CycleId, p: &Position, method: &str| {
+        reached
+            .entry(id)
+            .or_insert_with(|| (p.clone(), BTreeSet::new()))
+            .1
+            .insert(method.to_string());
+    };
+
+    let mut pieces = None;
+    if chosen.contains(&"pieces") {
+        let t = Instant::now();
+        let r = factory(
+            &FactoryRequest {
+                seed: Some(seed),
+                rounds: req.rounds,
+                table: req.table.clone(),
+                rules: req.rules.clone(),
+                threads: Some(threads),
+                ..FactoryRequest::default()
+            },
+            observer,
+            stop,
+        )?;
+        for c in &r.catalogue {
+            let p = Position::parse(&c.representative, Player(c.representative_leader - 1))
+                .map_err(|e| Error::input(format!("a factory cycle: {e}")))?;
+            let id = cycle_id(&c.cycle_id)?;
+            note(id, &p, "pieces");
+        }
+        pieces = Some(PiecesRun {
+            cycles: r.catalogue.len(),
+            balanced_cycles: 0,
+            elapsed_seconds: t.elapsed().as_secs_f64(),
+        });
+    }
+
+    let mut hands = None;
+    if chosen.contains(&"hands") && !stop.load(Ordering::Relaxed) {
+        let config = HandsConfig {
+            deck,
+            rules,
+            max_hand,
+        };
+        let positions = config.positions();
+        let limited = positions > HANDS_TO_THE_END || req.hands_time.is_some();
+        let t = Instant::now();
+        let mut started_bar = false;
+        // The time limit stops this stage only: the caller's flag means Ctrl-C.
+        let stop_hands = AtomicBool::new(false);
+        let result = bmn_census::hands(&config, threads, &stop_hands, |done, total| {
+            if !started_bar {
+                observer.start(Some(total), 0, "hand units");
+                started_bar = true;
+            }
+            let go = observer.progress(done, None) && !stop.load(Ordering::Relaxed);
+            go && !(limited && t.elapsed() >= hands_time)
+        })
+        .map_err(|e| Error::bad("bad --hands", e))?;
+        observer.finish();
+        for (id, c) in &result.cycles {
+            note(*id, &c.first, "hands");
+        }
+        let elapsed = t.elapsed().as_secs_f64();
+        hands = Some(HandsRun {
+            max_hand,
+            complete: result.units_done == result.units,
+            units: result.units,
+            units_done: result.units_done,
+            positions: result.positions,
+            decided: result.decided,
+            cycles: result.cycles.len(),
+            balanced_cycles: 0,
+            elapsed_seconds: elapsed,
+            projected_seconds: if result.decided > 0.0 {
+                elapsed * result.positions / result.decided
+            } else {
+                f64::INFINITY
+            },
+        });
+    }
+
+    let mut deals = None;
+    let mut truth: Option<BTreeMap<CycleId, u64>> = None;
+    let count = bmn_exhaustive::AllDeals::new(deck, Player(0)).map(|d| d.count());
+    let enumerable = matches!(count, Ok(n) if n <= u128::from(deals_max));
+    if chosen.contains(&"deals") && enumerable && !stop.load(Ordering::Relaxed) {
+        let t = Instant::now();
+        let r = exhaustive(
+            &ExhaustiveRequest {
+                deck: deck.to_string(),
+                leader: 1,
+                rules: req.rules.clone(),
+                ledger: crate::LedgerChoice::NONE,
+                threads: Some(threads),
+                ..ExhaustiveRequest::default()
+            },
+            observer,
+            stop,
+        )?;
+        if r.range_done {
+            let mut map = BTreeMap::new();
+            for (id, c) in &r.summary.classes {
+                let p = Position::parse(&c.representative, Player(c.representative_leader - 1))
+                    .map_err(|e| Error::input(format!("an enumerated cycle: {e}")))?;
+                note(*id, &p, "deals");
+                map.insert(*id, c.deals);
+            }
+            truth = Some(map);
+        }
+        deals = Some(DealsRun {
+            deals: r.summary.games,
+            cycling_deals: r.summary.cycling,
+            cycles: r.summary.classes.len(),
+            elapsed_seconds: t.elapsed().as_secs_f64(),
+        });
+    }
+
+    // Every cycle's entry: its basin searched backward, its balanced deals ranked.
+    let ids: Vec<CycleId> = reached.keys().copied().collect();
+    let starts: Vec<Position> = reached.values().map(|(p, _)| p.clone()).collect();
+    observer.start(Some(starts.len() as u64), 0, "basins");
+    let entries = bmn_census::describe_all(&rules, &starts, basin_limit, threads);
+    observer.finish();
+    let mut catalogue: Vec<CensusCycle> = Vec::new();
+    for (id, entry) in ids.iter().zip(entries) {
+        let Some(mut c) = entry else { continue };
+        c.found_by = reached[id].1.clone();
+        if !c.deals.is_empty() {
+            catalogue.push(c);
+        }
+    }
+    catalogue.sort_by(|a, b| b.deals.len().cmp(&a.deals.len()).then(a.id.cmp(&b.id)));
+    let by = |m: &str| -> BTreeSet<CycleId> {
+        catalogue
+            .iter()
+            .filter(|c| c.found_by.contains(m))
+            .map(|c| c.id)
+            .collect()
+    };
+    if let Some(p) = &mut pieces {
+        p.balanced_cycles = by("pieces").len();
+    }
+    if let Some(h) = &mut hands {
+        h.balanced_cycles = by("hands").len();
+    }
+    let recall = truth.as_ref().map(|truth| {
+        ["pieces", "hands"]
+            .into_iter()
+            .filter(|m| chosen.contains(m))
+            .map(|m| {
+                let r = bmn_census::recall(&by(m), truth);
+                (
+                    m.to_string(),
+                    RecallJson {
+                        cycles_found: r.cycles_found,
+                        cycles: r.cycles,
+                        deals_found: r.deals_found,
+                        deals: r.deals,
+                    },
+                )
+            })
+            .collect()
+    });
+    let estimate = (pieces.is_some() && hands.is_some()).then(|| {
+        let e = bmn_census::chapman(&by("pieces"), &by("hands"));
+        EstimateJson {
+            pieces: e.first,
+            hands: e.second,
+            both: e.both,
+            cycles: e.estimate,
+            low: e.low,
+            high: e.high,
+        }
+    });
+    let completeness = completeness(truth.is_some(), hands.as_ref(), deals.is_some(), enumerable);
+    let balanced_deals = catalogue.iter().map(|c| c.deals.len()).sum();
+    Ok(CensusReport {
+        deck: deck.to_string(),
+        players,
+        seed,
+        methods: chosen.iter().map(|m| m.to_string()).collect(),
+        pieces,
+        hands,
+        deals,
+        cycles_found: reached.len(),
+        balanced_cycles: catalogue.len(),
+        balanced_deals,
+        catalogue: catalogue.iter().map(cycle_json).collect(),
+        recall,
+        estimate,
+        completeness,
+        interrupted: stop.load(Ordering::Relaxed),
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn cycle_id(text: &str) -> Result<CycleId> {
+    u64::from_str_radix(text, 16)
+        .map(CycleId)
+        .map_err(|e| Error::input(format!("a cycle id '{text}': {e}")))
+}
+
+fn completeness(
+    exact: bool,
+    hands: Option<&HandsRun>,
+    deals_asked: bool,
+    enumerable: bool,
+) -> String {
+    if exact {
+        return "exact: every deal of the deck was played".into();
+    }
+    let mut why = String::new();
+    if !deals_asked && enumerable {
+        why.push_str("every deal could be played (--methods deals) but was not; ");
+    }
+    match hands {
+        Some(h) if h.complete => format!(
+            "{why}complete for the cycles whose basins hold a position where a player has at \
+             most {} card(s): every such position was played; cycles whose basins never reach \
+             one are counted only if another method met them",
+            h.max_hand
+        ),
+        Some(h) => format!(
+            "{why}a floor: the small-hand enumeration (at most {} card(s)) decided {:.3e} of \
+             its {:.3e} positions ({:.2e} of the subspace) and would take about {} on these \
+             threads; the counts are what the methods reached",
+            h.max_hand,
+            h.decided,
+            h.positions,
+            h.decided / h.positions,
+            human_seconds(h.projected_seconds)
+        ),
+        None => format!("{why}a floor: the counts are what the methods reached"),
+    }
+}
+
+/// Seconds in the largest unit that keeps the number readable.
+fn human_seconds(s: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    match s {
+        s if !s.is_finite() => "forever (nothing was decided)".into(),
+        s if s >= YEAR => format!("{:.3e} years", s / YEAR),
+        s if s >= 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s if s >= 3_600.0 => format!("{:.1} hours", s / 3_600.0),
+        s => format!("{s:.0} s"),
+    }
+}
+
+fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
+    CensusCycleJson {
+        cycle_id: c.id.to_string(),
+        period: c.period.into(),
+        representative: (&c.representative).into(),
+        basin_positions: c.basin_positions,
+        basin_complete: c.basin_complete,
+        min_hand: c.min_hand,
+        pieces: c.pieces.clone(),
+        found_by: c.found_by.iter().cloned().collect(),
+        balanced_deals: c.deals.len(),
+        deals: c
+            .deals
+            .iter()
+            .map(|d| CensusDealJson {
+                deal: d.deal.clone(),
+                rank: d.rank.to_string(),
+                preperiod: d.preperiod.into(),
+                renamed: d.renamed,
+            })
+            .collect(),
+    }
+}
+
+impl crate::Report for CensusReport {
+    fn text(&self) -> String {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "table:    {}, {} players; methods {}; seed {}",
+            self.deck,
+            self.players,
+            self.methods.join(", "),
+            self.seed
+        );
+        if let Some(p) = &self.pieces {
+            let _ = writeln!(
+                t,
+                "pieces:   {} cycles, {} with balanced deals ({:.1} s)",
+                p.cycles, p.balanced_cycles, p.elapsed_seconds
+            );
+        }
+        if let Some(h) = &self.hands {
+            let _ = writeln!(
+                t,
+                "hands:    hands of at most {} card(s): {} of {} units, {:.3e} of {:.3e} \
+                 positions decided; {} cycles, {} with balanced deals ({:.1} s{})",
+                h.max_hand,
+                h.units_done,
+                h.units,
+                h.decided,
+                h.positions,
+                h.cycles,
+                h.balanced_cycles,
+                h.elapsed_seconds,
+                if h.complete {
+                    String::new()
+                } else {
+                    format!("; all of it: about {}", human_seconds(h.projected_seconds))
+                }
+            );
+        }
+        if let Some(d) = &self.deals {
+            let _ = writeln!(
+                t,
+                "deals:    {} deals played, {} never end, on {} cycles ({:.1} s)",
+                d.deals, d.cycling_deals, d.cycles, d.elapsed_seconds
+            );
+        }
+        let _ = writeln!(
+            t,
+            "census:   {} balanced deals that never end (player 1 leading) on {} cycles; {} \
+             cycles reached in all",
+            self.balanced_deals, self.balanced_cycles, self.cycles_found
+        );
+        for c in self.catalogue.iter().take(TEXT_CYCLES) {
+            let _ = writeln!(
+                t,
+                "  {}  period {:>4} tricks {:>5} cards  {:>4} deals  basin {:>7}{}  min hand {:>2}  \
+                 by {}",
+                c.cycle_id,
+                c.period.tricks,
+                c.period.cards,
+                c.balanced_deals,
+                c.basin_positions,
+                if c.basin_complete { "" } else { "+" },
+                c.min_hand,
+                c.found_by.join("+")
+            );
+        }
+        if self.catalogue.len() > TEXT_CYCLES {
+            let _ = writeln!(
+                t,
+                "  ... and {} more (--json lists every cycle and every deal)",
+                self.catalogue.len() - TEXT_CYCLES
+            );
+        }
+        if let Some(recall) = &self.recall {
+            for (m, r) in recall {
+                let _ = writeln!(
+                    t,
+                    "recall:   {m}: {}/{} cycles, {}/{} deals",
+                    r.cycles_found, r.cycles, r.deals_found, r.deals
+                );
+            }
+        }
+        if let Some(e) = &self.estimate {
+            let _ = writeln!(
+                t,
+                "estimate: {:.1} balanced cycles (95%: {:.1} to {:.1}; Chapman, from {} by pieces, \
+                 {} by hands, {} by both)",
+                e.cycles, e.low, e.high, e.pieces, e.hands, e.both
+            );
+        }
+        let _ = writeln!(t, "complete: {}", self.completeness);
+        if self.interrupted {
+            let _ = writeln!(
+                t,
+                "interrupted: the counts cover the work done before the stop"
+            );
+        }
+        let _ = writeln!(t, "time:     {:.1} s", self.elapsed_seconds);
+        t
+    }
+}

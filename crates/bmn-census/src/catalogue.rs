@@ -1,0 +1,162 @@
+//! A census entry per cycle: its period, its basin searched backward, its structure, and every
+//! balanced deal on it with its rank.
+//!
+//! Balanced here is docs/rules.md's "balanced by size" with player 1 leading (section 9,
+//! `leader_1`): the deals a person would deal, and the count the literature gives (Casella et
+//! al.'s 30, the Camicia enumeration's 162). Each deal's rank is its number among the deals of
+//! its deck (bmn-deals, `bmn rank`), so `#K` replays it.
+
+use std::collections::BTreeSet;
+
+use bmn_backward::BasinConfig;
+use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
+use bmn_deals::BigUint;
+
+/// A balanced deal whose game never ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CensusDeal {
+    pub deal: String,
+    /// Its number among the deals of the deck (decimal: ranks pass 2^64).
+    pub rank: BigUint,
+    /// Play before the first position on the cycle.
+    pub preperiod: Span,
+    /// It reaches the cycle only with the players renamed.
+    pub renamed: bool,
+}
+
+/// One cycle of the census.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CensusCycle {
+    pub id: CycleId,
+    pub period: Span,
+    pub representative: Position,
+    pub basin_positions: u64,
+    pub basin_complete: bool,
+    /// The fewest cards a player holds at a position of the cycle.
+    pub min_hand: usize,
+    /// Player 1's stack split at its jacks, when a position of the cycle has Casella's
+    /// template form (`Δ1 J Δ2 J ... J -` against `J -`).
+    pub pieces: Option<Vec<String>>,
+    /// The methods that reached it.
+    pub found_by: BTreeSet<String>,
+    /// Every balanced deal with player 1 leading in its basin, by rank.
+    pub deals: Vec<CensusDeal>,
+}
+
+/// The entry of the cycle `position` reaches (`None` if its game ends), its basin searched
+/// with at most `basin_limit` positions.
+pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<CensusCycle> {
+    let Outcome::Cycle(c) = play_out(rules, position) else {
+        return None;
+    };
+    let on_cycle = cycle_positions(rules, &c.start, c.period.tricks);
+    let min_hand = on_cycle
+        .iter()
+        .flat_map(|p| p.stacks().iter().map(|s| s.len()))
+        .min()
+        .unwrap_or(0);
+    let pieces = on_cycle
+        .iter()
+        .filter_map(bmn_climb::factory::template_pieces)
+        .min();
+    let basin = bmn_backward::basin(
+        rules,
+        &c.start,
+        &BasinConfig {
+            limit: basin_limit,
+            keep_members: false,
+        },
+        |_| {},
+    );
+    let counts = position.deck().counts();
+    let (mut basin_positions, mut basin_complete, mut deals) = (0, false, Vec::new());
+    if let Ok(b) = basin {
+        basin_positions = b.positions;
+        basin_complete = b.complete;
+        deals = b
+            .balanced
+            .iter()
+            .filter(|d| d.deal.leader() == Player(0))
+            .map(|d| {
+                let codes: Vec<u8> = d
+                    .deal
+                    .stacks()
+                    .iter()
+                    .flatten()
+                    .map(|k| k.index() as u8)
+                    .collect();
+                CensusDeal {
+                    deal: d.deal.deal_text(),
+                    rank: bmn_deals::rank::rank(&counts, &codes).expect("the deck's own cards"),
+                    preperiod: d.length,
+                    renamed: d.renamed,
+                }
+            })
+            .collect();
+        deals.sort_by(|a, b| a.rank.cmp(&b.rank));
+    }
+    Some(CensusCycle {
+        id: c.id,
+        period: c.period,
+        representative: c.representative,
+        basin_positions,
+        basin_complete,
+        min_hand,
+        pieces,
+        found_by: BTreeSet::new(),
+        deals,
+    })
+}
+
+/// [`describe`] for many positions on `threads` threads, in order.
+pub fn describe_all(
+    rules: &Rules,
+    positions: &[Position],
+    basin_limit: u64,
+    threads: usize,
+) -> Vec<Option<CensusCycle>> {
+    bmn_climb::in_parallel(positions, threads, |part| {
+        part.iter()
+            .map(|p| describe(rules, p, basin_limit))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Casella et al.'s cycle: 62 tricks, 30 balanced deals with player 1 leading, one of them
+    /// their published deal; every deal's rank unranks to it.
+    #[test]
+    fn casella_s_cycle_has_its_thirty_deals() {
+        let p = Position::parse(
+            "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA",
+            Player(0),
+        )
+        .unwrap();
+        let c = describe(&Rules::STANDARD, &p, 1_000_000).unwrap();
+        assert_eq!(
+            c.period,
+            Span {
+                tricks: 62,
+                cards: 440
+            }
+        );
+        assert!(c.basin_complete);
+        assert_eq!(c.deals.len(), 30);
+        assert!(c.deals.iter().any(|d| d.deal == p.deal_text()));
+        assert_eq!(c.min_hand, 2);
+        assert!(c.pieces.is_some());
+        let counts = p.deck().counts();
+        for d in &c.deals {
+            let codes = bmn_deals::rank::unrank(&counts, &d.rank).unwrap();
+            let text: String = codes
+                .iter()
+                .map(|&k| bmn_core::Kind::from_index(k.into()).unwrap().symbol())
+                .collect();
+            assert_eq!(text, d.deal.replace('/', ""));
+        }
+        assert!(c.deals.windows(2).all(|w| w[0].rank < w[1].rank));
+    }
+}

@@ -1,0 +1,22 @@
+//! bmn-census: every cycle with balanced deals that its methods reach, each balanced deal with
+//! its rank, and how complete the count is.
+//!
+//! The methods are independent ways to reach cycles: [`hands`] enumerates every position in
+//! which one player holds a small hand (complete for the cycles whose basins reach one),
+//! and the front end adds Casella's construction (bmn-pieces through the factory) and, on
+//! decks small enough, every deal (bmn-exhaustive) as the truth. [`catalogue`] turns the
+//! cycles reached into entries (period, basin, structure, every balanced deal and its rank);
+//! [`estimate`] measures recall against the truth and estimates the total from two methods.
+//! No I/O, no printing.
+
+#![forbid(unsafe_code)]
+
+pub mod catalogue;
+pub mod error;
+pub mod estimate;
+pub mod hands;
+
+pub use catalogue::{CensusCycle, CensusDeal, describe, describe_all};
+pub use error::CensusError;
+pub use estimate::{Chapman, Recall, chapman, recall};
+pub use hands::{HandsConfig, HandsCycle, HandsResult, hands};
