@@ -52,6 +52,8 @@ pub struct CensusRequest {
 pub const DEFAULT_HANDS: usize = 2;
 pub const DEFAULT_HANDS_TIME: &str = "60s";
 pub const DEFAULT_DEALS_MAX: u64 = 400_000_000;
+/// The same for tables the kernels do not play (three players or more: the reference engine).
+pub const DEFAULT_DEALS_MAX_REFERENCE: u64 = 20_000_000;
 /// `hands` runs to the end by default when its subspace has at most this many positions
 /// (about ten minutes on two cores at the rates of docs/results.md, Part 8).
 pub const HANDS_TO_THE_END: f64 = 3e9;
@@ -163,6 +165,7 @@ pub struct CensusReport {
     pub catalogue: Vec<CensusCycleJson>,
     /// Per method, against `deals` (when it ran to the end).
     pub recall: Option<BTreeMap<String, RecallJson>>,
+    /// Null unless both `pieces` and `hands` reached balanced cycles.
     pub estimate: Option<EstimateJson>,
     /// How complete the census is, in words.
     pub completeness: String,
@@ -173,7 +176,7 @@ pub struct CensusReport {
 /// Which methods, checked against the table.
 fn methods(req: &CensusRequest, players: usize, cards: u32) -> Result<Vec<&'static str>> {
     let all = ["pieces", "hands", "deals"];
-    let applies = |m: &str| m == "pieces" || (players == 2 && cards as usize <= 64);
+    let applies = |m: &str| m != "hands" || (players == 2 && cards as usize <= 64);
     let Some(text) = &req.methods else {
         return Ok(all.into_iter().filter(|m| applies(m)).collect());
     };
@@ -186,8 +189,8 @@ fn methods(req: &CensusRequest, players: usize, cards: u32) -> Result<Vec<&'stat
         };
         if !applies(m) {
             return Err(Error::input(format!(
-                "bad --methods: {m} plays two-player tables of at most 64 cards, not {players} \
-                 players with {cards} cards"
+                "bad --methods: hands plays two-player tables of at most 64 cards, not \
+                 {players} players with {cards} cards"
             )));
         }
         if !chosen.contains(&m) {
@@ -213,7 +216,11 @@ pub fn census(
     let chosen = methods(req, players, deck.len())?;
     let max_hand = req.hands.unwrap_or(DEFAULT_HANDS);
     let hands_time = input::duration(req.hands_time.as_deref().unwrap_or(DEFAULT_HANDS_TIME))?;
-    let deals_max = req.deals_max.unwrap_or(DEFAULT_DEALS_MAX);
+    let deals_max = req.deals_max.unwrap_or(if players == 2 {
+        DEFAULT_DEALS_MAX
+    } else {
+        DEFAULT_DEALS_MAX_REFERENCE
+    });
     let basin_limit = req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1);
     // Every cycle reached: a position reaching it, and who reached it.
     let mut reached: BTreeMap<CycleId, (Position, BTreeSet<String>)> = BTreeMap::new();
@@ -247,7 +254,7 @@ pub fn census(
             note(id, &p, "pieces");
         }
         pieces = Some(PiecesRun {
-            cycles: r.catalogue.len(),
+            cycles: r.cycles,
             balanced_cycles: 0,
             elapsed_seconds: t.elapsed().as_secs_f64(),
         });
@@ -300,36 +307,48 @@ pub fn census(
 
     let mut deals = None;
     let mut truth: Option<BTreeMap<CycleId, u64>> = None;
-    let count = bmn_exhaustive::AllDeals::new(deck, Player(0)).map(|d| d.count());
-    let enumerable = matches!(count, Ok(n) if n <= u128::from(deals_max));
+    let count = bmn_deals::rank::count(&deck.counts());
+    let enumerable = count <= bmn_deals::BigUint::from(deals_max);
     if chosen.contains(&"deals") && enumerable && !stop.load(Ordering::Relaxed) {
         let t = Instant::now();
-        let r = exhaustive(
-            &ExhaustiveRequest {
-                deck: deck.to_string(),
-                leader: 1,
-                rules: req.rules.clone(),
-                ledger: crate::LedgerChoice::NONE,
-                threads: Some(threads),
-                ..ExhaustiveRequest::default()
-            },
-            observer,
-            stop,
-        )?;
-        if r.range_done {
-            let mut map = BTreeMap::new();
+        let (played, cycling, classes, done) = if players == 2 {
+            let r = exhaustive(
+                &ExhaustiveRequest {
+                    deck: deck.to_string(),
+                    leader: 1,
+                    rules: req.rules.clone(),
+                    ledger: crate::LedgerChoice::NONE,
+                    threads: Some(threads),
+                    ..ExhaustiveRequest::default()
+                },
+                observer,
+                stop,
+            )?;
+            let mut classes = BTreeMap::new();
             for (id, c) in &r.summary.classes {
                 let p = Position::parse(&c.representative, Player(c.representative_leader - 1))
                     .map_err(|e| Error::input(format!("an enumerated cycle: {e}")))?;
-                note(*id, &p, "deals");
-                map.insert(*id, c.deals);
+                classes.insert(*id, (p, c.deals));
             }
-            truth = Some(map);
+            (r.summary.games, r.summary.cycling, classes, r.range_done)
+        } else {
+            observer.start(None, 0, "deals (reference engine)");
+            let r = bmn_census::every_deal(&source, &rules, threads, stop)
+                .map_err(|e| Error::bad("bad --deck", e))?;
+            observer.finish();
+            let cycling = r.cycles.values().map(|c| c.1).sum();
+            (r.deals, cycling, r.cycles, r.complete)
+        };
+        if done {
+            for (id, (p, _)) in &classes {
+                note(*id, p, "deals");
+            }
+            truth = Some(classes.iter().map(|(id, c)| (*id, c.1)).collect());
         }
         deals = Some(DealsRun {
-            deals: r.summary.games,
-            cycling_deals: r.summary.cycling,
-            cycles: r.summary.classes.len(),
+            deals: played,
+            cycling_deals: cycling,
+            cycles: classes.len(),
             elapsed_seconds: t.elapsed().as_secs_f64(),
         });
     }
@@ -380,8 +399,10 @@ pub fn census(
             })
             .collect()
     });
-    let estimate = (pieces.is_some() && hands.is_some()).then(|| {
-        let e = bmn_census::chapman(&by("pieces"), &by("hands"));
+    // Two catches say something about what neither caught only if both caught something.
+    let (caught_p, caught_h) = (by("pieces"), by("hands"));
+    let estimate = (!caught_p.is_empty() && !caught_h.is_empty()).then(|| {
+        let e = bmn_census::chapman(&caught_p, &caught_h);
         EstimateJson {
             pieces: e.first,
             hands: e.second,

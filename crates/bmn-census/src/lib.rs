@@ -12,11 +12,13 @@
 #![forbid(unsafe_code)]
 
 pub mod catalogue;
+pub mod deals;
 pub mod error;
 pub mod estimate;
 pub mod hands;
 
 pub use catalogue::{CensusCycle, CensusDeal, describe, describe_all};
+pub use deals::{EveryDeal, every_deal};
 pub use error::CensusError;
 pub use estimate::{Chapman, Recall, chapman, recall};
 pub use hands::{HandsConfig, HandsCycle, HandsResult, hands};

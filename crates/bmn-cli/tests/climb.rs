@@ -434,3 +434,162 @@ fn the_factory_names_bad_input() {
         "bad --complete-max-len",
     );
 }
+
+/// `bmn census` on the decks that can be enumerated: every deal played (`deals`) is the truth,
+/// and the small-hand enumeration (`hands`) reaches every cycle with balanced deals and every
+/// deal on it (at most two cards in hand; three on the one deck measured to need it). Each
+/// census's counts equal the published or fixed ones.
+#[test]
+fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
+    let golden = bmn_golden::load();
+    let paulhus = |n: u32| {
+        golden
+            .paulhus_table1
+            .iter()
+            .find(|r| r.plain == n)
+            .map(|r| r.cycling_deals)
+            .unwrap()
+    };
+    let decks: Vec<(String, &str, u64)> = vec![
+        ("2J,2Q,2K,2A,6-".into(), "2", paulhus(6)),
+        ("2J,2Q,2K,2A,8-".into(), "2", paulhus(8)),
+        ("2J,2Q,2K,2A,10-".into(), "2", paulhus(10)),
+        (
+            golden.camicia_half_deck.deck.clone(),
+            "2",
+            golden.camicia_half_deck.cycling_deals,
+        ),
+        ("1J,1Q,1K,1A,14-".into(), "2", 14),
+        ("3J,3Q,3K,8-".into(), "2", 160),
+        ("2J,2Q,2K,13-".into(), "3", 27),
+    ];
+    for (deck, hands, cycling) in &decks {
+        let v = json(&[
+            "census",
+            "--deck",
+            deck,
+            "--methods",
+            "hands,deals",
+            "--hands",
+            hands,
+            "--json",
+        ]);
+        assert_eq!(v["deals"]["cycling_deals"], *cycling, "{deck}");
+        assert_eq!(v["balanced_deals"], *cycling, "{deck}");
+        let r = &v["recall"]["hands"];
+        assert_eq!(r["cycles_found"], r["cycles"], "{deck}: {r}");
+        assert_eq!(r["deals_found"], *cycling, "{deck}: {r}");
+        assert_eq!(v["hands"]["complete"], true);
+        assert!(v["completeness"].as_str().unwrap().starts_with("exact"));
+        for c in v["catalogue"].as_array().unwrap() {
+            assert_eq!(
+                c["found_by"],
+                serde_json::json!(["deals", "hands"]),
+                "{deck}"
+            );
+            assert_eq!(c["balanced_deals"], c["deals"].as_array().unwrap().len());
+        }
+    }
+    // Three players: every deal on the reference engine, and the factory's random cycling
+    // deals and walks reach both cycles.
+    let v = json(&[
+        "census",
+        "--deck",
+        "2J,1Q,1K,6-",
+        "--players",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["methods"], serde_json::json!(["pieces", "deals"]));
+    assert_eq!(v["deals"]["cycling_deals"], 16);
+    assert_eq!(v["balanced_deals"], 16);
+    assert_eq!(v["recall"]["pieces"]["cycles_found"], 2);
+    assert_eq!(v["recall"]["pieces"]["cycles"], 2);
+    // One deck where two cards in hand are not enough: hands reaches one cycle of two.
+    let v = json(&[
+        "census",
+        "--deck",
+        "2J,2Q,2K,13-",
+        "--methods",
+        "hands,deals",
+        "--json",
+    ]);
+    assert_eq!(v["recall"]["hands"]["cycles_found"], 1);
+    assert_eq!(v["recall"]["hands"]["cycles"], 2);
+}
+
+/// The census of Camicia kept in docs/catalogue: every cycle it lists has a period of the
+/// published enumeration's, no more deals than its row, and every deal replays by its rank to
+/// its cycle; the file is what the census's `pieces` method gives again.
+#[test]
+fn the_census_of_camicia_agrees_with_the_published_enumeration() {
+    let golden = bmn_golden::load();
+    let rows = &golden.camicia_deals.rows;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/catalogue");
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{dir}/census-camicia.json")).unwrap(),
+    )
+    .unwrap();
+    let mut by_period: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+    for c in file["catalogue"].as_array().unwrap() {
+        let tricks = c["period"]["tricks"].as_u64().unwrap();
+        let e = by_period.entry(tricks).or_default();
+        e.0 += 1;
+        e.1 += c["balanced_deals"].as_u64().unwrap();
+        for d in c["deals"].as_array().unwrap() {
+            let rank = format!("#{}", d["rank"].as_str().unwrap());
+            let played = json(&["play", "--deck", "camicia", &rank, "--json"]);
+            assert_eq!(played["cycle_id"], c["cycle_id"], "{rank}");
+            let ranked = json(&[
+                "rank",
+                "--deck",
+                "camicia",
+                d["deal"].as_str().unwrap(),
+                "--json",
+            ]);
+            assert_eq!(ranked["rank"], d["rank"], "{rank}");
+        }
+    }
+    for (tricks, (cycles, deals)) in &by_period {
+        let row = rows.iter().find(|r| r.period.tricks == *tricks);
+        let row = row.unwrap_or_else(|| panic!("no published cycle of {tricks} tricks"));
+        assert!(
+            *cycles <= row.cycles && *deals <= row.deals,
+            "{tricks}: {cycles} {deals}"
+        );
+    }
+    // Recall against the enumeration, as docs/results.md states it: the 33-trick row whole.
+    let found: u64 = by_period.values().map(|v| v.1).sum();
+    assert_eq!(found, 18);
+    assert_eq!(by_period.get(&33), Some(&(6, 18)));
+    let run = json(&[
+        "census",
+        "--deck",
+        "camicia",
+        "--methods",
+        "pieces",
+        "--json",
+    ]);
+    assert_eq!(run["catalogue"], file["catalogue"]);
+}
+
+#[test]
+fn census_bad_input_is_named() {
+    bad(&["census", "--methods", "dice"], "unknown method 'dice'");
+    bad(
+        &[
+            "census",
+            "--deck",
+            "2J,2Q,2K,2A,6-",
+            "--hands",
+            "0",
+            "--methods",
+            "hands",
+        ],
+        "between 1 and",
+    );
+    bad(
+        &["census", "--players", "3", "--methods", "hands"],
+        "two-player tables",
+    );
+}

@@ -124,6 +124,26 @@ pub struct EnumerationRow {
     pub cycles: Vec<CycleCount>,
 }
 
+/// A row of an enumeration's endless deals grouped by period: cycles of that period and the
+/// deals that reach them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeriodRow {
+    pub period: Span,
+    pub cycles: u64,
+    pub deals: u64,
+}
+
+/// A published enumeration too big to replay in a test: its counts by period.
+#[derive(Debug, Clone)]
+pub struct PublishedEnumeration {
+    pub id: String,
+    pub source: String,
+    pub deck: String,
+    pub deals: u64,
+    pub cycling_deals: u64,
+    pub rows: Vec<PeriodRow>,
+}
+
 /// A piece and its forms, each with the cycle id the test template reaches with it.
 #[derive(Debug, Clone)]
 pub struct Piece {
@@ -170,6 +190,8 @@ pub struct Golden {
     pub paulhus_table2: Table2,
     pub camicia_half_deck: EnumerationRow,
     pub casella_family: CasellaFamily,
+    /// Every Camicia deal played (the 162 that never end, by period).
+    pub camicia_deals: PublishedEnumeration,
 }
 
 macro_rules! fixture {
@@ -408,6 +430,10 @@ pub fn load() -> Golden {
     let [piece_block] = pieces[..] else {
         panic!("casella-family.txt holds one piece block")
     };
+    let camicia_deals = fixture!("camicia-enumeration.txt");
+    let [camicia_deals] = &camicia_deals[..] else {
+        panic!("camicia-enumeration.txt holds one block")
+    };
     Golden {
         records: fixture!("records.txt").iter().map(record).collect(),
         cycles: fixture!("cycles.txt").iter().map(cycle_case).collect(),
@@ -421,6 +447,41 @@ pub fn load() -> Golden {
             piece: piece(piece_block),
             cycles: cycles.into_iter().map(family_cycle).collect(),
         },
+        camicia_deals: published(camicia_deals),
+    }
+}
+
+fn published(b: &Block) -> PublishedEnumeration {
+    b.only(&["id", "source", "deck", "deals", "cycling_deals", "row"]);
+    let rows = b
+        .many("row")
+        .into_iter()
+        .map(|r| {
+            let w: Vec<&str> = r.split_whitespace().collect();
+            match w
+                .iter()
+                .map(|x| parse_word(x))
+                .collect::<Option<Vec<u64>>>()
+            {
+                Some(v) if v.len() == 4 => PeriodRow {
+                    period: Span {
+                        tricks: v[0],
+                        cards: v[1],
+                    },
+                    cycles: v[2],
+                    deals: v[3],
+                },
+                _ => b.bad("row", "want TRICKS CARDS CYCLES DEALS"),
+            }
+        })
+        .collect();
+    PublishedEnumeration {
+        id: b.id(),
+        source: b.source(),
+        deck: b.one("deck").to_string(),
+        deals: b.num("deals"),
+        cycling_deals: b.num("cycling_deals"),
+        rows,
     }
 }
 
@@ -438,6 +499,10 @@ mod tests {
         assert_eq!(g.records.len(), 9);
         assert_eq!(g.cycles.len(), 2);
         assert_eq!(g.paulhus_table1.len(), 10);
+        let c = &g.camicia_deals;
+        assert_eq!(c.rows.iter().map(|r| r.deals).sum::<u64>(), c.cycling_deals);
+        assert_eq!(c.rows.iter().map(|r| r.cycles).sum::<u64>(), 9);
+        assert!(!c.source.is_empty());
         assert_eq!(g.paulhus_table2.deals.len(), 36);
         assert_eq!(g.casella_family.piece.forms.len(), 4);
         assert_eq!(g.casella_family.cycles.len(), 4);

@@ -107,6 +107,11 @@ impl DealSource {
         self.codes.is_empty()
     }
 
+    /// Cards of each player, seat order (round-robin dealing from player 1).
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
     /// Cards player 1 gets.
     pub fn split(&self) -> usize {
         self.sizes[0]
