@@ -84,7 +84,8 @@ pub struct HandsRun {
     pub cycles: usize,
     pub balanced_cycles: usize,
     pub elapsed_seconds: f64,
-    /// At this run's rate, the seconds the whole subspace would take on these threads.
+    /// At this run's rate, the seconds the whole subspace would take on these threads: a lower
+    /// estimate, since the units a partial run finishes first are the quick ones.
     pub projected_seconds: f64,
 }
 
@@ -462,8 +463,8 @@ fn completeness(
         ),
         Some(h) => format!(
             "{why}a floor: the small-hand enumeration (at most {} card(s)) decided {:.3e} of \
-             its {:.3e} positions ({:.2e} of the subspace) and would take about {} on these \
-             threads; the counts are what the methods reached",
+             its {:.3e} positions ({:.2e} of the subspace) and would take at least about {} on \
+             these threads; the counts are what the methods reached",
             h.max_hand,
             h.decided,
             h.positions,
@@ -544,7 +545,10 @@ impl crate::Report for CensusReport {
                 if h.complete {
                     String::new()
                 } else {
-                    format!("; all of it: about {}", human_seconds(h.projected_seconds))
+                    format!(
+                        "; all of it: at least about {}",
+                        human_seconds(h.projected_seconds)
+                    )
                 }
             );
         }

@@ -469,7 +469,8 @@ pub struct CensusArgs {
     /// at most when given [default: 60s]
     #[arg(long, value_name = "DURATION")]
     pub hands_time: Option<String>,
-    /// `deals` plays decks of at most this many deals [default: 400000000]
+    /// `deals` plays decks of at most this many deals [default: 400000000 for two players,
+    /// 20000000 at other tables, which the reference engine plays]
     #[arg(long, value_name = "N")]
     pub deals_max: Option<u64>,
     /// Positions a basin search may visit per cycle [default: 1000000]
