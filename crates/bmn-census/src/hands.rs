@@ -690,6 +690,18 @@ mod tests {
         assert_eq!(got.len(), 18);
     }
 
+    /// The result is a function of the configuration: one thread or three, the same cycles,
+    /// counts and first positions.
+    #[test]
+    fn any_thread_count_gives_the_same_result() {
+        let config = config("2J,2Q,2K,2A,7-", 2);
+        let run = |t| hands(&config, t, &AtomicBool::new(false), |_, _| true).unwrap();
+        let (one, three) = (run(1), run(3));
+        assert_eq!(one.cycles, three.cycles);
+        assert_eq!((one.nodes, one.leaves), (three.nodes, three.leaves));
+        assert_eq!(one.cycles.len(), 90);
+    }
+
     #[test]
     fn refuses_what_it_cannot_enumerate() {
         assert!(hands(&config("2J,2-", 4), 1, &AtomicBool::new(false), |_, _| true).is_err());
