@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use bmn_core::{CycleId, Kind, Outcome, Player, Position, Rules, play_out};
+use bmn_core::{CycleId, Outcome, Position, Rules, play_out};
 use bmn_search::DealSource;
 
 use crate::error::CensusError;
@@ -53,7 +53,11 @@ pub fn every_deal(
         let played = bmn_climb::in_parallel(&batch, threads, |part| {
             part.iter()
                 .map(|a| {
-                    let p = position(a, &sizes);
+                    let p = bmn_climb::Cards {
+                        codes: a.clone(),
+                        sizes: sizes.clone(),
+                    }
+                    .position();
                     match play_out(rules, &p) {
                         Outcome::Cycle(c) => Some((c.id, p)),
                         Outcome::Finished { .. } => None,
@@ -68,21 +72,6 @@ pub fn every_deal(
     }
     out.complete = true;
     Ok(out)
-}
-
-fn position(codes: &[u8], sizes: &[usize]) -> Position {
-    let mut hands = Vec::with_capacity(sizes.len());
-    let mut at = 0;
-    for &n in sizes {
-        hands.push(
-            codes[at..at + n]
-                .iter()
-                .map(|&c| Kind::from_index(usize::from(c)).expect("a kind index"))
-                .collect(),
-        );
-        at += n;
-    }
-    Position::new(hands, Player(0)).expect("every hand holds a card")
 }
 
 #[cfg(test)]

@@ -115,6 +115,16 @@ struct Unit {
 /// Penalty per kind index, [`PLAIN`] for a plain card.
 type Table = [u8; 6];
 
+fn table(rules: &Rules) -> Table {
+    let mut t = [PLAIN; 6];
+    for k in Kind::ALL {
+        if let Some(v) = rules.penalties.value(k) {
+            t[k.index()] = v;
+        }
+    }
+    t
+}
+
 impl HandsConfig {
     fn validate(&self) -> Result<Table, CensusError> {
         let n = self.deck.len() as usize;
@@ -132,13 +142,7 @@ impl HandsConfig {
                 self.max_hand
             )));
         }
-        let mut table = [PLAIN; 6];
-        for k in Kind::ALL {
-            if let Some(v) = self.rules.penalties.value(k) {
-                table[k.index()] = v;
-            }
-        }
-        Ok(table)
+        Ok(table(&self.rules))
     }
 
     /// Every small hand of 1..=max_hand cards the deck can give, shortest first, in card order.
@@ -571,12 +575,7 @@ mod tests {
 
     /// Plays a known position with this module's rules to its end or the cap.
     fn lazy_outcome(position: &Position, rules: &Rules) -> Option<(usize, u32)> {
-        let mut t = [PLAIN; 6];
-        for k in Kind::ALL {
-            if let Some(v) = rules.penalties.value(k) {
-                t[k.index()] = v;
-            }
-        }
+        let t = table(rules);
         let mut s = State {
             stacks: [Ring::EMPTY, Ring::EMPTY],
             budget: [0; 6],
