@@ -249,10 +249,8 @@ pub fn census(
             stop,
         )?;
         for c in &r.catalogue {
-            let p = Position::parse(&c.representative, Player(c.representative_leader - 1))
-                .map_err(|e| Error::input(format!("a factory cycle: {e}")))?;
-            let id = cycle_id(&c.cycle_id)?;
-            note(id, &p, "pieces");
+            let p = representative(&c.representative, c.representative_leader)?;
+            note(cycle_id(&c.cycle_id)?, &p, "pieces");
         }
         pieces = Some(PiecesRun {
             cycles: r.cycles,
@@ -327,8 +325,7 @@ pub fn census(
             )?;
             let mut classes = BTreeMap::new();
             for (id, c) in &r.summary.classes {
-                let p = Position::parse(&c.representative, Player(c.representative_leader - 1))
-                    .map_err(|e| Error::input(format!("an enumerated cycle: {e}")))?;
+                let p = representative(&c.representative, c.representative_leader)?;
                 classes.insert(*id, (p, c.deals));
             }
             (r.summary.games, r.summary.cycling, classes, r.range_done)
@@ -435,10 +432,17 @@ pub fn census(
     })
 }
 
+// A cycle's id and representative as another command reported them: bmn wrote them, so one
+// that does not read back is a failure, not the user's input.
 fn cycle_id(text: &str) -> Result<CycleId> {
     u64::from_str_radix(text, 16)
         .map(CycleId)
-        .map_err(|e| Error::input(format!("a cycle id '{text}': {e}")))
+        .map_err(|e| Error::Failed(format!("a cycle id '{text}': {e}")))
+}
+
+fn representative(deal: &str, leader: usize) -> Result<Position> {
+    Position::parse(deal, Player(leader.saturating_sub(1)))
+        .map_err(|e| Error::Failed(format!("a cycle's representative '{deal}': {e}")))
 }
 
 fn completeness(

@@ -97,6 +97,8 @@ struct Plan {
     hands: Vec<Vec<u8>>,
     units: Vec<UnitKey>,
     stride: u128,
+    /// Positions in the subspace ([`HandsConfig::positions`]).
+    positions: f64,
 }
 
 fn gcd(a: u128, b: u128) -> u128 {
@@ -174,10 +176,7 @@ impl HandsConfig {
     /// unit then takes seconds on any deck, and at most [`MAX_UNITS`] units cover the subspace.
     fn plan(&self) -> Plan {
         let hands = self.hands();
-        let total: f64 = hands
-            .iter()
-            .map(|h| 2.0 * arrangements(&self.budget(h)))
-            .sum();
+        let total = self.positions();
         let target = UNIT_POSITIONS.max(total / MAX_UNITS as f64);
         let mut units = Vec::new();
         for (index, hand) in hands.iter().enumerate() {
@@ -204,6 +203,7 @@ impl HandsConfig {
             hands,
             units,
             stride: stride % count.max(1),
+            positions: total,
         }
     }
 
@@ -555,7 +555,7 @@ pub fn hands(
         units_done: merged.merged,
         nodes: merged.nodes,
         leaves: merged.leaves,
-        positions: config.positions(),
+        positions: plan.positions,
         decided: merged.decided,
     })
 }
