@@ -74,7 +74,7 @@ pub struct ExhaustiveReport {
     /// The range is the whole deck (shard 1/1 of it, or every shard merged).
     pub all_shards: bool,
     pub list_cycles: bool,
-    pub kernel: &'static str,
+    pub kernel: String,
     pub threads: usize,
     pub elapsed: f64,
     pub deals_per_second: f64,
@@ -109,7 +109,7 @@ struct ExhaustiveJson {
     cycles: Vec<CycleClassJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cycling_deal_list: Option<Vec<CyclingDealJson>>,
-    kernel: &'static str,
+    kernel: String,
     threads: usize,
     elapsed_seconds: f64,
     deals_per_second: f64,
@@ -348,7 +348,7 @@ impl Serialize for ExhaustiveReport {
                     .map(|c| CyclingDealJson::new(c, leader))
                     .collect()
             }),
-            kernel: self.kernel,
+            kernel: self.kernel.clone(),
             threads: self.threads,
             elapsed_seconds: self.elapsed,
             deals_per_second: self.deals_per_second,

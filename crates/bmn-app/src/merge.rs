@@ -46,7 +46,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
             Ok(MergeReport::Search(SearchReport {
                 params: file.params,
                 shard: label,
-                engine: MERGED,
+                engine: MERGED.to_owned(),
                 threads: 0,
                 elapsed: 0.0,
                 rate: 0.0,
@@ -68,7 +68,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
                 range_done: true,
                 all_shards: ranks == [0, file.total],
                 list_cycles: file.params.list_cycles,
-                kernel: MERGED,
+                kernel: MERGED.to_owned(),
                 threads: 0,
                 elapsed: 0.0,
                 deals_per_second: 0.0,

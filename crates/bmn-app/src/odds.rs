@@ -76,7 +76,7 @@ pub struct OddsJson {
 pub struct FitJson {
     pub games: u64,
     pub seed: u64,
-    pub engine: &'static str,
+    pub engine: String,
     pub threads: usize,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
@@ -106,7 +106,7 @@ pub struct ProbabilityJson {
 /// The fit run: what was played and how fast.
 struct Fit {
     stats: Stats,
-    engine: &'static str,
+    engine: String,
     threads: usize,
     elapsed: f64,
 }
@@ -256,7 +256,7 @@ fn report(req: &OddsRequest, seed: u64, m: &TailModel, fit: Option<&Fit>, rate: 
         fit: fit.map(|f| FitJson {
             games: f.stats.games,
             seed,
-            engine: f.engine,
+            engine: f.engine.clone(),
             threads: f.threads,
             elapsed_seconds: f.elapsed,
             games_per_second: f.stats.games as f64 / f.elapsed.max(1e-9),

@@ -73,7 +73,7 @@ pub struct SearchReport {
     /// `i/N`, or `i,j,k/N` for merged shards.
     pub shard: String,
     /// The kernel's name, `reference`, or [`MERGED`].
-    pub engine: &'static str,
+    pub engine: String,
     pub threads: usize,
     pub elapsed: f64,
     /// Games per second played by this command (0 for a merge).
@@ -93,7 +93,7 @@ struct SearchJson {
     penalties: String,
     on_empty: String,
     /// The kernel's name, or `reference` where no kernel plays the table.
-    kernel: &'static str,
+    kernel: String,
     threads: usize,
     elapsed_seconds: f64,
     games_per_second: f64,
@@ -283,7 +283,7 @@ impl Serialize for SearchReport {
             players: p.players,
             penalties: p.penalties.clone(),
             on_empty: p.on_empty.clone(),
-            kernel: self.engine,
+            kernel: self.engine.clone(),
             threads: self.threads,
             elapsed_seconds: self.elapsed,
             games_per_second: self.rate,

@@ -6,6 +6,7 @@
 //! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.
 
 use bmn_core::{Deck, Kind, Player, Position};
+use bmn_search::device::{DeviceBatch, DeviceDeals, PER_START};
 use bmn_search::{DealIndex, Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
@@ -137,6 +138,30 @@ impl Deals for AllDeals {
 
     fn leader(&self) -> Player {
         self.leader
+    }
+
+    /// Runs of [`PER_START`] arrangements, each from its first one unranked here; the
+    /// device plays them with player 1's part first and the true leader, as `fill` does in
+    /// the kernels' layout.
+    fn device_deals(&self, first: DealIndex, count: usize) -> Option<DeviceBatch<'_>> {
+        let len = self.deal_len();
+        let runs = count.div_ceil(PER_START);
+        let mut starts = vec![0u8; runs * len];
+        for (r, start) in starts.chunks_exact_mut(len).enumerate() {
+            self.arrangements
+                .unrank(first + (r * PER_START) as DealIndex, start);
+        }
+        Some(DeviceBatch {
+            deals: DeviceDeals::Arrangements {
+                starts,
+                per_start: PER_START,
+            },
+            count,
+            len,
+            first_hand: self.first_hand,
+            leader: self.leader.index() as u8,
+            max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+        })
     }
 
     fn deal_text(&self, codes: &[u8]) -> String {

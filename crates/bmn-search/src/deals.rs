@@ -3,7 +3,10 @@
 use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position};
 use bmn_kernel::dealer;
 
+use std::borrow::Cow;
+
 use crate::SearchError;
+use crate::device::{DeviceBatch, DeviceDeals};
 
 /// The largest deck dealt to more than two players: ten standard decks with jokers, far past
 /// any table people play at, small enough that a deal is a few hundred bytes.
@@ -145,6 +148,31 @@ impl DealSource {
                 }
             }
         }
+    }
+
+    /// Deals `first..first + count` of stream `seed` as a device makes them: two players and
+    /// at most 64 cards (the kernels' scope), else `None`.
+    pub fn device_deals(&self, seed: u64, first: u64, count: usize) -> Option<DeviceBatch<'_>> {
+        if self.players() != 2 || self.len() > bmn_kernel::MAX_CARDS {
+            return None;
+        }
+        let (deck, segment) = match &self.share {
+            None => (Cow::Borrowed(self.codes.as_slice()), self.len()),
+            Some(share) => (Cow::Owned(share.repeat(2)), share.len()),
+        };
+        Some(DeviceBatch {
+            deals: DeviceDeals::Stream {
+                seed,
+                first,
+                deck,
+                segment,
+            },
+            count,
+            len: self.len(),
+            first_hand: self.split(),
+            leader: 0,
+            max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+        })
     }
 
     /// A dealt deal as a bmn-core position, player 1 leading.

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod deals;
+pub mod device;
 pub mod odds;
 pub mod play;
 pub mod run;

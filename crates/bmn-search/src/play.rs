@@ -6,6 +6,8 @@
 use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_within};
 use bmn_kernel::{Kernel, Played};
 
+use crate::device::{Device, DeviceBatch};
+
 /// Deals played and summed per kernel call. Larger batches shorten the lanes' drain (the
 /// steps after a batch's last deal is loaded, while a few long games finish with the other
 /// lanes idle); 4096 standard deals are 213 KB, still in L2. Measured (search 3e6 games,
@@ -18,6 +20,14 @@ pub const BATCH: usize = 4096;
 pub enum Engine {
     /// A fast kernel: two players, the standard penalty table, at most 64 cards.
     Kernel(Kernel),
+    /// A device (a GPU) where the deals can be made there (every two-player deal a kernel
+    /// plays), else `cpu`. With `share`, a batch the device is busy with goes to `cpu` on this
+    /// thread rather than waiting (`--kernel all`): the result is the same either way.
+    Device {
+        device: Device,
+        cpu: Kernel,
+        share: bool,
+    },
     /// bmn-core's reference engine under `rules`: every table the kernels do not play (more
     /// players, other penalty tables, bigger decks). A game that has neither ended nor shown
     /// its cycle after `give_up` tricks is counted as unresolved.
@@ -48,11 +58,28 @@ impl Engine {
         }
     }
 
-    /// The kernel's name, or `reference`.
-    pub fn name(&self) -> &'static str {
+    /// This engine with its kernel's games played on `device` (tables no kernel plays stay
+    /// on the reference engine); with `share`, on `device` and the kernel together.
+    pub fn on_device(self, device: Device, share: bool) -> Engine {
         match self {
-            Engine::Kernel(k) => k.name(),
-            Engine::Reference { .. } => "reference",
+            Engine::Kernel(cpu) | Engine::Device { cpu, .. } => {
+                Engine::Device { device, cpu, share }
+            }
+            reference => reference,
+        }
+    }
+
+    /// The kernel's name, `gpu`, `gpu+` a kernel's name (sharing), or `reference`.
+    pub fn name(&self) -> String {
+        match self {
+            Engine::Kernel(k) => k.name().to_owned(),
+            Engine::Device {
+                device,
+                share: false,
+                ..
+            } => device.0.name().to_owned(),
+            Engine::Device { device, cpu, .. } => format!("{}+{}", device.0.name(), cpu.name()),
+            Engine::Reference { .. } => "reference".to_owned(),
         }
     }
 }
@@ -107,6 +134,12 @@ pub trait Deals: Sync {
     fn deal_text(&self, codes: &[u8]) -> String {
         self.position(codes).deal_text()
     }
+    /// Deals `first..first + count` as a device makes them, if a device can (two players,
+    /// at most 64 cards); `None` keeps them on the CPU.
+    fn device_deals(&self, first: DealIndex, count: usize) -> Option<DeviceBatch<'_>> {
+        let _ = (first, count);
+        None
+    }
 }
 
 /// `H1/H2` straight from codes (player 1's `split` cards first), without building a
@@ -140,6 +173,9 @@ pub fn exact(kernel: Played, leader: Player, start: impl FnOnce() -> Position) -
     }
 }
 
+/// Games a device is given at once: a search's or an enumeration's whole unit.
+const DEVICE_BATCH: DealIndex = 1 << 20;
+
 /// Plays deals `first..end` of `deals` on `engine` (on a kernel, games past `max_tricks`
 /// tricks go to exact cycle detection) and adds them to `tally`.
 pub fn play_deals(
@@ -150,6 +186,17 @@ pub fn play_deals(
     end: DealIndex,
     tally: &mut impl Tally,
 ) {
+    if let Engine::Device { device, cpu, share } = engine {
+        let mut start = first;
+        while start < end {
+            let stop = end.min(start + DEVICE_BATCH);
+            if !play_on_device(deals, device, share, max_tricks, start, stop, tally) {
+                play_deals(deals, Engine::Kernel(cpu), max_tricks, start, stop, tally);
+            }
+            start = stop;
+        }
+        return;
+    }
     let len = deals.deal_len();
     let leader = deals.leader();
     let mut codes = vec![0u8; BATCH * len];
@@ -165,23 +212,72 @@ pub fn play_deals(
         }
         for (i, deal) in batch.chunks_exact(len).enumerate() {
             let result = match engine {
-                Engine::Kernel(_) => Some(exact(outcomes[i], leader, || deals.position(deal))),
                 Engine::Reference { rules, give_up } => {
                     play_out_within(&rules, &deals.position(deal), give_up)
                 }
+                _ => Some(exact(outcomes[i], leader, || deals.position(deal))),
             };
-            let index = start + i as DealIndex;
-            let text = || deals.deal_text(deal);
-            match result {
-                Some(Outcome::Finished {
-                    winner,
-                    cards,
-                    tricks,
-                }) => tally.record_finished(index, cards, tricks, winner.number(), text),
-                Some(Outcome::Cycle(c)) => tally.record_cycle(index, &c, text),
-                None => tally.record_unresolved(index, text),
-            }
+            record(tally, start + i as DealIndex, result, || {
+                deals.deal_text(deal)
+            });
         }
         start += n as DealIndex;
     }
+}
+
+/// Adds one game's result to `tally` (`None`: the reference engine gave up on it).
+fn record(
+    tally: &mut impl Tally,
+    index: DealIndex,
+    result: Option<Outcome>,
+    text: impl FnOnce() -> String,
+) {
+    match result {
+        Some(Outcome::Finished {
+            winner,
+            cards,
+            tricks,
+        }) => tally.record_finished(index, cards, tricks, winner.number(), text),
+        Some(Outcome::Cycle(c)) => tally.record_cycle(index, &c, text),
+        None => tally.record_unresolved(index, text),
+    }
+}
+
+/// Plays deals `first..end` on `device` into `tally`; false (nothing added) if the device
+/// cannot make these deals, is busy and `share` says not to wait, or fails. Only the deals
+/// that need their cards (a capped game's exact hand-over, a game entering the top K) are
+/// dealt again on the CPU.
+fn play_on_device(
+    deals: &impl Deals,
+    device: Device,
+    share: bool,
+    max_tricks: u32,
+    first: DealIndex,
+    end: DealIndex,
+    tally: &mut impl Tally,
+) -> bool {
+    let count = (end - first) as usize;
+    let Some(mut batch) = deals.device_deals(first, count) else {
+        return false;
+    };
+    batch.max_tricks = max_tricks;
+    let mut outcomes = vec![Played::default(); count];
+    if !matches!(device.0.play(&batch, &mut outcomes, !share), Ok(true)) {
+        return false;
+    }
+    let len = deals.deal_len();
+    let leader = deals.leader();
+    let codes = |index: DealIndex| {
+        let mut deal = vec![0u8; len];
+        deals.fill(index, &mut deal);
+        deal
+    };
+    for (i, &played) in outcomes.iter().enumerate() {
+        let index = first + i as DealIndex;
+        let result = exact(played, leader, || deals.position(&codes(index)));
+        record(tally, index, Some(result), || {
+            deals.deal_text(&codes(index))
+        });
+    }
+    true
 }

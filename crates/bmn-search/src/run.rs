@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Player, Position};
 
 use crate::deals::DealSource;
+use crate::device::DeviceBatch;
 use crate::play::{DealIndex, Deals, Engine, Tally, play_deals, two_hand_text};
 use crate::summary::Summary;
 use crate::units::run_units;
@@ -57,6 +58,10 @@ impl Deals for SearchConfig {
 
     fn players(&self) -> usize {
         self.source.players()
+    }
+
+    fn device_deals(&self, first: DealIndex, count: usize) -> Option<DeviceBatch<'_>> {
+        self.source.device_deals(self.seed, first as u64, count)
     }
 
     fn deal_text(&self, codes: &[u8]) -> String {

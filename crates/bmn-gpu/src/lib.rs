@@ -1,0 +1,19 @@
+//! bmn-gpu: two-player games dealt and played on a GPU, exactly as bmn-kernel plays them.
+//!
+//! One WGSL compute shader (`play.wgsl`) runs on any adapter wgpu finds (Vulkan, Metal, DX12;
+//! Mesa's lavapipe runs it on the CPU, which is how CI checks it). Each invocation deals its
+//! game from the seeded stream (or steps through a run of arrangements) and plays it at
+//! trick level on bit-plane stacks to its end or the trick cap; the caller hands capped games
+//! to bmn-core's exact cycle detection, as with every kernel. Scope: at most 64 cards, the
+//! standard penalties (J1 Q2 K3 A4, joker 5), two players. Nothing here prints.
+
+mod adapters;
+mod error;
+mod gpu;
+
+pub use adapters::{AdapterSummary, adapters};
+pub use error::GpuError;
+pub use gpu::{Gpu, open};
+
+/// Games one dispatch plays at most; a larger batch is played in several.
+pub const MAX_BATCH: usize = 1 << 20;

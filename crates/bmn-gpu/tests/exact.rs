@@ -1,0 +1,232 @@
+//! The GPU kernel against the reference engine and the published figures, on whatever adapter
+//! wgpu finds (lavapipe in CI). Without an adapter these tests say so and pass, unless
+//! `BMN_REQUIRE_GPU` is set, as `.ci/run` sets it once it has installed lavapipe.
+
+use std::sync::atomic::AtomicBool;
+
+use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
+use bmn_gpu::Gpu;
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
+use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer};
+use bmn_search::{DealSource, Engine, SearchConfig, Summary, search};
+
+/// The first adapter, or `None` (after a line on stderr) where there is none.
+fn gpu() -> Option<&'static Gpu> {
+    match bmn_gpu::open(0) {
+        Ok(gpu) => Some(gpu),
+        Err(e) if std::env::var_os("BMN_REQUIRE_GPU").is_none() => {
+            eprintln!("SKIPPED: no GPU adapter ({e}); set BMN_REQUIRE_GPU to fail instead");
+            None
+        }
+        Err(e) => panic!("BMN_REQUIRE_GPU is set and {e}"),
+    }
+}
+
+/// Plays `deals` (each a whole deal, player 1's `first_hand` cards first) one batch on the GPU.
+fn play_listed(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize, leader: u8) -> Vec<Played> {
+    let len = deals[0].len();
+    let batch = DeviceBatch {
+        deals: DeviceDeals::Arrangements {
+            starts: deals.concat(),
+            per_start: 1,
+        },
+        count: deals.len(),
+        len,
+        first_hand,
+        leader,
+        max_tricks: DEFAULT_MAX_TRICKS,
+    };
+    let mut out = vec![Played::default(); deals.len()];
+    assert_eq!(gpu.play(&batch, &mut out, true), Ok(true));
+    out
+}
+
+fn codes(position: &Position) -> Vec<u8> {
+    position
+        .stacks()
+        .iter()
+        .flatten()
+        .map(|k| k.index() as u8)
+        .collect()
+}
+
+/// The reference engine's verdict in the kernel's terms (winner counted from the leader).
+fn reference(position: &Position) -> Played {
+    match play_out(&Rules::STANDARD, position) {
+        Outcome::Finished {
+            winner,
+            cards,
+            tricks,
+        } if tricks <= u64::from(DEFAULT_MAX_TRICKS) => Played::Finished {
+            winner: ((winner.index() + 2 - position.leader().index()) % 2) as u8,
+            cards: cards as u32,
+            tricks: tricks as u32,
+        },
+        // A cycle, or a game longer than the cap: the kernel stops at the cap.
+        _ => Played::Capped {
+            cards: 0,
+            tricks: DEFAULT_MAX_TRICKS,
+        },
+    }
+}
+
+/// Capped games compare by their trick count alone (the reference engine gives no cards at the
+/// cap), finished ones exactly.
+fn same(gpu: Played, want: Played) -> bool {
+    match (gpu, want) {
+        (Played::Capped { tricks: a, .. }, Played::Capped { tricks: b, .. }) => a == b,
+        _ => gpu == want,
+    }
+}
+
+#[test]
+fn a_million_random_standard_deals_equal_the_reference_engine() {
+    let Some(gpu) = gpu() else { return };
+    let seed = 20261125;
+    for (balanced, games) in [(false, 1_000_000usize), (true, 100_000)] {
+        let source = DealSource::new(Deck::STANDARD, balanced).unwrap();
+        let mut batch = source.device_deals(seed, 0, games).unwrap();
+        batch.max_tricks = DEFAULT_MAX_TRICKS;
+        let mut out = vec![Played::default(); games];
+        assert_eq!(gpu.play(&batch, &mut out, true), Ok(true));
+        let mut deal = vec![0u8; 52];
+        let mut wrong = Vec::new();
+        for (k, &got) in out.iter().enumerate() {
+            source.deal(seed, k as u64, &mut deal);
+            let want = reference(&source.position(&deal));
+            if !same(got, want) && wrong.len() < 5 {
+                wrong.push(format!("deal {k}: gpu {got:?}, reference {want:?}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "balanced {balanced}:\n{}",
+            wrong.join("\n")
+        );
+    }
+}
+
+#[test]
+fn small_decks_and_both_leaders_equal_the_cpu_kernel() {
+    let Some(gpu) = gpu() else { return };
+    // Odd and even sizes, jokers, one-card hands, and decks of up to 64 cards.
+    for spec in [
+        "1J,1Q,1K,1A,5-",
+        "2J,2Q,2K,2A,3X,20-",
+        "4J,4Q,4K,4A,48-",
+        "1A,2-",
+    ] {
+        let deck = Deck::parse(spec).unwrap();
+        for leader in [0, 1] {
+            let all = AllDeals::new(deck, Player(leader)).unwrap();
+            let n = all.count().min(5000) as usize;
+            let step = all.count() / n as u128;
+            let deals: Vec<Vec<u8>> = (0..n).map(|i| codes(&all.deal(i as u128 * step))).collect();
+            let first = all.deal(0).stack(Player(0)).len();
+            let got = play_listed(gpu, &deals, first, leader as u8);
+            for (d, g) in deals.iter().zip(&got) {
+                let (lead, other) = if leader == 0 {
+                    (&d[..first], &d[first..])
+                } else {
+                    (&d[first..], &d[..first])
+                };
+                let want = bmn_kernel::play(lead, other, 0, DEFAULT_MAX_TRICKS);
+                assert_eq!(*g, want, "{spec}, leader {leader}, deal {d:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn published_records_and_cycles() {
+    let Some(gpu) = gpu() else { return };
+    let golden = bmn_golden::load();
+    for r in golden.records.iter().filter(|r| r.deal.len() <= 80) {
+        let p = Position::parse_deal(&r.deal, Player(r.leader - 1)).unwrap();
+        if p.players() != 2 {
+            continue;
+        }
+        let first = p.stack(Player(0)).len();
+        let got = play_listed(gpu, &[codes(&p)], first, (r.leader - 1) as u8)[0];
+        let Played::Finished { cards, tricks, .. } = got else {
+            panic!("{}: {got:?}", r.id)
+        };
+        assert_eq!(
+            (u64::from(cards), u64::from(tricks)),
+            (r.cards, r.tricks),
+            "{}",
+            r.id
+        );
+    }
+    for c in &golden.cycles {
+        let p = Position::parse_deal(&c.deal, Player(c.leader - 1)).unwrap();
+        if p.players() != 2 || p.card_count() > 64 {
+            continue;
+        }
+        let first = p.stack(Player(0)).len();
+        let got = play_listed(gpu, &[codes(&p)], first, (c.leader - 1) as u8)[0];
+        assert!(matches!(got, Played::Capped { .. }), "{}: {got:?}", c.id);
+    }
+}
+
+#[test]
+fn paulhus_table_1_rows_up_to_ten_by_enumeration_on_the_gpu() {
+    let Some(gpu) = gpu() else { return };
+    let device = Device(gpu);
+    for row in bmn_golden::load().paulhus_table1 {
+        if row.plain > 10 {
+            continue;
+        }
+        let deals = AllDeals::new(Deck::parse(&row.deck()).unwrap(), Player(0)).unwrap();
+        let e = Enumeration {
+            range: Shard::WHOLE.range(deals.count()),
+            deals,
+            engine: Engine::Kernel(Kernel::Portable).on_device(device, false),
+            max_tricks: MAX_TRICKS,
+            list_cycles: false,
+        };
+        let mut p = e.start();
+        e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
+        assert!(e.is_complete(&p));
+        let s = p.summary;
+        assert_eq!(
+            (s.games, s.cycling),
+            (row.deals, row.cycling_deals),
+            "n = {}",
+            row.plain
+        );
+    }
+    assert_eq!(gpu.first_error(), None);
+}
+
+#[test]
+fn a_search_on_the_gpu_or_on_both_equals_the_cpu_kernel() {
+    let Some(gpu) = gpu() else { return };
+    // The small deck's games often cycle, so the exact hand-over of capped games is exercised.
+    for (deck, balanced) in [("standard", false), ("standard", true), ("2J,2Q,6-", false)] {
+        let run = |engine: Engine| -> Summary {
+            let config = SearchConfig {
+                seed: 7,
+                source: DealSource::new(Deck::parse(deck).unwrap(), balanced).unwrap(),
+                top: 10,
+                engine,
+                max_tricks: DEFAULT_MAX_TRICKS,
+            };
+            search(&config, Some(100_000), 2, &AtomicBool::new(false), |_| true)
+        };
+        let cpu = run(Engine::Kernel(Kernel::Portable));
+        for share in [false, true] {
+            let engine = Engine::Kernel(Kernel::Portable).on_device(Device(gpu), share);
+            assert_eq!(
+                run(engine),
+                cpu,
+                "{deck}, balanced {balanced}, share {share}"
+            );
+        }
+        if deck != "standard" {
+            assert!(cpu.cycling > 0, "{deck} should cycle");
+        }
+    }
+    assert_eq!(gpu.first_error(), None);
+}
