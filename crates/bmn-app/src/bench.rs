@@ -4,10 +4,12 @@
 use std::fmt::Write as _;
 
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
-use bmn_search::DealSource;
+use std::time::Duration;
+
 use bmn_search::bench::{
     Timing, deal_all, summary_matches, time_kernel, time_reference, time_search,
 };
+use bmn_search::{DealSource, Engine, Summary};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -45,7 +47,12 @@ pub struct BenchReport {
 /// One engine's timing.
 #[derive(Serialize, Clone, Debug)]
 pub struct KernelRow {
-    pub kernel: &'static str,
+    /// A CPU kernel, `reference`, `search` (the pipeline with the best CPU kernel) or `gpu:N`
+    /// (the same pipeline on GPU adapter N, dealing on the device).
+    pub kernel: String,
+    /// The GPU adapter's name, on `gpu:N` rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<String>,
     pub games_per_second: f64,
     pub games_per_second_per_thread: f64,
     pub seconds: f64,
@@ -82,13 +89,26 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         seed,
         games,
         threads,
-        Kernel::best_available(),
+        Engine::Kernel(Kernel::best_available()),
         DEFAULT_MAX_TRICKS,
     );
-    let row = |kernel: &'static str, seconds: f64, agrees: bool| {
+    // Every GPU through the same pipeline: it deals on the device, the CPU tallies.
+    let gpus: Vec<(String, String, Duration, Summary)> = crate::devices::devices()
+        .adapters
+        .into_iter()
+        .filter_map(|a| {
+            let device = crate::devices::open(Some(a.index)).ok()?;
+            let engine = Engine::Kernel(Kernel::best_available()).on_device(device, false);
+            let (wall, summary) =
+                time_search(&source, seed, games, threads, engine, DEFAULT_MAX_TRICKS);
+            Some((format!("gpu:{}", a.index), a.name, wall, summary))
+        })
+        .collect();
+    let row = |kernel: &str, seconds: f64, agrees: bool| {
         let games_per_second = games as f64 / seconds.max(1e-9);
         KernelRow {
-            kernel,
+            kernel: kernel.to_owned(),
+            adapter: None,
             games_per_second,
             games_per_second_per_thread: games_per_second / threads as f64,
             seconds,
@@ -107,6 +127,16 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         summary_matches(&search_summary, &outcomes),
     ));
     let search_rate = rows.last().map_or(0.0, |r| r.games_per_second);
+    for (name, adapter, wall, summary) in &gpus {
+        rows.push(KernelRow {
+            adapter: Some(adapter.clone()),
+            ..row(
+                name,
+                wall.as_secs_f64(),
+                summary_matches(summary, &outcomes),
+            )
+        });
+    }
     let fast = rows
         .iter()
         .find(|r| r.kernel == best)
@@ -132,7 +162,7 @@ impl BenchReport {
             .kernels
             .iter()
             .filter(|r| !r.agrees_with_reference)
-            .map(|r| r.kernel)
+            .map(|r| r.kernel.as_str())
             .collect();
         if disagree.is_empty() {
             return Ok(());
@@ -173,6 +203,11 @@ impl crate::Report for BenchReport {
             "(search: `bmn search` with the {} kernel on the same deals, dealing included)",
             self.best_kernel
         );
+        for r in &self.kernels {
+            if let Some(adapter) = &r.adapter {
+                let _ = writeln!(t, "({}: `bmn search --kernel gpu` on {adapter})", r.kernel);
+            }
+        }
         t
     }
 }

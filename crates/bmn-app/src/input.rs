@@ -75,7 +75,10 @@ impl TableInput {
 /// How many random deals are played (`--kernel`, `--give-up`, `--max-tricks`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineInput {
+    /// A CPU kernel's name, `gpu` or `all` (the GPU and the fastest CPU kernel together).
     pub kernel: Option<String>,
+    /// The GPU adapter for `gpu` and `all` (`bmn devices` numbers them; 0 if not said).
+    pub device: Option<usize>,
     pub give_up: Option<u64>,
     pub max_tricks: Option<u32>,
 }
@@ -94,13 +97,25 @@ impl EngineInput {
         if give_up == 0 {
             return Err(Error::input("bad --give-up: must be at least 1"));
         }
-        Ok(Engine::choose(
-            kernel(self.kernel.as_deref())?,
-            rules,
-            players,
-            cards,
-            give_up,
-        ))
+        let on_device = match self.kernel.as_deref() {
+            Some("gpu") => Some(false),
+            Some("all") => Some(true),
+            _ if self.device.is_some() => {
+                return Err(Error::input(
+                    "bad --device: it picks the GPU of --kernel gpu or --kernel all",
+                ));
+            }
+            _ => None,
+        };
+        let cpu = match on_device {
+            Some(_) => Kernel::best_available(),
+            None => kernel(self.kernel.as_deref())?,
+        };
+        let engine = Engine::choose(cpu, rules, players, cards, give_up);
+        Ok(match on_device {
+            Some(share) => engine.on_device(crate::devices::open(self.device)?, share),
+            None => engine,
+        })
     }
 
     /// The trick cap before exact cycle detection (at least 1).
@@ -198,7 +213,7 @@ pub fn kernel(name: Option<&str>) -> Result<Kernel> {
             .ok_or_else(|| {
                 let names: Vec<_> = all.iter().map(|k| k.name()).collect();
                 Error::input(format!(
-                    "bad --kernel '{name}': this CPU runs {}",
+                    "bad --kernel '{name}': this CPU runs {}; gpu and all use a GPU",
                     names.join(", ")
                 ))
             }),

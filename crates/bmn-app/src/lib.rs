@@ -17,6 +17,7 @@ pub mod census;
 pub mod climb;
 pub mod count;
 pub mod deal;
+pub mod devices;
 pub mod dot;
 mod durable;
 pub mod error;

@@ -64,9 +64,14 @@ pub struct GiveUpArg {
 /// `--kernel`, `--give-up`, `--max-tricks`: how the commands that play many deals play them.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EngineArgs {
-    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512.
+    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512;
+    /// gpu (a GPU: `bmn devices` lists them), or all (the GPU and the fastest CPU kernel
+    /// together). Results never depend on it.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
+    /// The GPU of --kernel gpu or all, as `bmn devices` numbers them [default: 0].
+    #[arg(long, value_name = "N")]
+    pub device: Option<usize>,
     #[command(flatten)]
     pub give_up: GiveUpArg,
     /// Games still going after this many tricks go to exact cycle detection (any cap gives the
@@ -79,6 +84,7 @@ impl EngineArgs {
     pub fn input(&self) -> EngineInput {
         EngineInput {
             kernel: self.kernel.clone(),
+            device: self.device,
             give_up: self.give_up.give_up,
             max_tricks: self.max_tricks,
         }

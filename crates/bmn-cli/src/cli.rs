@@ -51,6 +51,8 @@ pub enum Command {
     Stats(StatsArgs),
     /// The exact number of distinct deals of a deck at a table, and of balanced ones.
     Count(CountArgs),
+    /// The GPU adapters this machine offers, numbered for --kernel gpu --device N.
+    Devices(DevicesArgs),
     /// The odds of a new record: an exponential-tail model of the longest of N games, fitted here.
     Odds(OddsArgs),
     /// A local web page that replays any deal card by card, with its JSON API under /api/.
@@ -623,6 +625,12 @@ pub struct CountArgs {
     pub deck: DeckArg,
     #[command(flatten)]
     pub players: PlayersArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+#[derive(Args, Debug)]
+pub struct DevicesArgs {
     #[command(flatten)]
     pub output: OutputArg,
 }

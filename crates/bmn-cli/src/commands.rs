@@ -238,6 +238,7 @@ pub fn run(command: Command) -> Result<()> {
             let table = table(a.deck, a.players, false);
             emit(&bmn_app::count::count(&table)?, a.output.json)
         }
+        Command::Devices(a) => emit(&bmn_app::devices::devices(), a.output.json),
         Command::Serve(a) => {
             bmn_serve::serve(&a.bind, a.port, bmn_serve::Limits::default(), |at| {
                 eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");

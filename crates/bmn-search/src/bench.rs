@@ -135,14 +135,14 @@ pub fn time_search(
     seed: u64,
     games: usize,
     threads: usize,
-    kernel: Kernel,
+    engine: Engine,
     max_tricks: u32,
 ) -> (Duration, Summary) {
     let config = SearchConfig {
         seed,
         source: source.clone(),
         top: 1,
-        engine: Engine::Kernel(kernel),
+        engine,
         max_tricks,
     };
     let started = Instant::now();
