@@ -149,7 +149,7 @@ def test_results_do_not_depend_on_threads():
     (lambda: bmn.search(games=10, deck="3Z"), "bad --deck"),
     (lambda: bmn.search(games=0), "bad --games"),
     (lambda: bmn.search(games=10, players=11), "bad --players"),
-    (lambda: bmn.search(games=10, kernel="gpu"), "bad --kernel 'gpu'"),
+    (lambda: bmn.search(games=10, kernel="tpu"), "bad --kernel 'tpu'"),
     (lambda: bmn.stats(games=10, threads=0), "bad --threads"),
     (lambda: bmn.exhaustive("standard"), "bad --deck"),
     (lambda: bmn.exhaustive("2J,2Q,6-", shard="5/4"), "bad --shard"),
