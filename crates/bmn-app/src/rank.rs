@@ -29,15 +29,6 @@ pub struct RankReport {
     pub deals: String,
 }
 
-fn codes(position: &Position) -> Vec<u8> {
-    position
-        .stacks()
-        .iter()
-        .flatten()
-        .map(|k| k.index() as u8)
-        .collect()
-}
-
 /// The rank of a deal among the deals of `deck` (its own cards if `None`).
 pub fn rank(deal: &str, leader: u64, deck: Option<&str>) -> Result<RankReport> {
     let position = input::deal(deal, leader, deck, None)?;
@@ -61,7 +52,7 @@ pub fn rank(deal: &str, leader: u64, deck: Option<&str>) -> Result<RankReport> {
             want[p]
         )));
     }
-    let rank = bmn_deals::rank::rank(&deck.counts(), &codes(&position))
+    let rank = bmn_deals::rank::rank(&deck.counts(), &position.codes())
         .expect("a deal of the deck has a rank");
     Ok(report(&position, &deck, rank))
 }
@@ -75,7 +66,7 @@ pub fn unrank(
 ) -> Result<RankReport> {
     let deck = input::deck(deck.unwrap_or(DEFAULT_DECK))?;
     let position = deal_of_rank(rank, &deck, players.unwrap_or(DEFAULT_PLAYERS), leader)?;
-    let k = bmn_deals::rank::rank(&deck.counts(), &codes(&position)).expect("a deal of the deck");
+    let k = bmn_deals::rank::rank(&deck.counts(), &position.codes()).expect("a deal of the deck");
     Ok(report(&position, &deck, k))
 }
 

@@ -78,13 +78,7 @@ pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<
             .iter()
             .filter(|d| d.deal.leader() == Player(0))
             .map(|d| {
-                let codes: Vec<u8> = d
-                    .deal
-                    .stacks()
-                    .iter()
-                    .flatten()
-                    .map(|k| k.index() as u8)
-                    .collect();
+                let codes = d.deal.codes();
                 CensusDeal {
                     deal: d.deal.deal_text(),
                     rank: bmn_deals::rank::rank(&counts, &codes).expect("the deck's own cards"),

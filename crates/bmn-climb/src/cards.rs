@@ -26,12 +26,7 @@ impl Cards {
             return None;
         }
         Some(Cards {
-            codes: position
-                .stacks()
-                .iter()
-                .flatten()
-                .map(|k| k.index() as u8)
-                .collect(),
+            codes: position.codes(),
             sizes: position.stacks().iter().map(|s| s.len()).collect(),
         })
     }

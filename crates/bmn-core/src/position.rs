@@ -83,6 +83,16 @@ impl Position {
         (&mut self.stacks, &mut self.leader)
     }
 
+    /// Every card as its kind's index (0 plain, 1 J .. 5 joker: the kernels' codes and the
+    /// alphabet of ranks), seat after seat, each stack top first.
+    pub fn codes(&self) -> Vec<u8> {
+        self.stacks
+            .iter()
+            .flatten()
+            .map(|k| k.index() as u8)
+            .collect()
+    }
+
     /// Total cards held.
     pub fn card_count(&self) -> usize {
         self.stacks.iter().map(VecDeque::len).sum()

@@ -80,13 +80,7 @@ impl AllDeals {
         {
             return None;
         }
-        let codes: Vec<u8> = position
-            .stacks()
-            .iter()
-            .flatten()
-            .map(|k| k.index() as u8)
-            .collect();
-        self.arrangements.rank(&codes)
+        self.arrangements.rank(&position.codes())
     }
 }
 

@@ -42,15 +42,6 @@ fn play_listed(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize, leader: u8) -> V
     out
 }
 
-fn codes(position: &Position) -> Vec<u8> {
-    position
-        .stacks()
-        .iter()
-        .flatten()
-        .map(|k| k.index() as u8)
-        .collect()
-}
-
 /// The reference engine's verdict in the kernel's terms (winner counted from the leader).
 fn reference(position: &Position) -> Played {
     match play_out(&Rules::STANDARD, position) {
@@ -122,7 +113,7 @@ fn small_decks_and_both_leaders_equal_the_cpu_kernel() {
             let all = AllDeals::new(deck, Player(leader)).unwrap();
             let n = all.count().min(5000) as usize;
             let step = all.count() / n as u128;
-            let deals: Vec<Vec<u8>> = (0..n).map(|i| codes(&all.deal(i as u128 * step))).collect();
+            let deals: Vec<Vec<u8>> = (0..n).map(|i| all.deal(i as u128 * step).codes()).collect();
             let first = all.deal(0).stack(Player(0)).len();
             let got = play_listed(gpu, &deals, first, leader as u8);
             for (d, g) in deals.iter().zip(&got) {
@@ -148,7 +139,7 @@ fn published_records_and_cycles() {
             continue;
         }
         let first = p.stack(Player(0)).len();
-        let got = play_listed(gpu, &[codes(&p)], first, (r.leader - 1) as u8)[0];
+        let got = play_listed(gpu, &[p.codes()], first, (r.leader - 1) as u8)[0];
         let Played::Finished { cards, tricks, .. } = got else {
             panic!("{}: {got:?}", r.id)
         };
@@ -165,7 +156,7 @@ fn published_records_and_cycles() {
             continue;
         }
         let first = p.stack(Player(0)).len();
-        let got = play_listed(gpu, &[codes(&p)], first, (c.leader - 1) as u8)[0];
+        let got = play_listed(gpu, &[p.codes()], first, (c.leader - 1) as u8)[0];
         assert!(matches!(got, Played::Capped { .. }), "{}: {got:?}", c.id);
     }
 }

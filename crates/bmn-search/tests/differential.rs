@@ -105,12 +105,7 @@ fn golden_through_every_kernel() {
         if let (Some(length), Outcome::Finished { cards, tricks, .. }) = (length, &want) {
             assert_eq!(length, (*cards, *tricks), "{name}");
         }
-        let codes: Vec<u8> = start
-            .stacks()
-            .iter()
-            .flatten()
-            .map(|k| k.index() as u8)
-            .collect();
+        let codes = start.codes();
         let split = start.stack(Player(0)).len();
         assert_eq!(hands(&codes, split), start);
         if codes.len() == 52 {
