@@ -66,19 +66,6 @@ pub fn open(index: Option<usize>) -> Result<Device> {
     }
 }
 
-/// The adapter's name and index, for reports (`gpu 0: llvmpipe ...`).
-pub fn describe(index: Option<usize>) -> String {
-    let index = index.unwrap_or(0);
-    devices()
-        .adapters
-        .into_iter()
-        .find(|a| a.index == index)
-        .map_or_else(
-            || format!("gpu {index}"),
-            |a| format!("gpu {index}: {} ({})", a.name, a.backend),
-        )
-}
-
 impl crate::Report for DevicesReport {
     fn text(&self) -> String {
         let mut t = String::new();

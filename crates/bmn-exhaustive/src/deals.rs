@@ -137,7 +137,12 @@ impl Deals for AllDeals {
     /// Runs of [`PER_START`] arrangements, each from its first one unranked here; the
     /// device plays them with player 1's part first and the true leader, as `fill` does in
     /// the kernels' layout.
-    fn device_deals(&self, first: DealIndex, count: usize) -> Option<DeviceBatch<'_>> {
+    fn device_deals(
+        &self,
+        first: DealIndex,
+        count: usize,
+        max_tricks: u32,
+    ) -> Option<DeviceBatch<'_>> {
         let len = self.deal_len();
         let runs = count.div_ceil(PER_START);
         let mut starts = vec![0u8; runs * len];
@@ -154,7 +159,7 @@ impl Deals for AllDeals {
             len,
             first_hand: self.first_hand,
             leader: self.leader.index() as u8,
-            max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+            max_tricks,
         })
     }
 

@@ -195,30 +195,32 @@ impl Gpu {
         out: &mut [Played],
     ) -> Result<(), String> {
         let n = batch.count;
-        let (mode, words, base, segment, per_start, threads): (
-            u32,
-            Vec<u32>,
-            u64,
-            usize,
-            usize,
-            usize,
-        ) = match &batch.deals {
+        // Mode, the SplitMix64 counter of the first deal, segment, deals per start,
+        // invocations, and the codes the shader reads (the deck, or the starts).
+        let (mode, base, segment, per_start, threads, codes) = match &batch.deals {
             DeviceDeals::Stream {
                 seed,
                 first,
                 deck,
                 segment,
             } => {
-                // The SplitMix64 counter of deal `first` (bmn_deals::deal_rng).
+                // As bmn_deals::deal_rng: deal k's counter is seed + 4k * GAMMA.
                 let base = seed.wrapping_add(first.wrapping_mul(4).wrapping_mul(GAMMA));
-                let words = deck.iter().map(|&c| u32::from(c)).collect();
-                (0, words, base, *segment, 1, n)
+                (0, base, *segment, 1, n, deck.as_ref())
             }
-            DeviceDeals::Arrangements { starts, per_start } => {
-                let words = starts.iter().map(|&c| u32::from(c)).collect();
-                (1, words, 0, batch.len, *per_start, n.div_ceil(*per_start))
-            }
+            DeviceDeals::Arrangements { starts, per_start } => (
+                1,
+                0,
+                0,
+                *per_start,
+                n.div_ceil(*per_start),
+                starts.as_slice(),
+            ),
         };
+        let input: Vec<u8> = codes
+            .iter()
+            .flat_map(|&c| u32::from(c).to_le_bytes())
+            .collect();
         let params: [u32; 12] = [
             base as u32,
             (base >> 32) as u32,
@@ -233,9 +235,10 @@ impl Gpu {
             0,
             0,
         ];
-        let b = self.buffers(slot, n, words.len());
-        self.queue.write_buffer(&b.params, 0, &bytes(&params));
-        self.queue.write_buffer(&b.input, 0, &bytes(&words));
+        let b = self.buffers(slot, n, codes.len());
+        let params: Vec<u8> = params.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.queue.write_buffer(&b.params, 0, &params);
+        self.queue.write_buffer(&b.input, 0, &input);
         let groups = (threads as u32).div_ceil(WORKGROUP).max(1);
         let x = groups.min(65_535);
         let y = groups.div_ceil(x);
@@ -283,10 +286,6 @@ impl Gpu {
         b.readback.unmap();
         Ok(())
     }
-}
-
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 impl DevicePlayer for Gpu {

@@ -77,8 +77,9 @@ fn a_million_random_standard_deals_equal_the_reference_engine() {
     let seed = 20261125;
     for (balanced, games) in [(false, 1_000_000usize), (true, 100_000)] {
         let source = DealSource::new(Deck::STANDARD, balanced).unwrap();
-        let mut batch = source.device_deals(seed, 0, games).unwrap();
-        batch.max_tricks = DEFAULT_MAX_TRICKS;
+        let batch = source
+            .device_deals(seed, 0, games, DEFAULT_MAX_TRICKS)
+            .unwrap();
         let mut out = vec![Played::default(); games];
         assert_eq!(gpu.play(&batch, &mut out, true), Ok(true));
         let mut deal = vec![0u8; 52];

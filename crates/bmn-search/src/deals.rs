@@ -150,9 +150,16 @@ impl DealSource {
         }
     }
 
-    /// Deals `first..first + count` of stream `seed` as a device makes them: two players and
-    /// at most 64 cards (the kernels' scope), else `None`.
-    pub fn device_deals(&self, seed: u64, first: u64, count: usize) -> Option<DeviceBatch<'_>> {
+    /// Deals `first..first + count` of stream `seed` as a device makes them, to be played
+    /// with at most `max_tricks` tricks: two players and at most 64 cards (the kernels'
+    /// scope), else `None`.
+    pub fn device_deals(
+        &self,
+        seed: u64,
+        first: u64,
+        count: usize,
+        max_tricks: u32,
+    ) -> Option<DeviceBatch<'_>> {
         if self.players() != 2 || self.len() > bmn_kernel::MAX_CARDS {
             return None;
         }
@@ -171,7 +178,7 @@ impl DealSource {
             len: self.len(),
             first_hand: self.split(),
             leader: 0,
-            max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+            max_tricks,
         })
     }
 

@@ -134,10 +134,16 @@ pub trait Deals: Sync {
     fn deal_text(&self, codes: &[u8]) -> String {
         self.position(codes).deal_text()
     }
-    /// Deals `first..first + count` as a device makes them, if a device can (two players,
-    /// at most 64 cards); `None` keeps them on the CPU.
-    fn device_deals(&self, first: DealIndex, count: usize) -> Option<DeviceBatch<'_>> {
-        let _ = (first, count);
+    /// Deals `first..first + count` as a device makes them, to be played with at most
+    /// `max_tricks` tricks, if a device can (two players, at most 64 cards); `None` keeps
+    /// them on the CPU.
+    fn device_deals(
+        &self,
+        first: DealIndex,
+        count: usize,
+        max_tricks: u32,
+    ) -> Option<DeviceBatch<'_>> {
+        let _ = (first, count, max_tricks);
         None
     }
 }
@@ -257,10 +263,9 @@ fn play_on_device(
     tally: &mut impl Tally,
 ) -> bool {
     let count = (end - first) as usize;
-    let Some(mut batch) = deals.device_deals(first, count) else {
+    let Some(batch) = deals.device_deals(first, count, max_tricks) else {
         return false;
     };
-    batch.max_tricks = max_tricks;
     let mut outcomes = vec![Played::default(); count];
     if !matches!(device.0.play(&batch, &mut outcomes, !share), Ok(true)) {
         return false;

@@ -60,8 +60,14 @@ impl Deals for SearchConfig {
         self.source.players()
     }
 
-    fn device_deals(&self, first: DealIndex, count: usize) -> Option<DeviceBatch<'_>> {
-        self.source.device_deals(self.seed, first as u64, count)
+    fn device_deals(
+        &self,
+        first: DealIndex,
+        count: usize,
+        max_tricks: u32,
+    ) -> Option<DeviceBatch<'_>> {
+        self.source
+            .device_deals(self.seed, first as u64, count, max_tricks)
     }
 
     fn deal_text(&self, codes: &[u8]) -> String {
