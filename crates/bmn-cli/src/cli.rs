@@ -152,7 +152,7 @@ pub struct UnrankArgs {
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The address to listen on: 127.0.0.1 keeps the page to this machine; 0.0.0.0 opens it to
-    /// the network.
+    /// the network (the page has no login: a warning says so).
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: String,
     /// The port (0: any free port).

@@ -240,8 +240,19 @@ pub fn run(command: Command) -> Result<()> {
         }
         Command::Devices(a) => emit(&bmn_app::devices::devices(), a.output.json),
         Command::Serve(a) => {
-            bmn_serve::serve(&a.bind, a.port, bmn_serve::Limits::default(), |at| {
+            let limits = bmn_serve::Limits::default();
+            // Room for every connection the server allows (the usual soft limit is 1024);
+            // where it cannot be raised, connections past it wait in the backlog instead.
+            let _ = rlimit::increase_nofile_limit(limits.connections as u64 + 64);
+            bmn_serve::serve(&a.bind, a.port, limits, |at| {
                 eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");
+                if !at.ip().is_loopback() {
+                    eprintln!(
+                        "bmn: warning: {} is not a loopback address and the page has no login: \
+                         anyone who can reach this machine can use it and run searches on it",
+                        at.ip()
+                    );
+                }
             })
             .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", a.bind, a.port))
         }

@@ -245,4 +245,23 @@ fn serve_answers_on_the_port_it_names() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("serving on no.such.host.invalid:1"));
+
+    // On every address, not only this machine's, the page has no login: a warning says so.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(["serve", "--bind", "0.0.0.0", "--port", "0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let second = lines.next().unwrap().unwrap();
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(first.contains("http://0.0.0.0:"), "{first}");
+    assert!(
+        second.starts_with(
+            "bmn: warning: 0.0.0.0 is not a loopback address and the page has no login"
+        ),
+        "{second}"
+    );
 }

@@ -26,6 +26,11 @@ async function api(path, params) {
   return body;
 }
 
+/** Text made safe to put inside HTML: server answers echo what the user typed. */
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 function formParams() {
   const p = { deal: $("deal").value.trim(), leader: $("leader").value || "1" };
   for (const name of ["players", "deck", "penalties"]) {
@@ -318,7 +323,7 @@ function drawBasin(graph) {
     const [x, y] = xy(i);
     const r = v.mark === "plain" ? 3 : 6;
     svg += `<circle data-i="${i}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${fill[v.mark] || "#9aa3b2"}">` +
-      `<title>${v.deal} (leader ${v.leader}) ${v.mark}</title></circle>`;
+      `<title>${esc(v.deal)} (leader ${v.leader}) ${esc(v.mark)}</title></circle>`;
   }
   $("basin").innerHTML = svg;
   $("basin").removeAttribute("hidden");
@@ -361,13 +366,13 @@ async function loadRecords() {
   try {
     data = await api("records", {});
   } catch (e) {
-    body.innerHTML = `<tr><td colspan="7" class="error">${e.message}</td></tr>`;
+    body.innerHTML = `<tr><td colspan="7" class="error">${esc(e.message)}</td></tr>`;
     return;
   }
   body.innerHTML = "";
   for (const r of data.records) {
     const tr = document.createElement("tr");
-    tr.innerHTML = `<td>${r.year}</td><td>${r.finder}</td><td>${r.cards}</td><td>${r.tricks}</td>` +
+    tr.innerHTML = `<td>${esc(r.year)}</td><td>${esc(r.finder)}</td><td>${r.cards}</td><td>${r.tricks}</td>` +
       `<td>${r.winner}</td><td>${r.verified ? "yes" : "NO"}</td><td><button>replay</button></td>`;
     tr.querySelector("button").onclick = () => {
       setForm({ deal: r.deal, leader: String(r.leader) });
@@ -409,7 +414,7 @@ function startSearch(ev) {
     body.innerHTML = "";
     for (const g of r.longest) {
       const tr = document.createElement("tr");
-      tr.innerHTML = `<td>${g.cards}</td><td>${g.tricks}</td><td>${g.winner}</td><td class="deal">${g.deal}</td><td><button>replay</button></td>`;
+      tr.innerHTML = `<td>${g.cards}</td><td>${g.tricks}</td><td>${g.winner}</td><td class="deal">${esc(g.deal)}</td><td><button>replay</button></td>`;
       tr.querySelector("button").onclick = () => {
         setForm({ deal: g.deal, leader: String(g.leader) });
         play();

@@ -269,10 +269,13 @@ impl Observer for Stream {
             "games_per_second": done as f64 / elapsed.max(1e-9),
             "best_cards": best,
         });
-        // A closed stream (the page went away) stops the search.
-        self.sender
-            .blocking_send(Event::default().event("progress").data(data.to_string()))
-            .is_ok()
+        // A closed stream (the page went away) stops the search; a full one (the page reads
+        // slowly) skips this report rather than hold the search, and its permit, up.
+        let event = Event::default().event("progress").data(data.to_string());
+        !matches!(
+            self.sender.try_send(event),
+            Err(mpsc::error::TrySendError::Closed(_))
+        )
     }
 }
 
@@ -345,7 +348,6 @@ pub async fn search(
     }
     let (sender, receiver) = mpsc::channel::<Event>(16);
     tokio::task::spawn_blocking(move || {
-        let _permit = permit;
         let mut observer = Stream {
             sender: sender.clone(),
             started: Instant::now(),
@@ -360,6 +362,9 @@ pub async fn search(
                 .event("failed")
                 .data(json!({ "error": e.to_string() }).to_string()),
         };
+        // The search is over: the next may start while this result waits for its reader
+        // (who gets the connection's write timeout to take it).
+        drop(permit);
         let _ = sender.blocking_send(last);
     });
     let stream = tokio_stream::StreamExt::map(ReceiverStream::new(receiver), Ok::<_, Infallible>);

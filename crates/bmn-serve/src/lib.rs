@@ -5,21 +5,29 @@
 //! `--json` keys and a bad request gets the CLI's one-line message (HTTP 400,
 //! `{"error": "..."}`). The page's files (`assets/`) are compiled in: nothing is fetched from
 //! anywhere but this server. Requests are bounded ([`Limits`]): the size of a request, the
-//! length of a replay, the size of a basin, the time and number of searches.
+//! length of a replay, the size of a basin, the time and number of searches; connections are
+//! bounded too (`listen.rs`: their number, and how long a client may take to send a request
+//! head or to read an answer). Every answer carries security headers, and a server on a
+//! loopback address answers only requests addressed to this machine (`guard.rs`).
 
 #![forbid(unsafe_code)]
 
 mod api;
 mod assets;
+mod guard;
+mod listen;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
 use tokio::sync::Semaphore;
 
 pub use api::ApiError;
+pub use guard::{CONTENT_SECURITY_POLICY, is_loopback_name};
+pub use listen::HEAD_BYTES;
 
 /// The bounds on what one request may ask of the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +46,13 @@ pub struct Limits {
     pub search_seconds: u64,
     /// Searches running at once.
     pub searches: usize,
+    /// Connections open at once; past it new ones wait in the system's backlog.
+    pub connections: usize,
+    /// How long a client may take to send a request's head (the first on a connection, or
+    /// the next on a kept-alive one) before its connection is closed.
+    pub header_timeout: Duration,
+    /// How long a write may wait for the client to read before its connection is closed.
+    pub write_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -50,6 +65,9 @@ impl Default for Limits {
             graph_nodes: 10_000,
             search_seconds: 60,
             searches: 2,
+            connections: 1024,
+            header_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -78,11 +96,13 @@ pub fn router(limits: Limits) -> Router {
         .route("/api/search", get(api::search))
         .fallback(api::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(limits.request_bytes))
+        .layer(axum::middleware::from_fn(guard::headers))
         .with_state(shared)
 }
 
 /// Serves the page on `bind:port` until the process ends; `ready(address)` is called once
-/// the socket listens (with port 0, the port the system chose).
+/// the socket listens (with port 0, the port the system chose). On a loopback address only
+/// requests whose `Host` names this machine are answered ([`is_loopback_name`]).
 pub fn serve(
     bind: &str,
     port: u16,
@@ -94,7 +114,12 @@ pub fn serve(
         .build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((bind, port)).await?;
-        ready(listener.local_addr()?);
-        axum::serve(listener, router(limits)).await
+        let at = listener.local_addr()?;
+        let mut app = router(limits);
+        if at.ip().is_loopback() {
+            app = app.layer(axum::middleware::from_fn(guard::loopback_host));
+        }
+        ready(at);
+        listen::run(listener, app, limits).await
     })
 }

@@ -37,6 +37,13 @@ fn the_page_replays_games_in_a_real_browser() {
     // Casella's deal from a link: step to the cycle's start.
     browser.goto(&format!("{page}?deal={}&leader=1", enc(CASELLA)));
     browser.wait_text("#summary", "the game never ends");
+    // Every violation of the page's Content-Security-Policy from here on is kept, and the
+    // page's own style sheet and script loaded under it.
+    browser.run(
+        "window.cspViolations = []; document.addEventListener('securitypolicyviolation', \
+         (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    );
+    assert_eq!(browser.run("return document.styleSheets.length;"), 1);
     browser.click("#to-cycle");
     let at = browser.wait_text("#cycle-info", "preperiod 4 tricks, 34 cards");
     assert!(at.contains("at the cycle's start"), "{at}");
@@ -92,4 +99,22 @@ fn the_page_replays_games_in_a_real_browser() {
     browser.screenshot(&shots().join("5-search.png"));
     browser.click("#search-results tbody tr:first-child button");
     browser.wait_text("#summary", "wins after");
+
+    // Nothing the page did broke its policy; and the policy holds: markup injected with an
+    // inline handler (what an unescaped answer would be) does not run.
+    assert_eq!(
+        browser.run("return window.cspViolations;"),
+        serde_json::json!([])
+    );
+    browser.run(
+        "document.body.insertAdjacentHTML('beforeend', \
+         '<img id=\"xss\" src=\"data:,\" onerror=\"window.pwned = 1\">');",
+    );
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert_eq!(browser.run("return window.pwned === undefined;"), true);
+    let violations = browser.run("return window.cspViolations;");
+    assert!(
+        violations.to_string().contains("script-src"),
+        "the inline handler was not reported: {violations}"
+    );
 }

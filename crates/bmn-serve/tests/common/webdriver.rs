@@ -122,6 +122,15 @@ impl Browser {
         v["value"].clone()
     }
 
+    /// Runs `script` (a function body; `return` gives the value) in the page.
+    pub fn run(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            json!({ "script": script, "args": [] }),
+        )
+    }
+
     pub fn goto(&self, url: &str) {
         self.call("POST", "/url", json!({ "url": url }));
     }

@@ -1,0 +1,393 @@
+//! The server against abusive clients, on loopback, each attack a bounded loop that stops by
+//! itself: headers sent a byte at a time, oversized heads and queries, a thousand idle
+//! connections, server-sent-event clients that vanish mid-search, unknown methods and paths,
+//! path tricks, a foreign `Host`. Through each, a well-behaved client keeps being answered;
+//! the figures (answers, p50/p99 latency, peak memory) are printed for BENCHMARKS.md's
+//! RELIABILITY section (`cargo test -p bmn-serve --test abuse -- --nocapture`).
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use bmn_serve::Limits;
+
+/// Short timeouts, so that every attack is over in seconds.
+const LIMITS: Limits = Limits {
+    request_bytes: 16 * 1024,
+    replay_tricks: 100_000,
+    give_up: 1_000_000,
+    basin_positions: 20_000,
+    graph_nodes: 10_000,
+    search_seconds: 60,
+    searches: 1,
+    connections: 1100,
+    header_timeout: Duration::from_secs(2),
+    write_timeout: Duration::from_secs(3),
+};
+
+const DEAL: &str = "--K---A----AAJ-/J-";
+
+fn server() -> SocketAddr {
+    static ADDRESS: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDRESS.get_or_init(|| {
+        // Room for a thousand connections at both ends, in this one process.
+        let _ = rlimit::increase_nofile_limit(4096);
+        let (tx, rx) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            bmn_serve::serve("127.0.0.1", 0, LIMITS, |at| tx.send(at).unwrap()).unwrap();
+        });
+        rx.recv().expect("the server starts")
+    })
+}
+
+fn connect() -> TcpStream {
+    let s = TcpStream::connect(server()).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s
+}
+
+/// Sends `request` (bytes as given) on a new connection and returns all the server sent
+/// until it closed the connection or 20 s passed.
+fn exchange(request: &[u8]) -> String {
+    let mut s = connect();
+    let _ = s.write_all(request);
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// `GET path` with `Connection: close` and extra header lines; the whole answer.
+fn get(path: &str, headers: &str) -> String {
+    exchange(
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Connection: close\r\n\r\n")
+            .as_bytes(),
+    )
+}
+
+fn status(answer: &str) -> u16 {
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Whether the server has closed `s` (EOF or reset) within `within`.
+fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
+    s.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 4096];
+    let until = Instant::now() + within;
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            // A 408 or other answer before the close: keep reading to the close.
+            Ok(_) if Instant::now() < until => continue,
+            Ok(_) => return false,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+/// The well-behaved client: replays a deal again and again until `stop`, on its own
+/// keep-alive connection; returns each answer's latency. Every answer must be right.
+fn well_behaved(stop: &AtomicBool) -> Vec<Duration> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(20)))
+        .build()
+        .into();
+    let url = format!(
+        "http://{}/api/play?deal={}",
+        server(),
+        DEAL.replace('/', "%2F")
+    );
+    let mut latencies = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let t = Instant::now();
+        let mut r = agent.get(&url).call().expect("the server answers");
+        assert_eq!(r.status().as_u16(), 200);
+        let body = r.body_mut().read_to_string().unwrap();
+        assert!(body.contains("\"outcome\":\"cycle\""), "{body}");
+        latencies.push(t.elapsed());
+        thread::sleep(Duration::from_millis(5));
+    }
+    latencies
+}
+
+/// Runs `attack` while the well-behaved client runs, and prints the figures line.
+fn during(name: &str, attack: impl FnOnce()) {
+    /// Stops the client however the attack ends, a failed assertion included.
+    struct Stop<'a>(&'a AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let stop = AtomicBool::new(false);
+    let mut latencies = thread::scope(|scope| {
+        let client = scope.spawn(|| well_behaved(&stop));
+        {
+            let _stop = Stop(&stop);
+            attack();
+        }
+        client.join().unwrap()
+    });
+    latencies.sort();
+    assert!(!latencies.is_empty(), "{name}: the page answered nothing");
+    let pick = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "ABUSE {name}: {} answers to the well-behaved client, p50 {:.2} ms, p99 {:.2} ms, peak RSS {} MiB",
+        latencies.len(),
+        pick(0.5).as_secs_f64() * 1e3,
+        pick(0.99).as_secs_f64() * 1e3,
+        peak_rss_mib()
+    );
+}
+
+/// This process's peak resident memory (server and clients together), from /proc.
+fn peak_rss_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb / 1024)
+}
+
+/// The attacks run one after another in one test, so that each one's figures are its own.
+#[test]
+fn abusive_clients_do_not_stop_the_page() {
+    server();
+    during("baseline", || thread::sleep(Duration::from_secs(2)));
+
+    during("50 clients sending headers a byte a second", || {
+        let closed: Vec<bool> = thread::scope(|scope| {
+            let slow: Vec<_> = (0..50)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut s = connect();
+                        let head =
+                            b"GET /api/records HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: aaaaaaaaaa";
+                        let started = Instant::now();
+                        for b in head {
+                            if s.write_all(&[*b]).is_err() {
+                                break;
+                            }
+                            // The header timeout (2 s) must cut it well before the head ends.
+                            if started.elapsed() > Duration::from_secs(8) {
+                                return false;
+                            }
+                            if closed_within(&mut s, Duration::from_secs(1)) {
+                                return started.elapsed() < Duration::from_secs(5);
+                            }
+                        }
+                        false
+                    })
+                })
+                .collect();
+            slow.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(
+            closed.iter().all(|c| *c),
+            "a slow client kept its connection"
+        );
+    });
+
+    during("1000 idle connections", || {
+        let mut idle: Vec<TcpStream> = (0..1000).map(|_| connect()).collect();
+        // Every one is closed by the header timeout, and nothing of them stays behind.
+        thread::sleep(LIMITS.header_timeout);
+        let open = idle
+            .iter_mut()
+            .map(|s| closed_within(s, Duration::from_secs(3)))
+            .filter(|closed| !closed)
+            .count();
+        assert_eq!(open, 0, "idle connections outlived the header timeout");
+    });
+
+    during("oversized heads and queries, 200 of each", || {
+        for _ in 0..200 {
+            let huge = format!("X-Big: {}\r\n", "a".repeat(100_000));
+            let answer = get("/api/records", &huge);
+            assert!(
+                matches!(status(&answer), 431 | 0),
+                "{}",
+                &answer[..answer.len().min(200)]
+            );
+            let query = format!("/api/play?deal={}", "-".repeat(20_000));
+            let answer = get(&query, "");
+            assert_eq!(status(&answer), 400, "{}", &answer[..answer.len().min(300)]);
+            assert!(answer.contains("request too large"), "{answer}");
+            let query = format!("/api/play?deal={}", "-".repeat(200_000));
+            assert!(matches!(status(&get(&query, "")), 414 | 431 | 0));
+        }
+    });
+
+    during("search streams whose readers vanish, 5 in a row", || {
+        for _ in 0..5 {
+            let mut s = connect();
+            s.write_all(
+                b"GET /api/search?seconds=30&stream=true HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            )
+            .unwrap();
+            let mut seen = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !String::from_utf8_lossy(&seen).contains("event: progress") {
+                let n = s.read(&mut buf).expect("the stream starts");
+                assert!(n > 0, "the stream ended early");
+                seen.extend_from_slice(&buf[..n]);
+            }
+            drop(s);
+            // The search stops once its reader is gone: the one search slot is free again
+            // within seconds, not after the 30 the search asked for.
+            let t = Instant::now();
+            loop {
+                let answer = get("/api/search?seconds=1&games=1000", "");
+                if status(&answer) == 200 {
+                    break;
+                }
+                assert!(answer.contains("too many searches"), "{answer}");
+                assert!(
+                    t.elapsed() < Duration::from_secs(10),
+                    "the vanished reader's search went on"
+                );
+                thread::sleep(Duration::from_millis(200));
+            }
+        }
+    });
+
+    during("unknown methods and path tricks, 20 rounds", || {
+        for _ in 0..20 {
+            unknown_methods_and_paths();
+        }
+    });
+    during("garbage instead of HTTP", garbage);
+}
+
+fn unknown_methods_and_paths() {
+    for method in ["POST", "PUT", "DELETE", "PATCH", "TRACE", "BREW"] {
+        let answer = exchange(
+            format!("{method} /api/play?deal=-/- HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        assert_eq!(status(&answer), 405, "{method}: {answer}");
+    }
+    for path in [
+        "/../../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "//etc/passwd",
+        "/app.js/../../Cargo.toml",
+        "/assets/app.js",
+        "/src/lib.rs",
+        "/index.html%00.js",
+        "/api/../../../../etc/passwd",
+        "/api/play/../../Cargo.toml",
+        "/%00",
+        "/\u{7f}",
+    ] {
+        let answer = get(path, "");
+        assert!(matches!(status(&answer), 400 | 404), "{path}: {answer}");
+        assert!(
+            !answer.contains("root:") && !answer.contains("[package]"),
+            "{path}: {answer}"
+        );
+    }
+}
+
+/// Bytes that are not a request, or not a well-formed one; those that end before a whole head
+/// wait out the header timeout.
+fn garbage() {
+    for garbage in [
+        &b"\r\n\r\n"[..],
+        b"GET\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        &[0u8; 64],
+    ] {
+        // An answer, if any, is HTTP (a chunked body a handler never reads is no error).
+        let answer = exchange(garbage);
+        assert!(
+            answer.is_empty() || answer.starts_with("HTTP/1.1 "),
+            "{garbage:?}: {answer}"
+        );
+    }
+}
+
+#[test]
+fn the_page_carries_security_headers_and_no_cors() {
+    server();
+    for path in [
+        "/",
+        "/app.js",
+        "/api/records",
+        "/api/play?deal=x",
+        "/nowhere",
+    ] {
+        let answer = get(path, "Origin: http://evil.example\r\n").to_ascii_lowercase();
+        let policy = format!(
+            "content-security-policy: {}",
+            bmn_serve::CONTENT_SECURITY_POLICY.to_ascii_lowercase()
+        );
+        assert!(answer.contains(&policy), "{path}: {answer}");
+        assert!(answer.contains("x-content-type-options: nosniff"), "{path}");
+        assert!(answer.contains("x-frame-options: deny"), "{path}");
+        assert!(!answer.contains("access-control-allow"), "{path}: {answer}");
+    }
+    let preflight = exchange(
+        b"OPTIONS /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n",
+    )
+    .to_ascii_lowercase();
+    assert!(!preflight.contains("access-control-allow"), "{preflight}");
+}
+
+#[test]
+fn a_foreign_host_is_refused_on_loopback() {
+    server();
+    let port = server().port();
+    for host in [
+        "evil.example",
+        "evil.example:80",
+        "localhost.evil.example",
+        "10.1.2.3",
+    ] {
+        let answer = exchange(
+            format!("GET /api/records HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        assert_eq!(status(&answer), 403, "{host}: {answer}");
+        assert!(answer.contains("is not this machine"), "{answer}");
+    }
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let answer = exchange(
+            format!("GET /api/presets HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        assert_eq!(status(&answer), 200, "{host}: {answer}");
+    }
+}
+
+#[test]
+fn an_idle_kept_alive_connection_is_closed_after_the_header_timeout() {
+    let mut s = connect();
+    s.write_all(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .unwrap();
+    let mut buf = [0u8; 65536];
+    let n = s.read(&mut buf).unwrap();
+    assert_eq!(status(&String::from_utf8_lossy(&buf[..n])), 200);
+    let t = Instant::now();
+    assert!(closed_within(&mut s, Duration::from_secs(6)));
+    assert!(t.elapsed() >= LIMITS.header_timeout - Duration::from_millis(500));
+}
