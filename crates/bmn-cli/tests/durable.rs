@@ -164,12 +164,11 @@ fn a_killed_run_resumes_from_the_database_to_the_same_result() {
     assert!(stderr.contains("resuming at game "), "{stderr}");
     assert!(!stderr.contains("resuming at game 0 "), "{stderr}");
     let resumed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let whole = json(&slow_search(&["--no-db", "--threads", "2"]));
-    assert_eq!(result(resumed), result(whole.clone()));
+    assert_eq!(result(resumed), slow_whole());
     // Resuming a finished run reports it again without playing; a run never started has
     // nothing to resume.
     let again = json(&slow_search(&resume));
-    assert_eq!(result(again), result(whole));
+    assert_eq!(result(again), slow_whole());
     bad(
         &["search", "--games", "77", "--db", p(&db), "--resume"],
         "holds no run with these parameters",
@@ -203,8 +202,7 @@ fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
     bad(&["merge", p(&out), p(&other)], "is not finished");
     ok(&args);
     let merged = json(&["merge", p(&out), p(&other), "--json"]);
-    let whole = json(&slow_search(&["--no-db"]));
-    assert_eq!(result(merged), result(whole));
+    assert_eq!(result(merged), slow_whole());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -354,4 +352,252 @@ fn an_unwritable_default_database_only_costs_the_recording() {
     assert!(!out.status.success());
     assert!(stderr.contains("/proc/bmn-cannot-be-here"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// The uninterrupted `slow_search` (once per test process: several tests compare with it).
+fn slow_whole() -> Value {
+    static WHOLE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    WHOLE
+        .get_or_init(|| result(json(&slow_search(&["--no-db", "--threads", "2"]))))
+        .clone()
+}
+
+/// Runs `bmn args` under `sh -c 'setup; exec bmn args'`: resource limits for one process.
+fn bmn_under(setup: &str, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_bmn"))
+        .args(args)
+        .env("BMN_DB", common::test_db())
+        .output()
+        .unwrap()
+}
+
+/// Starts `bmn args` and waits for `ready` to exist (the run has started and locked it).
+fn start_until(args: &[&str], ready: &Path) -> std::process::Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
+        .args(args)
+        .env("BMN_DB", common::test_db())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !ready.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "{args:?} ended early");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{} never appeared",
+            ready.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+#[test]
+fn two_processes_cannot_go_on_with_the_same_run() {
+    let dir = common::scratch("two-resumes");
+    let db = dir.join("runs.sqlite");
+    let db_args = ["--db", p(&db), "--threads", "1"];
+    let mut first = start_until(&slow_search(&db_args), &dir.join("runs.sqlite.run-1.lock"));
+    let mut resume = db_args.to_vec();
+    resume.push("--resume");
+    bad(
+        &slow_search(&resume),
+        &format!(
+            "run 1 in {} is being run by another bmn process (process {})",
+            db.display(),
+            first.id()
+        ),
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Killed, its lock went with it: the resume now goes on, to the unsplit result.
+    let resumed = json(&slow_search(&resume));
+    assert_eq!(result(resumed), slow_whole());
+    assert!(
+        !dir.join("runs.sqlite.run-1.lock").exists(),
+        "the lock is removed at the end"
+    );
+
+    // The same for two runs writing one --out file.
+    let out = dir.join("shard.json");
+    let args = slow_search(&[
+        "--shard",
+        "1/2",
+        "--out",
+        p(&out),
+        "--no-db",
+        "--threads",
+        "1",
+    ]);
+    let mut first = start_until(&args, &dir.join("shard.json.lock"));
+    bad(&args, "shard.json is being run by another bmn process");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The file-size limit of `ulimit -f 0` (its signal ignored, so writes fail with EFBIG) is a
+/// disk with no room left, for any user and any file system.
+const NO_ROOM: &str = "trap '' XFSZ; ulimit -f 0";
+
+#[test]
+fn a_full_disk_keeps_the_last_checkpoint_and_resume_goes_on_from_it() {
+    let dir = common::scratch("full-disk");
+    let out = dir.join("run.json");
+    let db = dir.join("runs.sqlite");
+    let args = slow_search(&["--out", p(&out), "--db", p(&db), "--threads", "1"]);
+    kill_after(&args, Duration::from_millis(2500));
+    let saved = std::fs::read(&out).expect("a checkpoint was saved");
+    let mut resume = args.clone();
+    resume.push("--resume");
+    let full = bmn_under(NO_ROOM, &resume);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    println!("FAULT ulimit -f 0 (run file and database): {}", stderr.trim());
+    assert_eq!(full.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the last saved state is kept"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        saved,
+        "the checkpoint is intact"
+    );
+    assert!(
+        !dir.join("run.json.tmp").exists(),
+        "no partial file is left"
+    );
+    // Room again: the run goes on from its checkpoint to the unsplit result.
+    let resumed = json(&resume);
+    assert_eq!(result(resumed), slow_whole());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real full disk and a read-only one: a small tmpfs, where this test may mount one (as
+/// root with the capability); elsewhere it says it did not run.
+#[test]
+fn a_real_full_and_read_only_file_system() {
+    let dir = common::scratch("tmpfs");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs", p(&dir)])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("SKIPPED: cannot mount a tmpfs here (not root); the ulimit test stands in");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let umount = |dir: &Path| {
+        let _ = Command::new("umount").arg(dir).status();
+        let _ = std::fs::remove_dir_all(dir);
+    };
+    let out = dir.join("run.json");
+    let args = slow_search(&["--out", p(&out), "--no-db", "--threads", "1"]);
+    kill_after(&args, Duration::from_millis(2500));
+    let saved = std::fs::read(&out).expect("a checkpoint was saved");
+
+    // Full: a filler file takes every free byte.
+    let filler = dir.join("filler");
+    let _ = Command::new("dd")
+        .args(["if=/dev/zero", &format!("of={}", p(&filler)), "bs=4k"])
+        .stderr(Stdio::null())
+        .status();
+    let full = bmn(&args, None);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    println!("FAULT tmpfs full: {}", stderr.trim());
+    assert_eq!(full.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(stderr.contains("the last saved state is kept"), "{stderr}");
+    assert_eq!(std::fs::read(&out).unwrap(), saved);
+    assert!(!dir.join("run.json.tmp").exists());
+    std::fs::remove_file(&filler).unwrap();
+
+    // Read-only: the same.
+    let ro = |mode: &str| {
+        Command::new("mount")
+            .args(["-o", &format!("remount,{mode}"), p(&dir)])
+            .status()
+            .unwrap()
+    };
+    assert!(ro("ro").success());
+    let refused = bmn(&args, None);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    println!("FAULT tmpfs read-only: {}", stderr.trim());
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(stderr.contains("Read-only file system"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(ro("rw").success());
+    assert_eq!(std::fs::read(&out).unwrap(), saved);
+
+    let resumed = json(&args);
+    assert_eq!(result(resumed), slow_whole());
+    umount(&dir);
+}
+
+#[test]
+fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
+    let dir = common::scratch("bad-db");
+    let db = dir.join("runs.sqlite");
+    let args = slow_search(&["--db", p(&db), "--threads", "1"]);
+    kill_after(&args, Duration::from_millis(2000));
+    let mut resume = args.clone();
+    resume.push("--resume");
+
+    // Another process holds the database's write lock past the 10 s bmn waits for it.
+    let mut holder = Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys, time\n\
+             c = sqlite3.connect(sys.argv[1], isolation_level=None)\n\
+             c.execute('BEGIN EXCLUSIVE')\n\
+             print('locked', flush=True)\n\
+             time.sleep(60)",
+            p(&db),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(holder.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "locked");
+    let locked = bmn(&resume, None);
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let stderr = String::from_utf8_lossy(&locked.stderr);
+    println!("FAULT database locked by another process: {}", stderr.trim());
+    assert_eq!(locked.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("database is locked"), "{stderr}");
+    assert!(
+        stderr.contains("another process holds the database"),
+        "{stderr}"
+    );
+    // Let go, the run resumes to the unsplit result.
+    let resumed = json(&resume);
+    assert_eq!(result(resumed), slow_whole());
+
+    // A file that is not a database at all, or whose header is damaged.
+    for damage in [&b"not a database, just text\n"[..], &[0xffu8; 4096][..]] {
+        let broken = dir.join("broken.sqlite");
+        std::fs::write(&broken, damage).unwrap();
+        let out = bmn(&["search", "--games", "1000", "--db", p(&broken)], None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        println!("FAULT damaged database: {}", stderr.trim());
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("broken.sqlite"), "{stderr}");
+        assert!(stderr.contains("not a run database"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(
+            std::fs::read(&broken).unwrap(),
+            damage,
+            "a damaged file is left as it was"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

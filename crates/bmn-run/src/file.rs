@@ -5,6 +5,7 @@
 //! The same file is a checkpoint (a run resumes from it) and a shard's result (`bmn merge`
 //! combines them): a shard is finished when its `next_unit` reaches its last unit.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bmn_search::Summary;
@@ -82,17 +83,10 @@ impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
         serde_json::to_string(&sealed).map_err(encode)
     }
 
-    /// Writes the file atomically (a temporary file renamed over it), so an interrupted write
-    /// never leaves a broken file.
+    /// Writes the file atomically (see [`write_atomically`]): an interrupted or failed write
+    /// never leaves a broken file, and the last good one stays.
     pub fn save(&self, path: &Path) -> Result<(), RunError> {
-        let text = self.to_text()?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, text)
-            .map_err(|e| RunError::io(format!("writing {}", tmp.display()), &e))?;
-        std::fs::rename(&tmp, path)
-            .map_err(|e| RunError::io(format!("writing {}", path.display()), &e))
+        write_atomically(path, self.to_text()?.as_bytes())
     }
 
     /// Reads a file written by [`Self::save`] with format `format`: refused, with the reason,
@@ -120,6 +114,47 @@ impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
         }
         Ok(file)
     }
+}
+
+/// Writes `bytes` to `path` so that `path` is either its old file or the whole new one:
+/// written to `path.tmp`, flushed to the disk, renamed over `path`, the directory flushed.
+/// On any failure (a full disk, a read-only directory) `path.tmp` is removed and `path` is
+/// left as it was; the error names the file and, for a full disk, says so.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), RunError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let written = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(write_error(&tmp, &e));
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(write_error(path, &e));
+    }
+    // The rename itself is durable once the directory is flushed; where a directory cannot
+    // be opened for that (some file systems), the file is still whole.
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(Ok(dir)) = dir.map(std::fs::File::open) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+fn write_error(path: &Path, e: &std::io::Error) -> RunError {
+    use std::io::ErrorKind::{FileTooLarge, QuotaExceeded, StorageFull};
+    let hint = match e.kind() {
+        StorageFull | QuotaExceeded | FileTooLarge => {
+            " (the disk is full or a size limit was reached; the last saved state is kept)"
+        }
+        _ => "",
+    };
+    RunError::io(format!("writing {}{hint}", path.display()), e)
 }
 
 /// The `format` of a result file's text, read before the rest so any version is named.

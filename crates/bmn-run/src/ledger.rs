@@ -38,8 +38,29 @@ pub struct Ledger {
     path: PathBuf,
 }
 
+/// An SQLite error as a `RunError`, with what to do for the failures a user can fix.
 fn sql(context: impl std::fmt::Display) -> impl FnOnce(rusqlite::Error) -> RunError {
-    move |e| RunError::io(context, &e)
+    use rusqlite::ErrorCode::{
+        DatabaseBusy, DatabaseCorrupt, DatabaseLocked, DiskFull, NotADatabase, SystemIoFailure,
+    };
+    move |e| {
+        let hint = match e.sqlite_error_code() {
+            Some(DatabaseBusy | DatabaseLocked) => {
+                " (another process holds the database: wait for it, or give another --db)"
+            }
+            Some(DiskFull) => " (the disk is full; the last saved state is kept)",
+            // SQLite's I/O errors (a write, or growing its shared-memory file, refused):
+            // nothing it committed before is lost.
+            Some(SystemIoFailure) => {
+                " (the disk is full, read-only or failing; the last saved state is kept)"
+            }
+            Some(NotADatabase | DatabaseCorrupt) => {
+                " (the file is damaged or not a run database: move it away, or give another --db)"
+            }
+            _ => "",
+        };
+        RunError::io(format!("{context}{hint}"), &e)
+    }
 }
 
 impl Ledger {

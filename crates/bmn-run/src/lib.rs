@@ -2,7 +2,8 @@
 //! end (the CLI, the web page, the Python package).
 //!
 //! - [`RunFile`]: a run's or shard's parameters, range, progress and summary, self-describing
-//!   and checksummed, written atomically (`--out`, `--checkpoint`).
+//!   and checksummed, written atomically and flushed (`--out`, `--checkpoint`).
+//! - [`RunLock`]: one process at a time per run (a second `--resume` is refused).
 //! - [`Ledger`]: the SQLite run database (`--db`, `--resume`), one row per run.
 //! - [`Recorder`]: where a run records itself and what it resumes from.
 //! - [`drive`]: the one driver: units on threads, merged in order, recorded every second.
@@ -17,6 +18,7 @@ mod driver;
 mod error;
 mod file;
 mod ledger;
+mod lock;
 mod merge;
 mod recorder;
 mod schedule;
@@ -24,8 +26,9 @@ mod schedule;
 pub use bmn_search::Progress;
 pub use driver::drive;
 pub use error::{RunError, chain};
-pub use file::{RunFile, differences, file_format, format_of};
+pub use file::{RunFile, differences, file_format, format_of, write_atomically};
 pub use ledger::{Ledger, default_path};
+pub use lock::RunLock;
 pub use merge::{Merged, merge_files};
 pub use recorder::{LedgerChoice, Opened, Recorder, SAVE_EVERY};
 pub use schedule::{parse_shard, shard_from_env, shard_units};

@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use crate::error::RunError;
 use crate::file::RunFile;
 use crate::ledger::{Ledger, default_path};
+use crate::lock::RunLock;
 
 /// How often a running search or enumeration records its progress (ledger and result file).
 pub const SAVE_EVERY: Duration = Duration::from_secs(1);
@@ -58,6 +59,8 @@ pub struct Recorder<P> {
     ledger: Option<(Ledger, i64)>,
     out: Option<PathBuf>,
     saved_at: Instant,
+    /// The run's locks (its `--out` file, its ledger row), held while it is recorded.
+    _locks: Vec<RunLock>,
 }
 
 /// A recorder just opened: where the run starts, and a warning for the person running it.
@@ -86,6 +89,13 @@ where
         let db = choice.path()?;
         let (explicit_db, resume) = (choice.db.is_some(), choice.resume);
         let mut start = template.clone();
+        let mut locks = Vec::new();
+        if let Some(path) = out {
+            locks.push(RunLock::acquire(
+                RunLock::beside(path, ".lock"),
+                &path.display().to_string(),
+            )?);
+        }
         if let Some(path) = out.filter(|p| p.exists()) {
             let saved = RunFile::load(path, &template.format)?;
             same_run(&saved, &template)
@@ -105,6 +115,10 @@ where
         let ledger = match opened {
             Some(ledger) => {
                 let (id, saved) = ledger.begin(&template, resume)?;
+                locks.push(RunLock::acquire(
+                    RunLock::beside(ledger.path(), &format!(".run-{id}.lock")),
+                    &format!("run {id} in {}", ledger.path().display()),
+                )?);
                 if let Some(saved) = saved.filter(|s| s.next_unit > start.next_unit) {
                     start = saved;
                 }
@@ -122,6 +136,7 @@ where
             ledger,
             out: out.map(Path::to_path_buf),
             saved_at: Instant::now(),
+            _locks: locks,
         };
         Ok(Opened {
             recorder,
