@@ -454,21 +454,26 @@ fn a_full_disk_keeps_the_last_checkpoint_and_resume_goes_on_from_it() {
     let saved = std::fs::read(&out).expect("a checkpoint was saved");
     let mut resume = args.clone();
     resume.push("--resume");
-    let full = bmn_under(NO_ROOM, &resume);
-    let stderr = String::from_utf8_lossy(&full.stderr);
-    println!("FAULT ulimit -f 0 (run file and database): {}", stderr.trim());
-    assert_eq!(full.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("the last saved state is kept"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(
-        std::fs::read(&out).unwrap(),
-        saved,
-        "the checkpoint is intact"
-    );
-    assert!(
-        !dir.join("run.json.tmp").exists(),
-        "no partial file is left"
-    );
+    // The run file alone (its save fails), then with the database (which fails first).
+    let file_only = slow_search(&["--out", p(&out), "--no-db", "--threads", "1"]);
+    for (what, args) in [("run file", &file_only), ("database", &resume)] {
+        let full = bmn_under(NO_ROOM, args);
+        let stderr = String::from_utf8_lossy(&full.stderr);
+        let said = stderr.trim().lines().last().unwrap_or("");
+        println!("FAULT ulimit -f 0 ({what}): {said}");
+        assert_eq!(full.status.code(), Some(1), "{stderr}");
+        assert!(said.contains("the last saved state is kept"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            saved,
+            "the checkpoint is intact"
+        );
+        assert!(
+            !dir.join("run.json.tmp").exists(),
+            "no partial file is left"
+        );
+    }
     // Room again: the run goes on from its checkpoint to the unsplit result.
     let resumed = json(&resume);
     assert_eq!(result(resumed), slow_whole());
@@ -507,7 +512,10 @@ fn a_real_full_and_read_only_file_system() {
         .status();
     let full = bmn(&args, None);
     let stderr = String::from_utf8_lossy(&full.stderr);
-    println!("FAULT tmpfs full: {}", stderr.trim());
+    println!(
+        "FAULT tmpfs full: {}",
+        stderr.trim().lines().last().unwrap_or("")
+    );
     assert_eq!(full.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(stderr.contains("the last saved state is kept"), "{stderr}");
@@ -525,7 +533,10 @@ fn a_real_full_and_read_only_file_system() {
     assert!(ro("ro").success());
     let refused = bmn(&args, None);
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    println!("FAULT tmpfs read-only: {}", stderr.trim());
+    println!(
+        "FAULT tmpfs read-only: {}",
+        stderr.trim().lines().last().unwrap_or("")
+    );
     assert!(!refused.status.success(), "{stderr}");
     assert!(stderr.contains("Read-only file system"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -571,7 +582,10 @@ fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
     holder.kill().unwrap();
     holder.wait().unwrap();
     let stderr = String::from_utf8_lossy(&locked.stderr);
-    println!("FAULT database locked by another process: {}", stderr.trim());
+    println!(
+        "FAULT database locked by another process: {}",
+        stderr.trim().lines().last().unwrap_or("")
+    );
     assert_eq!(locked.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("database is locked"), "{stderr}");
     assert!(
@@ -588,7 +602,10 @@ fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
         std::fs::write(&broken, damage).unwrap();
         let out = bmn(&["search", "--games", "1000", "--db", p(&broken)], None);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        println!("FAULT damaged database: {}", stderr.trim());
+        println!(
+            "FAULT damaged database: {}",
+            stderr.trim().lines().last().unwrap_or("")
+        );
         assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(stderr.contains("broken.sqlite"), "{stderr}");
         assert!(stderr.contains("not a run database"), "{stderr}");
