@@ -163,6 +163,34 @@ def test_bad_input_raises_value_error_with_the_clis_message(call, message):
     assert message in str(error.value)
 
 
+HOSTILE = [
+    lambda: bmn.play("\x00" * 10),
+    lambda: bmn.play("-" * 100_000 + "Z/J-"),
+    lambda: bmn.play("\U0001F0A1\U0001F0A2/J-"),
+    lambda: bmn.play(None),
+    lambda: bmn.play(12345),
+    lambda: bmn.play("--/J-", leader=-1),
+    lambda: bmn.play("--/J-", leader=2**70),
+    lambda: bmn.search(games=-1),
+    lambda: bmn.search(games=2**200),
+    lambda: bmn.search(games="ten"),
+    lambda: bmn.search(games=10, seed=-5),
+    lambda: bmn.search(games=10, deck="4000000000-"),
+    lambda: bmn.search(games=10, deck="9" * 400),
+    lambda: bmn.count("99999999999999999999-"),
+    lambda: bmn.exhaustive("2J,2Q,6-", shard="1/0"),
+    lambda: bmn.exhaustive("2J,2Q,6-", shard="\x00"),
+]
+
+
+@pytest.mark.parametrize("call", HOSTILE)
+def test_hostile_arguments_raise_a_python_error_never_a_panic(call):
+    # A Rust panic would surface as pyo3's PanicException, a BaseException these do not catch.
+    with pytest.raises((ValueError, TypeError, OverflowError)) as error:
+        call()
+    assert str(error.value) and "panicked" not in str(error.value)
+
+
 def test_ctrl_c_stops_a_search_and_keeps_the_finished_units():
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()

@@ -269,6 +269,9 @@ fn abusive_clients_do_not_stop_the_page() {
         }
     });
     during("garbage instead of HTTP", garbage);
+    // Bounded memory: a thousand connections' buffers and tasks, then every attack, all in
+    // one process with its clients, stay far below what a machine would notice.
+    assert!(peak_rss_mib() < 256, "peak memory {} MiB", peak_rss_mib());
 }
 
 fn unknown_methods_and_paths() {
