@@ -203,6 +203,17 @@ fn config(req: &ClimbRequest) -> Result<(ClimbConfig, ClimbParams)> {
     Ok((c, params))
 }
 
+/// The state a climb recorded (a ledger row's `state`), read back for `--resume` and checked
+/// against the climb it goes on with: a corrupt or edited row is an error, not a panic later.
+pub fn read_state(saved: &serde_json::Value, config: &ClimbConfig) -> Result<ClimbState> {
+    let state: ClimbState = serde_json::from_value(saved.clone())
+        .map_err(|e| Error::Failed(format!("the recorded climb cannot be read: {e}")))?;
+    state
+        .check(config)
+        .map_err(|e| Error::Failed(format!("the recorded climb cannot be resumed: {e}")))?;
+    Ok(state)
+}
+
 /// Climbs until `--evals` are spent (whole rounds), `--time` is up, or `stop` is set; the
 /// state is recorded every second and at the end, and `--resume` goes on from it.
 pub fn climb(
@@ -247,8 +258,7 @@ pub fn climb(
     let mut recorder = opened.recorder;
     let mut state = match opened.start.state.as_ref() {
         Some(saved) => {
-            let s: ClimbState = serde_json::from_value(saved.clone())
-                .map_err(|e| Error::Failed(format!("the recorded climb cannot be read: {e}")))?;
+            let s = read_state(saved, &config)?;
             observer.note(&format!(
                 "resuming at round {} ({} evaluations done)",
                 s.round, s.evals

@@ -28,7 +28,10 @@ pub fn for_each_predecessor(rules: &Rules, position: &Position, mut visit: impl 
     let players = position.players();
     let winner = position.leader().index();
     let winner_stack = position.stack(position.leader());
-    let mut seen: Vec<Position> = Vec::new();
+    // A set, not a list: a final position of many players has thousands of predecessors
+    // per pile length, and a list's `contains` made a one-position basin take seconds (found
+    // by fuzzing the page's `/api/basin`). Visits keep their order; the set only filters.
+    let mut seen: std::collections::HashSet<Position> = std::collections::HashSet::new();
     for pile_len in 1..=winner_stack.len() {
         let keep = winner_stack.len() - pile_len;
         let pile: Vec<Kind> = winner_stack.iter().skip(keep).copied().collect();
@@ -69,8 +72,7 @@ pub fn for_each_predecessor(rules: &Rules, position: &Position, mut visit: impl 
                 };
                 explore(&mut ctx, start, &mut |owner| {
                     let candidate = rebuild(position, keep, &pile, owner, Player(leader));
-                    if verify(rules, &candidate, position) && !seen.contains(&candidate) {
-                        seen.push(candidate.clone());
+                    if verify(rules, &candidate, position) && seen.insert(candidate.clone()) {
                         visit(candidate);
                     }
                 });

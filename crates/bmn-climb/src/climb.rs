@@ -247,6 +247,81 @@ impl ClimbState {
         }
     }
 
+    /// Evaluations after `rounds` rounds of `config`: every walker's start and neighbours in
+    /// the first round, its neighbours in each later one (`None` past `u64`).
+    fn evals_after(config: &ClimbConfig, rounds: u64) -> Option<u64> {
+        let walkers = config.walkers as u64;
+        let k = config.neighbours.max(1) as u64;
+        match rounds {
+            0 => Some(0),
+            r => walkers
+                .checked_mul(k + 1)?
+                .checked_add(walkers.checked_mul(k)?.checked_mul(r - 1)?),
+        }
+    }
+
+    /// Checks a recorded state (a ledger row read back on `--resume`) against the climb it
+    /// is to go on with: what [`ClimbState::round`] relies on and a climb always writes.
+    /// Without it a corrupt or hand-edited row makes the climb panic part-way (a hand that
+    /// is not a slice of the codes, a code that is not a card, a counter at its maximum).
+    pub fn check(&self, config: &ClimbConfig) -> Result<(), String> {
+        if self.walkers.len() != config.walkers {
+            return Err(format!(
+                "{} walkers recorded, the climb has {}",
+                self.walkers.len(),
+                config.walkers
+            ));
+        }
+        // The counts of a climb that ran `round` rounds, with room for one more.
+        let evals = ClimbState::evals_after(config, self.round);
+        if evals != Some(self.evals)
+            || ClimbState::evals_after(config, self.round.saturating_add(1)).is_none()
+        {
+            return Err(format!(
+                "{} evaluations recorded after {} rounds",
+                self.evals, self.round
+            ));
+        }
+        let deck = config.source.deck().counts();
+        for (w, walker) in self.walkers.iter().enumerate() {
+            let cards = &walker.current;
+            // Hands cut from the codes, none empty (`give` moves may change their sizes).
+            let whole = cards.sizes.len() == config.source.players()
+                && cards.sizes.iter().all(|&s| s > 0 && s <= cards.codes.len())
+                && cards.sizes.iter().sum::<usize>() == cards.codes.len()
+                && cards.codes.len() == config.source.len()
+                && cards.codes.iter().all(|&c| usize::from(c) < deck.len());
+            let mut counts = [0u32; 6];
+            if whole {
+                for &c in &cards.codes {
+                    counts[usize::from(c)] += 1;
+                }
+            }
+            if !whole || counts != deck {
+                return Err(format!(
+                    "walker {} holds no deal of the climb's deck",
+                    w + 1
+                ));
+            }
+            if walker.stale >= config.restart_after || walker.restarts == u64::MAX {
+                return Err(format!("walker {} has impossible counters", w + 1));
+            }
+        }
+        // Longest first, as `note` keeps them: a new best is measured against the first, and
+        // one out of order would pass for a new best and fail the reference engine's replay.
+        let score = |f: &Found| config.objective.score(&finished(f));
+        if self.best.windows(2).any(|w| score(&w[0]) < score(&w[1])) {
+            return Err("the best games are not longest first".into());
+        }
+        if let Some(f) = self.best.iter().find(|f| {
+            bmn_core::Position::parse_deal(&f.deal, bmn_core::Player(0))
+                .map_or(true, |p| p.players() != config.source.players())
+        }) {
+            return Err(format!("'{}' among the best games is not a deal", f.deal));
+        }
+        Ok(())
+    }
+
     /// The best game's length by the objective (0 before any).
     pub fn best_score(&self, objective: Objective) -> u64 {
         self.best

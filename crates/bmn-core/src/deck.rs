@@ -59,55 +59,75 @@ impl Deck {
             .collect()
     }
 
+    /// The most cards a deck spec may name. Far past any deck played (the kernels take 64
+    /// cards, the examples go to 540), yet small enough that what is linear in a deck's size
+    /// (counting, ranking and unranking its deals, dealing it) stays fast: without a bound a
+    /// short spec such as `4000000000-` overflowed the counts or stalled `#K` for hours.
+    pub const MAX_CARDS: u32 = 10_000;
+
     /// Parses a deck spec: terms joined by `+`, each `standard`, `camicia`, `jokers`
     /// (2 jokers per standard deck in the spec, at least 2), optionally repeated as `2xstandard`,
-    /// or a composition list such as `2J,2Q,2K,2A,16-`.
+    /// or a composition list such as `2J,2Q,2K,2A,16-`. At most [`Deck::MAX_CARDS`] cards.
     pub fn parse(text: &str) -> Result<Deck, DeckError> {
         let spec = text.trim();
         if spec.is_empty() {
             return Err(DeckError::Empty);
         }
-        let mut deck = Deck::default();
-        let mut standard_decks = 0u32;
-        let mut jokers = 0u32;
+        // Counted in u64, saturating: any count that saturates is past the bound anyway.
+        let mut counts = [0u64; 6];
+        let mut standard_decks = 0u64;
+        let mut jokers = 0u64;
         for term in spec.split('+').map(str::trim) {
             let (times, name) = match term.split_once(['x', '×']) {
                 Some((n, name)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
                     let times = n
                         .parse::<u32>()
                         .map_err(|_| DeckError::BadTerm(term.into()))?;
-                    (times, name.trim())
+                    (u64::from(times), name.trim())
                 }
                 _ => (1, term),
             };
             match name.to_ascii_lowercase().as_str() {
                 "standard" => {
-                    deck.add(&Deck::STANDARD, times);
-                    standard_decks += times;
+                    add(&mut counts, &Deck::STANDARD.counts, times);
+                    standard_decks = standard_decks.saturating_add(times);
                 }
-                "camicia" => deck.add(&Deck::CAMICIA, times),
-                "jokers" | "joker" => jokers += times,
-                _ if times == 1 => deck.add(&parse_list(name)?, 1),
+                "camicia" => add(&mut counts, &Deck::CAMICIA.counts, times),
+                "jokers" | "joker" => jokers = jokers.saturating_add(times),
+                _ if times == 1 => parse_list(name, &mut counts)?,
                 _ => return Err(DeckError::BadTerm(term.into())),
             }
         }
-        deck.counts[Kind::Joker.index()] += jokers * 2 * standard_decks.max(1);
-        if deck.is_empty() {
+        let joker_cards = jokers
+            .saturating_mul(2)
+            .saturating_mul(standard_decks.max(1));
+        counts[Kind::Joker.index()] = counts[Kind::Joker.index()].saturating_add(joker_cards);
+        let cards = counts.iter().fold(0u64, |a, &c| a.saturating_add(c));
+        if cards == 0 {
             return Err(DeckError::Empty);
         }
-        Ok(deck)
-    }
-
-    fn add(&mut self, other: &Deck, times: u32) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine += theirs * times;
+        if cards > u64::from(Deck::MAX_CARDS) {
+            return Err(DeckError::TooBig {
+                cards,
+                max: Deck::MAX_CARDS,
+            });
         }
+        // Each count is at most MAX_CARDS: it fits.
+        Ok(Deck {
+            counts: counts.map(|c| c as u32),
+        })
     }
 }
 
-/// `2J,2Q,2K,2A,16-`: a count then a kind symbol, per item.
-fn parse_list(list: &str) -> Result<Deck, DeckError> {
-    let mut deck = Deck::default();
+/// `counts += deck * times`, saturating.
+fn add(counts: &mut [u64; 6], deck: &[u32; 6], times: u64) {
+    for (mine, &theirs) in counts.iter_mut().zip(deck) {
+        *mine = mine.saturating_add(u64::from(theirs).saturating_mul(times));
+    }
+}
+
+/// `2J,2Q,2K,2A,16-`: a count then a kind symbol, per item; added to `counts`.
+fn parse_list(list: &str, counts: &mut [u64; 6]) -> Result<(), DeckError> {
     for item in list.split(',').map(str::trim) {
         let split = item
             .find(|c: char| !c.is_ascii_digit())
@@ -119,11 +139,13 @@ fn parse_list(list: &str) -> Result<Deck, DeckError> {
             _ => None,
         };
         match (count.parse::<u32>(), kind) {
-            (Ok(n), Some(kind)) => deck.counts[kind.index()] += n,
+            (Ok(n), Some(kind)) => {
+                counts[kind.index()] = counts[kind.index()].saturating_add(u64::from(n));
+            }
             _ => return Err(DeckError::BadTerm(item.into())),
         }
     }
-    Ok(deck)
+    Ok(())
 }
 
 impl fmt::Display for Deck {
@@ -171,5 +193,21 @@ mod tests {
         ] {
             assert!(Deck::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn huge_decks_are_refused_not_overflowed() {
+        // Found by fuzzing (fuzz/regressions/deck_spec/): the counts overflowed u32.
+        for huge in [
+            "1Q,4294967295-",
+            "4294967295-,4294967295-",
+            "4294967295xstandard+4294967295xjokers",
+            "193xstandard",
+        ] {
+            let err = Deck::parse(huge).unwrap_err().to_string();
+            assert!(err.contains("at most 10000"), "{huge}: {err}");
+        }
+        assert_eq!(Deck::parse("192xstandard").unwrap().len(), 9984);
+        assert_eq!(Deck::parse("10000-").unwrap().len(), Deck::MAX_CARDS);
     }
 }

@@ -85,7 +85,8 @@ impl Params {
             query.map_err(|e| ApiError::bad(format!("bad query: {}", e.body_text())))?;
         if let Some(name) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
             return Err(ApiError::bad(format!(
-                "unknown parameter '{name}' (this endpoint takes {})",
+                "unknown parameter '{}' (this endpoint takes {})",
+                name.escape_debug(),
                 allowed.join(", ")
             )));
         }
@@ -100,9 +101,10 @@ impl Params {
     fn number<T: FromStr>(&self, name: &str) -> Result<Option<T>, ApiError> {
         self.text(name)
             .map(|v| {
-                v.trim()
-                    .parse()
-                    .map_err(|_| ApiError::bad(format!("bad {name}: '{v}' is not a whole number")))
+                v.trim().parse().map_err(|_| {
+                    let v = v.escape_debug();
+                    ApiError::bad(format!("bad {name}: '{v}' is not a whole number"))
+                })
             })
             .transpose()
     }
@@ -112,7 +114,8 @@ impl Params {
             None | Some("false" | "0" | "no") => Ok(false),
             Some("true" | "1" | "yes") => Ok(true),
             Some(v) => Err(ApiError::bad(format!(
-                "bad {name}: '{v}' is not true or false"
+                "bad {name}: '{}' is not true or false",
+                v.escape_debug()
             ))),
         }
     }

@@ -1,0 +1,3 @@
+//! Fuzz target `merge`: libFuzzer's inputs to `bmn_fuzz::merge`, which panics only when a property fails.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bmn_fuzz::merge(data));

@@ -1,0 +1,3 @@
+//! Fuzz target `penalty_spec`: libFuzzer's inputs to `bmn_fuzz::penalty_spec`, which panics only when a property fails.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bmn_fuzz::penalty_spec(data));
