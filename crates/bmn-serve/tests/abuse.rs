@@ -398,3 +398,28 @@ fn an_idle_kept_alive_connection_is_closed_after_the_header_timeout() {
     assert!(closed_within(&mut s, Duration::from_secs(6)));
     assert!(t.elapsed() >= LIMITS.header_timeout - Duration::from_millis(500));
 }
+
+#[test]
+fn error_messages_stay_on_one_line_whatever_is_sent() {
+    server();
+    for query in [
+        "/api/play?deal=--%0AZ/J-",
+        "/api/play?deal=--/J-&deck=2J%0A,2Q",
+        "/api/play?deal=--/J-&penalties=J1,%0D%0AZ2",
+        "/api/play?deal=--/J-&lea%0Ader=1",
+        "/api/play?deal=--/J-&leader=1%0A2",
+        "/api/play?deal=--/J-&trace=yes%0Ano",
+        "/api/basin?deal=9C%0A&lim%0Ait=3",
+    ] {
+        let answer = get(query, "");
+        assert_eq!(status(&answer), 400, "{query}: {answer}");
+        let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(body).expect(body);
+        let message = v["error"].as_str().unwrap();
+        assert!(!message.contains(['\n', '\r']), "{query}: {message:?}");
+        // What was sent is quoted, its line break escaped.
+        if query.contains("lea%0Ader") {
+            assert!(message.contains("'lea\\nder'"), "{query}: {message:?}");
+        }
+    }
+}
