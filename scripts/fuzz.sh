@@ -54,7 +54,7 @@ for t in "${targets[@]}"; do
     # 10 s is a hang, 2 GiB of memory an OOM.
     set +e
     cargo +nightly fuzz run -s none "$t" "corpus/$t" "seeds/$t" -- \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
         -artifact_prefix="artifacts/$t/" -print_final_stats=1 "${dict[@]}" >"$log" 2>&1
     rc=$?
     set -e

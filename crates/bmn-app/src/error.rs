@@ -5,12 +5,32 @@ use bmn_run::RunError;
 /// Why a command gave no answer. `Input` is the user's to fix and names the flag or value at
 /// fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
 /// everything else (a file that cannot be written, kernels that disagree: exit code 1).
+/// Shown on one line whatever it quotes ([`one_line`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     Input(String),
-    #[error("{0}")]
+    #[error("{}", one_line(.0))]
     Failed(String),
+}
+
+/// `text` with its control characters escaped (`\n`, `\r`, `\u{0}`): a message quotes what
+/// the user typed, and a line break or a terminal escape in it must not reach their screen or
+/// a log as if it were bmn's own (found by fuzzing the page).
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 impl Error {
@@ -47,3 +67,18 @@ impl From<bmn_plot::PlotError> for Error {
 
 /// Results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn messages_are_one_line() {
+        let e = Error::input("bad rank '\u{1b}[2J1\r\n2\u{0}': not a whole number");
+        assert_eq!(
+            e.to_string(),
+            "bad rank '\\u{1b}[2J1\\r\\n2\\u{0}': not a whole number"
+        );
+        assert_eq!(Error::input("bad deal: 'Q♠'").to_string(), "bad deal: 'Q♠'");
+    }
+}

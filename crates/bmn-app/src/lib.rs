@@ -36,7 +36,7 @@ pub mod search;
 pub mod stats;
 
 pub use bmn_run::LedgerChoice;
-pub use error::{Error, Result};
+pub use error::{Error, Result, one_line};
 pub use observer::{Observer, Quiet};
 
 /// A command's answer: its JSON (serde, the keys are a contract) and its text for a person.

@@ -24,8 +24,8 @@ use pyo3::prelude::*;
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
     match e {
-        bmn_app::Error::Input(m) => PyValueError::new_err(m),
-        bmn_app::Error::Failed(m) => PyRuntimeError::new_err(m),
+        bmn_app::Error::Input(m) => PyValueError::new_err(bmn_app::one_line(&m).into_owned()),
+        bmn_app::Error::Failed(m) => PyRuntimeError::new_err(bmn_app::one_line(&m).into_owned()),
     }
 }
 

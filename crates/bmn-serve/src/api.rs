@@ -47,10 +47,10 @@ impl ApiError {
 impl From<bmn_app::Error> for ApiError {
     fn from(e: bmn_app::Error) -> ApiError {
         match e {
-            bmn_app::Error::Input(m) => ApiError::bad(m),
+            bmn_app::Error::Input(m) => ApiError::bad(bmn_app::one_line(&m)),
             bmn_app::Error::Failed(m) => ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: m,
+                message: bmn_app::one_line(&m).into_owned(),
             },
         }
     }
@@ -243,6 +243,12 @@ pub async fn basin(
         graph: p.flag("graph")?.then_some(shared.limits.graph_nodes),
         rules: p.rules(),
     };
+    let _turn = shared
+        .basins
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("the semaphore is never closed");
     blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_app::Quiet)?)).await
 }
 

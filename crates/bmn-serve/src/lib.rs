@@ -46,6 +46,8 @@ pub struct Limits {
     pub search_seconds: u64,
     /// Searches running at once.
     pub searches: usize,
+    /// Basins computed at once; more wait their turn (one many-player basin can take seconds).
+    pub basins: usize,
     /// Connections open at once; past it new ones wait in the system's backlog.
     pub connections: usize,
     /// How long a client may take to send a request's head (the first on a connection, or
@@ -65,6 +67,7 @@ impl Default for Limits {
             graph_nodes: 10_000,
             search_seconds: 60,
             searches: 2,
+            basins: 2,
             connections: 1024,
             header_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(30),
@@ -77,6 +80,10 @@ impl Default for Limits {
 pub(crate) struct Shared {
     pub limits: Limits,
     pub searches: Arc<Semaphore>,
+    /// Basins computed at once; more wait their turn. A basin is bounded by its positions,
+    /// yet one expansion of a many-player final position can take seconds of CPU, so a flood
+    /// of them is kept to these threads rather than every core.
+    pub basins: Arc<Semaphore>,
 }
 
 /// The page and the API.
@@ -84,6 +91,7 @@ pub fn router(limits: Limits) -> Router {
     let shared = Shared {
         limits,
         searches: Arc::new(Semaphore::new(limits.searches)),
+        basins: Arc::new(Semaphore::new(limits.basins.max(1))),
     };
     Router::new()
         .route("/", get(assets::index))

@@ -23,6 +23,7 @@ const LIMITS: Limits = Limits {
     graph_nodes: 10_000,
     search_seconds: 60,
     searches: 1,
+    basins: 2,
     connections: 1100,
     header_timeout: Duration::from_secs(2),
     write_timeout: Duration::from_secs(3),
