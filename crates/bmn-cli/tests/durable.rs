@@ -113,15 +113,20 @@ fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Starts `bmn args`, lets it run for `after`, and kills it with SIGKILL (no chance to save).
-fn kill_after(args: &[&str], after: Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
+/// Starts `bmn args` in the background, its output thrown away.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_bmn"))
         .args(args)
         .env("BMN_DB", common::test_db())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Starts `bmn args`, lets it run for `after`, and kills it with SIGKILL (no chance to save).
+fn kill_after(args: &[&str], after: Duration) {
+    let mut child = spawn(args);
     let started = Instant::now();
     while started.elapsed() < after {
         if child.try_wait().unwrap().is_some() {
@@ -131,6 +136,19 @@ fn kill_after(args: &[&str], after: Duration) {
     }
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
+}
+
+/// Shard 1/2 of [`slow_search`] into `out`, on one thread, unrecorded.
+fn slow_shard(out: &Path) -> Vec<&str> {
+    slow_search(&[
+        "--shard",
+        "1/2",
+        "--out",
+        p(out),
+        "--no-db",
+        "--threads",
+        "1",
+    ])
 }
 
 /// A run slow enough to kill part-way: three players play on the reference engine.
@@ -180,15 +198,7 @@ fn a_killed_run_resumes_from_the_database_to_the_same_result() {
 fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
     let dir = common::scratch("kill-out");
     let out = dir.join("shard1.json");
-    let args = slow_search(&[
-        "--shard",
-        "1/2",
-        "--out",
-        p(&out),
-        "--no-db",
-        "--threads",
-        "1",
-    ]);
+    let args = slow_shard(&out);
     kill_after(&args, Duration::from_millis(2000));
     let other = dir.join("shard2.json");
     ok(&slow_search(&[
@@ -376,13 +386,7 @@ fn bmn_under(setup: &str, args: &[&str]) -> std::process::Output {
 
 /// Starts `bmn args` and waits for `ready` to exist (the run has started and locked it).
 fn start_until(args: &[&str], ready: &Path) -> std::process::Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(args)
-        .env("BMN_DB", common::test_db())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(args);
     let started = Instant::now();
     while !ready.exists() {
         assert!(child.try_wait().unwrap().is_none(), "{args:?} ended early");
@@ -424,15 +428,7 @@ fn two_processes_cannot_go_on_with_the_same_run() {
 
     // The same for two runs writing one --out file.
     let out = dir.join("shard.json");
-    let args = slow_search(&[
-        "--shard",
-        "1/2",
-        "--out",
-        p(&out),
-        "--no-db",
-        "--threads",
-        "1",
-    ]);
+    let args = slow_shard(&out);
     let mut first = start_until(&args, &dir.join("shard.json.lock"));
     bad(&args, "shard.json is being run by another bmn process");
     first.kill().unwrap();
