@@ -94,6 +94,8 @@ pub struct BalancedJson {
     pub cards: u64,
     /// Reaches the cycle only with the players renamed.
     pub renamed: bool,
+    /// Its rank among the deals of its cards (`bmn rank`; `#K` replays it).
+    pub rank: Option<String>,
 }
 
 /// Balanced deals counted by the definitions a paper might use (docs/rules.md, section 9).
@@ -236,6 +238,7 @@ fn balanced_json(deals: &[BalancedDeal], leader_1: bool) -> Vec<BalancedJson> {
             tricks: d.length.tricks,
             cards: d.length.cards,
             renamed: d.renamed,
+            rank: crate::rank::rank_of(&d.deal),
         })
         .collect()
 }
@@ -325,9 +328,14 @@ impl crate::Report for BasinReport {
         if self.list_balanced {
             for d in &self.balanced_deals {
                 let renamed = if d.renamed { ", players renamed" } else { "" };
+                let rank = d
+                    .rank
+                    .as_ref()
+                    .map(|k| format!(", #{k}"))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     text,
-                    "  {} (leader {}): {} {}, {} cards{renamed}",
+                    "  {} (leader {}{rank}): {} {}, {} cards{renamed}",
                     d.deal,
                     d.leader,
                     self.length,

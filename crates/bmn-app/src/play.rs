@@ -193,6 +193,10 @@ pub struct Replay {
     pub report: PlayReport,
     pub start: PositionJson,
     pub players: usize,
+    /// The start's cards as a deck spec, and the start's rank among that deck's deals (null
+    /// when its hands are not the sizes a deal gives): `#rank` with `deck` replays it.
+    pub deck: String,
+    pub rank: Option<String>,
     /// Every card laid and every pile taken, in order (with `events`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<EventJson>>,
@@ -223,6 +227,8 @@ pub fn replay(req: &PlayRequest, events: bool, max_tricks: u64) -> Result<Replay
         report,
         start: (&start).into(),
         players: start.players(),
+        deck: bmn_core::Deck::of_cards(start.stacks().iter().flatten()).to_string(),
+        rank: crate::rank::rank_of(&start),
         events: events.then(|| self::events(&rules, &start, tricks)),
     })
 }

@@ -57,6 +57,17 @@ pub fn rank(deal: &str, leader: u64, deck: Option<&str>) -> Result<RankReport> {
     Ok(report(&position, &deck, rank))
 }
 
+/// The rank of `position` among the deals of its own cards, when its hands have the sizes a
+/// deal gives (a position in mid-game has none).
+pub fn rank_of(position: &Position) -> Option<String> {
+    let sizes: Vec<usize> = position.stacks().iter().map(|s| s.len()).collect();
+    if sizes != hand_sizes(position.card_count(), position.players(), position.leader()) {
+        return None;
+    }
+    let deck = Deck::of_cards(position.stacks().iter().flatten());
+    bmn_deals::rank::rank(&deck.counts(), &position.codes()).map(|k| k.to_string())
+}
+
 /// Deal `rank` of `deck` (standard if `None`) among `players` (2) with `leader` leading.
 pub fn unrank(
     rank: &str,

@@ -158,6 +158,10 @@ pub struct ServeArgs {
     /// The port (0: any free port).
     #[arg(long, default_value_t = 8080, value_name = "PORT")]
     pub port: u16,
+    /// The atlas's catalogues: every *.json in DIR (the --json of `bmn census` or `bmn pieces
+    /// factory`) instead of those compiled in (docs/catalogue/).
+    #[arg(long, value_name = "DIR")]
+    pub catalogue: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -241,10 +241,14 @@ pub fn run(command: Command) -> Result<()> {
         Command::Devices(a) => emit(&bmn_app::devices::devices(), a.output.json),
         Command::Serve(a) => {
             let limits = bmn_serve::Limits::default();
+            let atlas = match &a.catalogue {
+                Some(dir) => bmn_serve::Atlas::read(dir)?,
+                None => bmn_serve::Atlas::embedded(),
+            };
             // Room for every connection the server allows (the usual soft limit is 1024);
             // where it cannot be raised, connections past it wait in the backlog instead.
             let _ = rlimit::increase_nofile_limit(limits.connections as u64 + 64);
-            bmn_serve::serve(&a.bind, a.port, limits, |at| {
+            bmn_serve::serve(&a.bind, a.port, limits, atlas, |at| {
                 eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");
                 if !at.ip().is_loopback() {
                     eprintln!(

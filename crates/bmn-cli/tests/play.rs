@@ -208,12 +208,12 @@ fn bad_input_is_named_with_exit_code_2() {
     bad(&["frobnicate"], "unrecognized subcommand");
 }
 
-/// `bmn serve` listens where it says and answers the API; a bad address is an error.
-#[test]
-fn serve_answers_on_the_port_it_names() {
-    use std::io::{BufRead, BufReader, Read, Write};
+/// `bmn serve ARGS` started on a free port: the child and the address it says it serves on.
+fn serve(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bmn"))
         .args(["serve", "--port", "0"])
+        .args(args)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -227,14 +227,29 @@ fn serve_answers_on_the_port_it_names() {
         .and_then(|r| r.split('/').next())
         .unwrap_or_else(|| panic!("{line}"))
         .to_string();
-    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    (child, address)
+}
+
+/// The whole HTTP answer to `GET path`.
+fn http_get(address: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
     write!(
         stream,
-        "GET /api/play?deal=--Q-J-/Q-J- HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+/// `bmn serve` listens where it says and answers the API; a bad address is an error.
+#[test]
+fn serve_answers_on_the_port_it_names() {
+    use std::io::{BufRead, BufReader};
+    let (mut child, address) = serve(&[]);
+    let answer = http_get(&address, "/api/play?deal=--Q-J-/Q-J-");
     child.kill().unwrap();
     let _ = child.wait();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
@@ -263,5 +278,47 @@ fn serve_answers_on_the_port_it_names() {
             "bmn: warning: 0.0.0.0 is not a loopback address and the page has no login"
         ),
         "{second}"
+    );
+}
+
+/// `bmn serve --catalogue DIR` offers DIR's catalogue files instead of the compiled-in ones;
+/// a folder it cannot read, or a file that is not a catalogue, stops it with what is wrong.
+#[test]
+fn serve_reads_its_catalogues_from_a_folder() {
+    let dir = std::env::temp_dir().join(format!("bmn-catalogue-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/catalogue/census-camicia-half.json"
+    );
+    std::fs::copy(file, dir.join("half.json")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a catalogue, and not read").unwrap();
+    let (mut child, address) = serve(&["--catalogue", dir.to_str().unwrap()]);
+    let list = http_get(&address, "/api/catalogue");
+    let one = http_get(&address, "/api/catalogue?table=half");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(
+        list.contains(r#""table":"half""#) && !list.contains("census-camicia"),
+        "{list}"
+    );
+    assert!(one.contains(r#""deck": "2J,2Q,2K,14-""#), "{one}");
+
+    std::fs::write(dir.join("broken.json"), "{\"deck\": \"standard\"").unwrap();
+    let out = bmn(&["serve", "--catalogue", dir.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad catalogue file broken.json: not JSON"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = bmn(&["serve", "--catalogue", dir.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("reading the catalogue") && err.contains("No such file"),
+        "{err}"
     );
 }

@@ -1,5 +1,6 @@
 //! Workspace invariants checked by a test, not a reviewer: every Rust file opens with a `//!`
-//! line, and the repository stands alone (no tracked file names or reads a path outside it).
+//! line, the repository stands alone (no tracked file names or reads a path outside it), and
+//! ARCHITECTURE.md stays short.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -229,5 +230,17 @@ fn no_two_modules_import_each_other() {
         cycles.is_empty(),
         "modules that import each other:\n{}",
         cycles.join("\n")
+    );
+}
+
+/// ARCHITECTURE.md is read whole by a newcomer: it stays under 1,200 words, and what changes
+/// often goes to BENCHMARKS.md and docs/ instead.
+#[test]
+fn the_architecture_doc_stays_under_1200_words() {
+    let text = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let words = text.split_whitespace().count();
+    assert!(
+        words < 1200,
+        "ARCHITECTURE.md has {words} words: move figures and details to BENCHMARKS.md or docs/"
     );
 }

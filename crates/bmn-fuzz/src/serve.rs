@@ -1,5 +1,5 @@
 //! The web page's query strings: `bmn_serve::router` driven in-process with a fuzzed query
-//! under `/api/play`, `/api/basin`, `/api/presets` and `/api/records` (not `/api/search`,
+//! under `/api/play`, `/api/basin`, `/api/catalogue`, `/api/presets` and `/api/records` (not `/api/search`,
 //! which runs for seconds). Every answer is a 200, or a 4xx with `{"error": "..."}` and a
 //! one-line message; never a 5xx, never a panic.
 
@@ -22,7 +22,8 @@ fn endpoint(first: u8) -> &'static str {
         (3, _) => "/api/records",
         (_, 0 | 2) => "/api/play",
         (_, 1) => "/api/basin",
-        _ => "/api/presets",
+        _ if first & 8 == 0 => "/api/presets",
+        _ => "/api/catalogue",
     }
 }
 
@@ -47,7 +48,10 @@ fn server() -> &'static (Runtime, Router) {
             .enable_all()
             .build()
             .expect("a tokio runtime");
-        (runtime, bmn_serve::router(limits()))
+        (
+            runtime,
+            bmn_serve::router(limits(), bmn_serve::Atlas::embedded()),
+        )
     })
 }
 

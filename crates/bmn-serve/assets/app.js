@@ -31,6 +31,84 @@ function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+// ---------- tables: downloads and deal lists ----------
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break. */
+function csvField(value) {
+  const text = value === null || value === undefined ? "" : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** `rows` (objects) as CSV with `columns` for its header. */
+function toCsv(columns, rows) {
+  const lines = [columns.join(",")];
+  for (const row of rows) lines.push(columns.map((c) => csvField(row[c])).join(","));
+  return lines.join("\r\n") + "\r\n";
+}
+
+const downloadUrls = {};
+
+/** CSV and JSON links in `spanId` for a table of `rows` (JSON: `json`, or the rows themselves). */
+function downloads(spanId, name, columns, rows, json) {
+  const span = $(spanId);
+  for (const url of downloadUrls[spanId] || []) URL.revokeObjectURL(url);
+  const files = [
+    ["CSV", `${name}.csv`, "text/csv", toCsv(columns, rows)],
+    ["JSON", `${name}.json`, "application/json", JSON.stringify(json ?? rows, null, 1) + "\n"],
+  ];
+  downloadUrls[spanId] = [];
+  span.textContent = "";
+  for (const [label, file, type, text] of files) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type }));
+    a.download = file;
+    a.textContent = `⤓ ${label}`;
+    a.className = `download-${label.toLowerCase()}`;
+    downloadUrls[spanId].push(a.href);
+    span.appendChild(a);
+  }
+}
+
+/** The link that replays deal `rank` of `deck` by its number. */
+function rankLink(rank, deck, players, leader) {
+  const params = { deal: `#${rank}`, deck, players: String(players), leader: String(leader) };
+  const a = document.createElement("a");
+  a.href = "?" + new URLSearchParams(params).toString();
+  a.textContent = `#${rank}`;
+  a.className = "rank-link";
+  a.onclick = (ev) => {
+    ev.preventDefault();
+    replay(params);
+  };
+  return a;
+}
+
+/** Puts `params` in the form and replays them in the table at the top. */
+function replay(params) {
+  setForm(params);
+  play();
+  window.scrollTo(0, 0);
+}
+
+const DEAL_COLUMNS = ["rank", "deal", "leader", "preperiod_tricks", "preperiod_cards", "renamed"];
+
+/** A list of deals into `tbody`: rank (a link that replays it by number), deal, preperiod,
+ * and a button that replays it; deals are {deal, leader, rank, preperiod_tricks, ...}. */
+function dealRows(tbody, deals, deck, players) {
+  tbody.innerHTML = "";
+  for (const d of deals) {
+    const tr = document.createElement("tr");
+    const rank = document.createElement("td");
+    if (d.rank !== null && d.rank !== undefined) rank.appendChild(rankLink(d.rank, deck, players, d.leader));
+    tr.appendChild(rank);
+    tr.insertAdjacentHTML("beforeend",
+      `<td class="deal">${esc(d.deal)}</td><td>${d.preperiod_tricks} tricks, ${d.preperiod_cards} cards` +
+      `${d.renamed ? " (players renamed)" : ""}</td><td><button>replay</button></td>`);
+    tr.querySelector("button").onclick = () => replay({ deal: d.deal, leader: String(d.leader) });
+    tbody.appendChild(tr);
+  }
+}
+
 function formParams() {
   const p = { deal: $("deal").value.trim(), leader: $("leader").value || "1" };
   for (const name of ["players", "deck", "penalties"]) {
@@ -83,12 +161,19 @@ function load(report) {
   $("game-panel").hidden = false;
   $("slider").max = String(game.events.length);
   $("summary").textContent = summaryText(report);
+  $("rank").textContent = "";
+  if (report.rank !== null && report.rank !== undefined) {
+    $("rank").append(`deal `);
+    $("rank").appendChild(rankLink(report.rank, report.deck, report.players, report.start.leader));
+    $("rank").append(` of the deck ${report.deck} (${report.players} players, player ${report.start.leader} leads)`);
+  }
   const cycle = report.outcome === "cycle";
   $("to-cycle").hidden = !cycle;
   $("basin-box").hidden = !cycle;
   $("basin").innerHTML = "";
   $("basin").setAttribute("hidden", "");
   $("basin-info").textContent = "";
+  $("basin-deals-box").hidden = true;
   drawChart();
   show();
 }
@@ -265,7 +350,18 @@ async function loadBasin() {
     `${b.positions} positions${b.complete ? "" : " (cut short at the cap: a lower bound)"}; ` +
     `${b.balanced_deals_count} balanced starting deals with player 1 leading` +
     (b.graph.truncated ? `; drawing the first ${b.graph.nodes.length}` : "");
-  drawBasin(b.graph);
+  drawBasin("basin", b.graph);
+  const deals = basinDeals(b);
+  dealRows($("basin-deals").querySelector("tbody"), deals, game.report.deck, game.report.players);
+  downloads("basin-downloads", `basin-${b.cycle_id || "final"}-deals`, DEAL_COLUMNS, deals);
+  $("basin-deals-box").hidden = false;
+}
+
+/** A basin's balanced deals (player 1 leading) as deal rows. */
+function basinDeals(b) {
+  return b.balanced_deals.map((d) => ({
+    rank: d.rank, deal: d.deal, leader: d.leader, preperiod_tricks: d.tricks, preperiod_cards: d.cards, renamed: d.renamed,
+  }));
 }
 
 function rulesParams() {
@@ -277,7 +373,7 @@ function rulesParams() {
 
 // A radial layout of a forest rooted on a cycle: the cycle on a circle, every other position
 // one ring further out than the position its trick leads to, spread around its angle.
-function drawBasin(graph) {
+function drawBasin(svgId, graph) {
   const n = graph.nodes.length;
   const next = new Array(n).fill(-1);
   const children = Array.from({ length: n }, () => []);
@@ -325,15 +421,14 @@ function drawBasin(graph) {
     svg += `<circle data-i="${i}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${fill[v.mark] || "#9aa3b2"}">` +
       `<title>${esc(v.deal)} (leader ${v.leader}) ${esc(v.mark)}</title></circle>`;
   }
-  $("basin").innerHTML = svg;
-  $("basin").removeAttribute("hidden");
-  $("basin").onclick = (ev) => {
+  const box = $(svgId);
+  box.innerHTML = svg;
+  box.removeAttribute("hidden");
+  box.onclick = (ev) => {
     const i = ev.target.dataset && ev.target.dataset.i;
     if (i === undefined) return;
     const v = graph.nodes[Number(i)];
-    setForm({ deal: v.deal, leader: String(v.leader), ...rulesParams() });
-    play();
-    window.scrollTo(0, 0);
+    replay({ deal: v.deal, leader: String(v.leader), ...rulesParams() });
   };
 }
 
@@ -370,15 +465,12 @@ async function loadRecords() {
     return;
   }
   body.innerHTML = "";
+  downloads("records-downloads", "records", ["year", "finder", "cards", "tricks", "winner", "deal", "leader", "verified"], data.records);
   for (const r of data.records) {
     const tr = document.createElement("tr");
     tr.innerHTML = `<td>${esc(r.year)}</td><td>${esc(r.finder)}</td><td>${r.cards}</td><td>${r.tricks}</td>` +
       `<td>${r.winner}</td><td>${r.verified ? "yes" : "NO"}</td><td><button>replay</button></td>`;
-    tr.querySelector("button").onclick = () => {
-      setForm({ deal: r.deal, leader: String(r.leader) });
-      play();
-      window.scrollTo(0, 0);
-    };
+    tr.querySelector("button").onclick = () => replay({ deal: r.deal, leader: String(r.leader) });
     body.appendChild(tr);
   }
 }
@@ -395,6 +487,7 @@ function startSearch(ev) {
     stream: "true",
   });
   $("search-progress").textContent = "starting…";
+  $("search-downloads").textContent = "";
   $("search-results").hidden = true;
   search = new EventSource(`/api/search?${params}`);
   search.addEventListener("progress", (e) => {
@@ -412,14 +505,11 @@ function startSearch(ev) {
       `(${(r.games_per_second / 1e6).toFixed(2)} M games/s, seed ${r.seed}); ${r.cycling_games} never end`;
     const body = $("search-results").querySelector("tbody");
     body.innerHTML = "";
+    downloads("search-downloads", `search-seed-${r.seed}-longest`, ["cards", "tricks", "winner", "deal", "leader"], r.longest);
     for (const g of r.longest) {
       const tr = document.createElement("tr");
       tr.innerHTML = `<td>${g.cards}</td><td>${g.tricks}</td><td>${g.winner}</td><td class="deal">${esc(g.deal)}</td><td><button>replay</button></td>`;
-      tr.querySelector("button").onclick = () => {
-        setForm({ deal: g.deal, leader: String(g.leader) });
-        play();
-        window.scrollTo(0, 0);
-      };
+      tr.querySelector("button").onclick = () => replay({ deal: g.deal, leader: String(g.leader) });
       body.appendChild(tr);
     }
     $("search-results").hidden = false;

@@ -1,4 +1,5 @@
-//! The JSON API: `/api/play`, `/api/records`, `/api/presets`, `/api/basin`, `/api/search`.
+//! The JSON API: `/api/play`, `/api/records`, `/api/presets`, `/api/basin`, `/api/search`,
+//! `/api/catalogue`.
 //! Parameters are a query string with the CLI's flag names (`deal`, `leader`, `deck`,
 //! `penalties`, `on_empty`, ...); answers carry the CLI's `--json` keys; a bad request gets
 //! HTTP 400 and `{"error": "..."}` with the CLI's one-line message.
@@ -382,12 +383,39 @@ pub async fn search(
         .into_response())
 }
 
+/// `/api/catalogue`: the atlas's tables (`{"tables": [...]}`); with `table=NAME`, that
+/// catalogue file as it is, with its own keys.
+pub async fn catalogue(
+    State(shared): State<Shared>,
+    raw: RawQuery,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Answer {
+    let p = Params::read(&shared, &raw, query, &["table"])?;
+    let Some(name) = p.text("table") else {
+        let tables: Vec<_> = shared.atlas.summaries().collect();
+        return to_json(&json!({ "tables": tables }));
+    };
+    let text = shared.atlas.file(name.trim()).ok_or_else(|| {
+        let names: Vec<_> = shared.atlas.summaries().map(|s| s.table.as_str()).collect();
+        ApiError::bad(format!(
+            "bad table: no catalogue named '{}' (this server has {})",
+            name.escape_debug(),
+            names.join(", ")
+        ))
+    })?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        text.to_string(),
+    )
+        .into_response())
+}
+
 /// Anything else: 404 and the endpoints there are.
 pub async fn not_found(uri: Uri) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: format!(
-            "no such page: {} (the page is /; the API: /api/play, /api/records, /api/presets, /api/basin, /api/search)",
+            "no such page: {} (the page is /; the API: /api/play, /api/records, /api/presets, /api/basin, /api/search, /api/catalogue)",
             uri.path()
         ),
     }

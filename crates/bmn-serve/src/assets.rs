@@ -5,6 +5,7 @@ use axum::response::IntoResponse;
 
 const INDEX: &str = include_str!("../assets/index.html");
 const SCRIPT: &str = include_str!("../assets/app.js");
+const ATLAS: &str = include_str!("../assets/atlas.js");
 const STYLE: &str = include_str!("../assets/style.css");
 
 pub async fn index() -> impl IntoResponse {
@@ -15,6 +16,13 @@ pub async fn script() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         SCRIPT,
+    )
+}
+
+pub async fn atlas() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        ATLAS,
     )
 }
 

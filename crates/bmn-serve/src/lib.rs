@@ -1,7 +1,8 @@
 //! bmn-serve: `bmn serve`, a local web page that replays any deal card by card, and the JSON
 //! API under `/api/` it is built on.
 //!
-//! Every answer comes from bmn-app, the library the CLI runs, so the API's keys are the CLI's
+//! The atlas (`/api/catalogue`) hands out the catalogues of endless games (`atlas.rs`).
+//! Every other answer comes from bmn-app, the library the CLI runs, so the API's keys are the CLI's
 //! `--json` keys and a bad request gets the CLI's one-line message (HTTP 400,
 //! `{"error": "..."}`). The page's files (`assets/`) are compiled in: nothing is fetched from
 //! anywhere but this server. Requests are bounded ([`Limits`]): the size of a request, the
@@ -14,6 +15,7 @@
 
 mod api;
 mod assets;
+mod atlas;
 mod guard;
 mod listen;
 
@@ -26,6 +28,7 @@ use axum::routing::get;
 use tokio::sync::Semaphore;
 
 pub use api::ApiError;
+pub use atlas::{Atlas, AtlasError, Published, PublishedPeriod, TableSummary};
 pub use guard::{CONTENT_SECURITY_POLICY, is_loopback_name};
 pub use listen::HEAD_BYTES;
 
@@ -84,37 +87,43 @@ pub(crate) struct Shared {
     /// yet one expansion of a many-player final position can take seconds of CPU, so a flood
     /// of them is kept to these threads rather than every core.
     pub basins: Arc<Semaphore>,
+    /// The catalogues of endless games the page's atlas shows.
+    pub atlas: Arc<Atlas>,
 }
 
-/// The page and the API.
-pub fn router(limits: Limits) -> Router {
+/// The page and the API, with `atlas`'s catalogues.
+pub fn router(limits: Limits, atlas: Atlas) -> Router {
     let shared = Shared {
         limits,
+        atlas: Arc::new(atlas),
         searches: Arc::new(Semaphore::new(limits.searches)),
         basins: Arc::new(Semaphore::new(limits.basins.max(1))),
     };
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
+        .route("/atlas.js", get(assets::atlas))
         .route("/style.css", get(assets::style))
         .route("/api/play", get(api::play))
         .route("/api/records", get(api::records))
         .route("/api/presets", get(api::presets))
         .route("/api/basin", get(api::basin))
         .route("/api/search", get(api::search))
+        .route("/api/catalogue", get(api::catalogue))
         .fallback(api::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(limits.request_bytes))
         .layer(axum::middleware::from_fn(guard::headers))
         .with_state(shared)
 }
 
-/// Serves the page on `bind:port` until the process ends; `ready(address)` is called once
+/// Serves the page, with `atlas`'s catalogues, on `bind:port` until the process ends; `ready(address)` is called once
 /// the socket listens (with port 0, the port the system chose). On a loopback address only
 /// requests whose `Host` names this machine are answered ([`is_loopback_name`]).
 pub fn serve(
     bind: &str,
     port: u16,
     limits: Limits,
+    atlas: Atlas,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -123,7 +132,7 @@ pub fn serve(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((bind, port)).await?;
         let at = listener.local_addr()?;
-        let mut app = router(limits);
+        let mut app = router(limits, atlas);
         if at.ip().is_loopback() {
             app = app.layer(axum::middleware::from_fn(guard::loopback_host));
         }

@@ -38,7 +38,10 @@ fn server() -> SocketAddr {
         let _ = rlimit::increase_nofile_limit(4096);
         let (tx, rx) = std::sync::mpsc::channel();
         thread::spawn(move || {
-            bmn_serve::serve("127.0.0.1", 0, LIMITS, |at| tx.send(at).unwrap()).unwrap();
+            bmn_serve::serve("127.0.0.1", 0, LIMITS, bmn_serve::Atlas::embedded(), |at| {
+                tx.send(at).unwrap()
+            })
+            .unwrap();
         });
         rx.recv().expect("the server starts")
     })

@@ -308,3 +308,88 @@ fn two_hundred_concurrent_replays_of_the_record() {
         started.elapsed()
     );
 }
+
+/// `/api/catalogue` lists the compiled-in catalogues and hands out each file byte for byte;
+/// each catalogue's every deal replays, by its rank, into its cycle.
+#[test]
+fn catalogue_lists_the_tables_and_hands_out_each_file() {
+    let list = ok("/api/catalogue");
+    let tables = list["tables"].as_array().unwrap();
+    let names: Vec<&str> = tables
+        .iter()
+        .map(|t| t["table"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[0], "census-camicia");
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/catalogue");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            files += 1;
+            let name = path.file_stem().unwrap().to_str().unwrap();
+            assert!(names.contains(&name), "{name} is not offered");
+            let (status, text) = get_text(&format!("/api/catalogue?table={name}"));
+            assert_eq!(status, 200);
+            assert_eq!(text, std::fs::read_to_string(&path).unwrap(), "{name}");
+        }
+    }
+    assert_eq!(names.len(), files);
+    let camicia = &tables[0];
+    assert_eq!(camicia["made_by"], "census");
+    assert_eq!(
+        (
+            camicia["cycles"].as_u64(),
+            camicia["balanced_deals"].as_u64()
+        ),
+        (Some(6), Some(18))
+    );
+    assert_eq!(camicia["published"]["cycling_deals"], 162);
+    let paulhus = tables.iter().find(|t| t["table"] == "paulhus-8").unwrap();
+    assert_eq!(paulhus["made_by"], "factory");
+    assert_eq!(paulhus["balanced_deals"], 11_928); // Paulhus, Table 1
+    assert!(paulhus["published"].is_null());
+
+    // Camicia's deals by their ranks: each reaches its cycle with its preperiod.
+    let file = ok("/api/catalogue?table=census-camicia");
+    for cycle in file["catalogue"].as_array().unwrap() {
+        for d in cycle["deals"].as_array().unwrap() {
+            let rank = d["rank"].as_str().unwrap();
+            let v = ok(&format!("/api/play?deal=%23{rank}&deck=camicia"));
+            assert_eq!(v["cycle_id"], cycle["cycle_id"]);
+            assert_eq!(v["start"]["deal"], d["deal"]);
+            assert_eq!(v["preperiod"], d["preperiod"]);
+            assert_eq!(v["rank"], d["rank"]);
+            assert_eq!(v["deck"], "4J,4Q,4K,28-");
+        }
+    }
+    bad(
+        "/api/catalogue?table=nope",
+        "bad table: no catalogue named 'nope' (this server has census-camicia, ",
+    );
+    bad(
+        "/api/catalogue?deck=camicia",
+        "unknown parameter 'deck' (this endpoint takes table)",
+    );
+}
+
+/// A replay and a basin's deals carry their ranks; a position in mid-game has none.
+#[test]
+fn replays_and_basins_name_each_deal_by_its_rank() {
+    let v = ok(&format!("/api/play?deal={}", enc(CASELLA)));
+    let rank = v["rank"].as_str().unwrap().to_string();
+    assert_eq!(v["deck"], "4J,4Q,4K,4A,36-");
+    let again = ok(&format!("/api/play?deal=%23{rank}"));
+    assert_eq!(again["start"]["deal"], CASELLA);
+    let uneven = ok("/api/play?deal=--Q-J-/Q-");
+    assert!(uneven["rank"].is_null(), "{uneven}");
+    let b = ok(&format!("/api/basin?deal={}", enc(CASELLA)));
+    let deals = b["balanced_deals"].as_array().unwrap();
+    assert_eq!(deals.len(), 30);
+    for d in deals {
+        let v = ok(&format!(
+            "/api/play?deal=%23{}",
+            d["rank"].as_str().unwrap()
+        ));
+        assert_eq!(v["start"]["deal"], d["deal"]);
+    }
+}

@@ -1,6 +1,8 @@
 //! The replay page in a real browser (Debian's chromium under chromedriver): Casella's game
-//! stepped to its cycle, the record played to its end, a bad deal's message beside the field.
-//! Screenshots of each step go to `target/browser/`.
+//! stepped to its cycle, the record played to its end, a bad deal's message beside the field;
+//! the atlas of endless games: Camicia's cycles, one opened, a deal replayed to its cycle's
+//! start by its number, a table downloaded as CSV and read back. Screenshots of each step go to
+//! `target/browser/`.
 //!
 //! Without chromedriver the test says so and passes, unless `BMN_REQUIRE_BROWSER=1` (set by
 //! `.ci/run`, which installs chromium and chromium-driver).
@@ -8,6 +10,7 @@
 mod common;
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use common::webdriver::{Browser, chromedriver};
 use common::{enc, server};
@@ -19,8 +22,11 @@ fn shots() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/browser")
 }
 
-#[test]
-fn the_page_replays_games_in_a_real_browser() {
+/// One browser at a time: this machine may have two cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// A browser, or `None` (and a note) where this machine has no chromedriver.
+fn browser() -> Option<Browser> {
     let Some(driver) = chromedriver() else {
         assert!(
             std::env::var("BMN_REQUIRE_BROWSER").is_err(),
@@ -29,9 +35,23 @@ fn the_page_replays_games_in_a_real_browser() {
         eprintln!(
             "note: no chromedriver here: the browser test did not run (apt-get install chromium chromium-driver)"
         );
-        return;
+        return None;
     };
-    let browser = Browser::start(&driver);
+    Some(Browser::start(&driver))
+}
+
+/// Keeps every violation of the page's Content-Security-Policy from here on.
+fn watch_policy(browser: &Browser) {
+    browser.run(
+        "window.cspViolations = []; document.addEventListener('securitypolicyviolation', \
+         (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    );
+}
+
+#[test]
+fn the_page_replays_games_in_a_real_browser() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(browser) = browser() else { return };
     let page = format!("http://{}/", server());
 
     // Casella's deal from a link: step to the cycle's start.
@@ -39,10 +59,7 @@ fn the_page_replays_games_in_a_real_browser() {
     browser.wait_text("#summary", "the game never ends");
     // Every violation of the page's Content-Security-Policy from here on is kept, and the
     // page's own style sheet and script loaded under it.
-    browser.run(
-        "window.cspViolations = []; document.addEventListener('securitypolicyviolation', \
-         (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
-    );
+    watch_policy(&browser);
     assert_eq!(browser.run("return document.styleSheets.length;"), 1);
     browser.click("#to-cycle");
     let at = browser.wait_text("#cycle-info", "preperiod 4 tricks, 34 cards");
@@ -116,5 +133,123 @@ fn the_page_replays_games_in_a_real_browser() {
     assert!(
         violations.to_string().contains("script-src"),
         "the inline handler was not reported: {violations}"
+    );
+}
+
+#[test]
+fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(browser) = browser() else { return };
+    browser.goto(&format!("http://{}/", server()));
+    watch_policy(&browser);
+
+    // Camicia's census is the first table: six cycles and their 18 deals, set beside the
+    // published enumeration of every deal.
+    browser.wait_text(
+        "#atlas-info",
+        "6 cycles, 18 balanced deals with player 1 leading",
+    );
+    let published = browser.text("#atlas-published");
+    assert!(
+        published.contains("162 of 193,584,473,082,000 never end, on 9 cycles")
+            && published.contains("33 tricks: 6 cycles, 18 deals (here 18)")
+            && published.contains("84 tricks: 1 cycle, 90 deals (here 0)"),
+        "{published}"
+    );
+    assert_eq!(
+        browser.run("return document.querySelectorAll('#atlas-graph circle[data-i]').length;"),
+        6
+    );
+    // The three cycles of other periods that the enumeration found, drawn hollow.
+    assert_eq!(
+        browser.run("return document.querySelectorAll('#atlas-graph circle.missing').length;"),
+        3
+    );
+
+    // A cycle opened: its basin drawn and its four deals listed with their ranks.
+    browser.click("#atlas-cycles tbody tr:first-child button");
+    browser.wait_text(
+        "#cycle-title",
+        "Cycle 1f4d09da6d0222f6: period 33 tricks, 233 cards",
+    );
+    browser.wait_text("#cycle-about", "basin 2134 positions; 4 balanced deals");
+    browser.screenshot_of("#atlas-panel", &shots().join("6-atlas-camicia.png"));
+    let ranks = browser.run(
+        "return [...document.querySelectorAll('#cycle-deals a.rank-link')].map(a => a.textContent);",
+    );
+    assert_eq!(
+        ranks,
+        serde_json::json!([
+            "#649797222495",
+            "#1137104982315",
+            "#36508485943319",
+            "#36518159479683"
+        ])
+    );
+
+    // One of its deals replayed in the table, to its cycle's start; the replay shows its rank.
+    browser.click("#cycle-deals tbody tr:first-child button");
+    browser.wait_text(
+        "#summary",
+        "preperiod 4 tricks, 23 cards; period 33 tricks, 233 cards (cycle 1f4d09da6d0222f6)",
+    );
+    browser.wait_text(
+        "#rank",
+        "deal #649797222495 of the deck 4J,4Q,4K,28- (2 players, player 1 leads)",
+    );
+    browser.click("#to-cycle");
+    browser.wait_text(
+        "#cycle-info",
+        "at the cycle's start: preperiod 4 tricks, 23 cards",
+    );
+    // The same deal by its number: the rank's link puts `#K` in the deal box.
+    browser.click("#rank a");
+    browser.wait_text("#summary", "(cycle 1f4d09da6d0222f6)");
+    assert_eq!(
+        browser.run(
+            "return [document.getElementById('deal').value, document.getElementById('deck').value];"
+        ),
+        serde_json::json!(["#649797222495", "4J,4Q,4K,28-"])
+    );
+
+    // The cycle's deals downloaded as CSV and read back.
+    browser.click("#cycle-downloads a.download-csv");
+    let csv = browser.downloaded("cycle-1f4d09da6d0222f6-deals.csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "rank,deal,leader,preperiod_tricks,preperiod_cards,renamed"
+    );
+    assert_eq!(
+        lines[1],
+        "649797222495,------------J--K-K--/---Q-Q-JQ-K-Q-KJ--J-,1,4,23,false"
+    );
+    assert_eq!(lines.len(), 5, "{csv}");
+    // And the catalogue itself, whose JSON is the file with its own keys.
+    browser.click("#atlas-downloads a.download-json");
+    let file: serde_json::Value =
+        serde_json::from_str(&browser.downloaded("catalogue-census-camicia.json")).unwrap();
+    assert_eq!(file["balanced_deals"], 18);
+    assert_eq!(file["catalogue"].as_array().unwrap().len(), 6);
+
+    // A factory catalogue (counts only): a cycle's deals come from its basin, ranked.
+    browser.run(
+        "const s = document.getElementById('atlas-table'); s.value = 'paulhus-6'; \
+         s.dispatchEvent(new Event('change'));",
+    );
+    browser.wait_text("#atlas-info", "18 cycles, 1260 balanced deals");
+    browser.click_any("#atlas-graph circle[data-i]");
+    browser.wait_text("#cycle-about", "balanced deals with player 1 leading");
+    let (rows, ranked) = (
+        browser.run("return document.querySelectorAll('#cycle-deals tbody tr').length;"),
+        browser.run("return document.querySelectorAll('#cycle-deals a.rank-link').length;"),
+    );
+    assert_eq!(rows, ranked);
+    assert!(rows.as_u64().unwrap() > 0);
+    browser.screenshot_of("#atlas-panel", &shots().join("7-atlas-paulhus-6.png"));
+
+    assert_eq!(
+        browser.run("return window.cspViolations;"),
+        serde_json::json!([])
     );
 }

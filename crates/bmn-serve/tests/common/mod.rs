@@ -19,7 +19,10 @@ pub fn server() -> SocketAddr {
                 searches: 1,
                 ..bmn_serve::Limits::default()
             };
-            bmn_serve::serve("127.0.0.1", 0, limits, |at| tx.send(at).unwrap()).unwrap();
+            bmn_serve::serve("127.0.0.1", 0, limits, bmn_serve::Atlas::embedded(), |at| {
+                tx.send(at).unwrap()
+            })
+            .unwrap();
         });
         rx.recv().expect("the server starts")
     })

@@ -2,7 +2,7 @@
 //! chromedriver: open a page, find, click, type, read text, take screenshots. (The WebDriver
 //! client crates bring a TLS stack for a protocol that runs over plain HTTP on localhost.)
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,8 @@ pub struct Browser {
     driver: Child,
     base: String,
     session: String,
+    /// Where the page's downloads land.
+    pub downloads: PathBuf,
 }
 
 /// Where chromedriver is, if this machine has it.
@@ -80,7 +82,13 @@ impl Browser {
         .into_iter()
         .chain([format!("--user-data-dir={}", user_data.display())])
         .collect::<Vec<_>>();
-        let mut options = json!({ "args": args });
+        let downloads =
+            std::env::temp_dir().join(format!("bmn-downloads-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&downloads).unwrap();
+        let mut options = json!({ "args": args, "prefs": {
+            "download.default_directory": downloads.display().to_string(),
+            "download.prompt_for_download": false,
+        } });
         if Path::new("/usr/bin/chromium").exists() {
             options["binary"] = json!("/usr/bin/chromium");
         }
@@ -88,6 +96,7 @@ impl Browser {
             driver: child,
             base,
             session: String::new(),
+            downloads,
         };
         let v = browser.call(
             "POST",
@@ -221,15 +230,48 @@ impl Browser {
         }
     }
 
+    /// Waits up to 20 s for the page to download `name`; returns its text.
+    pub fn downloaded(&self, name: &str) -> String {
+        let path = self.downloads.join(name);
+        let started = Instant::now();
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                return text;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{name} was never downloaded into {}",
+                self.downloads.display()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Saves a PNG of the element `css` selects to `path`.
+    pub fn screenshot_of(&self, css: &str, path: &Path) {
+        let e = self.find(css);
+        self.run(&format!(
+            "document.querySelector({}).scrollIntoView();",
+            json!(css)
+        ));
+        let v = self.call("GET", &format!("/element/{e}/screenshot"), json!({}));
+        save_png(&v, path);
+    }
+
     /// Saves a PNG of the window to `path`.
     pub fn screenshot(&self, path: &Path) {
         let v = self.call("GET", "/screenshot", json!({}));
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(v.as_str().unwrap())
-            .unwrap();
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, png).unwrap();
+        save_png(&v, path);
     }
+}
+
+/// Writes a screenshot answer (base64 PNG) to `path`.
+fn save_png(v: &Value, path: &Path) {
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(v.as_str().unwrap())
+        .unwrap();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, png).unwrap();
 }
 
 impl Drop for Browser {
@@ -241,5 +283,6 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.downloads);
     }
 }

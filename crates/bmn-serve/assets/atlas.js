@@ -1,0 +1,221 @@
+// bmn serve: the atlas of endless games. Every cycle of a catalogue file (`/api/catalogue`,
+// the --json of `bmn census` or `bmn pieces factory`) drawn as one node, grouped by period or
+// family; a cycle's basin (`/api/basin`) and its balanced deals, each replayed in the table at
+// the top. Shares app.js's helpers ($, api, esc, downloads, dealRows, drawBasin).
+"use strict";
+
+const atlas = {
+  tables: [], // `/api/catalogue`'s list
+  table: null, // the chosen one's summary
+  file: null, // its file, as it is
+  cycles: [], // its catalogue, each with the keys below
+  chosen: -1,
+};
+
+// A catalogue entry in one shape whichever command wrote it: the census names the
+// representative {deal, leader} and lists every deal; the factory gives a deal, a
+// `representative_leader` and one example.
+function cycleOf(c, made_by) {
+  const rep = typeof c.representative === "string"
+    ? { deal: c.representative, leader: c.representative_leader }
+    : c.representative;
+  const found = made_by === "census" ? (c.found_by || []).join(";") : c.kind || "";
+  const deals = (c.deals || []).map((d) => ({
+    rank: d.rank, deal: d.deal, leader: 1, preperiod_tricks: d.preperiod.tricks,
+    preperiod_cards: d.preperiod.cards, renamed: d.renamed,
+  }));
+  return {
+    cycle_id: c.cycle_id, period_tricks: c.period.tricks, period_cards: c.period.cards,
+    basin_positions: c.basin_positions, balanced_deals: c.balanced_deals,
+    representative: rep.deal, representative_leader: rep.leader, found_by: found,
+    family: familyOf(c), deals: c.deals ? deals : null,
+  };
+}
+
+// Cycles built on the same frame: the census's pieces less the last (the part that varies
+// between relatives), or the factory's chain of `relative_of` back to the cycle it grew from.
+function familyOf(c) {
+  if (Array.isArray(c.pieces) && c.pieces.length > 1) return `pieces ${c.pieces.slice(0, -1).join(" ")}`;
+  if (c.relative_of) return `relatives of ${c.relative_of}`;
+  if (c.kind === "new") return `relatives of ${c.cycle_id}`;
+  return "no pieces";
+}
+
+async function loadAtlas() {
+  try {
+    atlas.tables = (await api("catalogue", {})).tables;
+  } catch (e) {
+    $("atlas-info").textContent = e.message;
+    return;
+  }
+  const select = $("atlas-table");
+  select.innerHTML = "";
+  for (const t of atlas.tables) {
+    const o = document.createElement("option");
+    o.value = t.table;
+    o.textContent = `${t.title}: ${t.cycles} cycles, ${t.balanced_deals} balanced deals`;
+    select.appendChild(o);
+  }
+  if (atlas.tables.length) await openTable(atlas.tables[0].table);
+}
+
+async function openTable(name) {
+  $("atlas-info").textContent = "loading…";
+  let file;
+  try {
+    file = await api("catalogue", { table: name });
+  } catch (e) {
+    $("atlas-info").textContent = e.message;
+    return;
+  }
+  atlas.table = atlas.tables.find((t) => t.table === name);
+  atlas.file = file;
+  atlas.cycles = file.catalogue.map((c) => cycleOf(c, atlas.table.made_by));
+  atlas.chosen = -1;
+  $("atlas-table").value = name;
+  $("cycle-box").hidden = true;
+  const t = atlas.table;
+  $("atlas-info").textContent =
+    `${t.deck}, ${t.players} players, from bmn ${t.made_by === "census" ? "census" : "pieces factory"} ` +
+    `(${name}.json): ${t.cycles} cycles, ${t.balanced_deals} balanced deals with player 1 leading`;
+  $("atlas-published").textContent = publishedText(t);
+  const columns = ["cycle_id", "period_tricks", "period_cards", "basin_positions", "balanced_deals",
+    "representative", "representative_leader", "found_by", "family"];
+  downloads("atlas-downloads", `catalogue-${name}`, columns, atlas.cycles, file);
+  cycleRows();
+  drawAtlas();
+}
+
+// How this catalogue compares with an enumeration of every deal of its deck, where one exists.
+function publishedText(t) {
+  const p = t.published;
+  if (!p) return "";
+  const ours = new Map();
+  for (const c of atlas.cycles) ours.set(c.period_tricks, (ours.get(c.period_tricks) || 0) + c.balanced_deals);
+  const rows = p.periods.map((r) =>
+    `${r.tricks} tricks: ${r.cycles} cycle${r.cycles === 1 ? "" : "s"}, ${r.deals} deals (here ${ours.get(r.tricks) || 0})`);
+  return `Every deal of this deck has been played (${p.source}): ${p.cycling_deals} of ` +
+    `${p.deals.toLocaleString("en")} never end, on ${p.cycles} cycles. By period: ${rows.join("; ")}. ` +
+    `Hollow nodes: cycles it found that this catalogue lacks.`;
+}
+
+function cycleRows() {
+  const body = $("atlas-cycles").querySelector("tbody");
+  body.innerHTML = "";
+  atlas.cycles.forEach((c, i) => {
+    const tr = document.createElement("tr");
+    tr.dataset.i = String(i);
+    tr.innerHTML = `<td class="deal">${esc(c.cycle_id)}</td><td>${c.period_tricks} tricks, ${c.period_cards} cards</td>` +
+      `<td>${c.basin_positions}</td><td>${c.balanced_deals}</td><td>${esc(c.found_by)}</td><td><button>open</button></td>`;
+    tr.querySelector("button").onclick = () => openCycle(i);
+    body.appendChild(tr);
+  });
+}
+
+// Where an enumeration of every deal is published, the cycles it has that this catalogue lacks,
+// as hollow nodes: what the catalogue missed, in the picture beside what it found.
+function missingCycles() {
+  const p = atlas.table.published;
+  if (!p) return [];
+  const missing = [];
+  for (const r of p.periods) {
+    const here = atlas.cycles.filter((c) => c.period_tricks === r.tricks);
+    const deals = here.reduce((s, c) => s + c.balanced_deals, 0);
+    const lacking = r.cycles - here.length;
+    for (let k = 0; k < lacking; k++) {
+      missing.push({ period_tricks: r.tricks, balanced_deals: Math.round((r.deals - deals) / lacking), family: "published, not here" });
+    }
+  }
+  return missing;
+}
+
+// One node per cycle, its area the number of its balanced deals, in boxes by period or family.
+function drawAtlas() {
+  const by = $("atlas-group").value;
+  const nodes = atlas.cycles.map((c, i) => ({ ...c, i })).concat(missingCycles());
+  const groups = new Map();
+  for (const n of nodes) {
+    const key = by === "period" ? n.period_tricks : n.family;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(n);
+  }
+  const keys = [...groups.keys()].sort((a, b) => (by === "period" ? a - b : String(a).localeCompare(String(b))));
+  const most = Math.max(1, ...nodes.map((n) => n.balanced_deals));
+  const radius = (n) => 3 + 13 * Math.sqrt(n.balanced_deals / most);
+  const W = 1000, cell = 34, labelH = 18, gap = 14;
+  let x = 0, y = 0, rowH = 0, svg = "";
+  for (const key of keys) {
+    const members = groups.get(key);
+    const found = members.filter((n) => n.i !== undefined);
+    const deals = found.reduce((s, n) => s + n.balanced_deals, 0);
+    const lacking = members.length - found.length;
+    const label = `${by === "period" ? `${key} tricks` : String(key).slice(0, 40)}: ${found.length} cycle${found.length === 1 ? "" : "s"}, ` +
+      `${deals} deals${lacking ? `; ${lacking} lacking` : ""}`;
+    const cols = Math.max(2, Math.ceil(Math.sqrt(members.length * 2)));
+    const w = Math.max(cols * cell, 5.1 * label.length + 16), h = labelH + Math.ceil(members.length / cols) * cell;
+    if (x > 0 && x + w > W) {
+      x = 0;
+      y += rowH + gap;
+      rowH = 0;
+    }
+    svg += `<rect x="${x}" y="${y}" width="${w - 4}" height="${h}" rx="4" fill="#f7f8fb" stroke="#e3e6ec"/>` +
+      `<text x="${x + 4}" y="${y + 13}" font-size="11" fill="#667085">${esc(label)}</text>`;
+    members.forEach((n, k) => {
+      const cx = x + (k % cols) * cell + cell / 2, cy = y + labelH + Math.floor(k / cols) * cell + cell / 2;
+      const r = radius(n).toFixed(1);
+      if (n.i === undefined) {
+        svg += `<circle class="missing" cx="${cx}" cy="${cy}" r="${r}" fill="none" stroke="#9aa3b2" stroke-dasharray="3 2">` +
+          `<title>a cycle of ${n.period_tricks} tricks that the published enumeration found and this catalogue lacks (about ${n.balanced_deals} deals)</title></circle>`;
+        return;
+      }
+      const fill = n.i === atlas.chosen ? "#c0392b" : n.balanced_deals > 0 ? "#2e8b57" : "#9aa3b2";
+      svg += `<circle data-i="${n.i}" cx="${cx}" cy="${cy}" r="${r}" fill="${fill}">` +
+        `<title>${esc(n.cycle_id)}: period ${n.period_tricks} tricks, ${n.period_cards} cards; ` +
+        `basin ${n.basin_positions}; ${n.balanced_deals} balanced deals</title></circle>`;
+    });
+    x += w + gap;
+    rowH = Math.max(rowH, h);
+  }
+  const graph = $("atlas-graph");
+  graph.setAttribute("viewBox", `0 0 ${W} ${Math.max(60, y + rowH + 2)}`);
+  graph.innerHTML = svg;
+}
+
+async function openCycle(i) {
+  atlas.chosen = i;
+  drawAtlas();
+  for (const tr of $("atlas-cycles").querySelectorAll("tbody tr")) tr.classList.toggle("chosen", tr.dataset.i === String(i));
+  const c = atlas.cycles[i];
+  const t = atlas.table;
+  $("cycle-box").hidden = false;
+  $("cycle-title").textContent = `Cycle ${c.cycle_id}: period ${c.period_tricks} tricks, ${c.period_cards} cards`;
+  $("cycle-about").textContent = "searching backward…";
+  $("cycle-deals").querySelector("tbody").innerHTML = "";
+  $("cycle-downloads").textContent = "";
+  let b;
+  try {
+    b = await api("basin", { deal: c.representative, leader: c.representative_leader, graph: "true" });
+  } catch (e) {
+    $("cycle-about").textContent = e.message;
+    return;
+  }
+  if (atlas.chosen !== i) return; // another cycle was opened meanwhile
+  // The census lists every deal with its preperiod; the factory counts them, so its deals are
+  // the basin's (the same deals: those of the basin with player 1 leading).
+  const deals = c.deals || basinDeals(b);
+  $("cycle-about").textContent =
+    `representative ${c.representative} (player ${c.representative_leader} leads); basin ${b.positions} positions` +
+    `${b.complete ? "" : " (cut short)"}; ${deals.length} balanced deals with player 1 leading` +
+    (c.found_by ? `; found by ${c.found_by}` : "");
+  drawBasin("cycle-basin", b.graph);
+  dealRows($("cycle-deals").querySelector("tbody"), deals, t.deck, t.players);
+  downloads("cycle-downloads", `cycle-${c.cycle_id}-deals`, DEAL_COLUMNS, deals);
+}
+
+$("atlas-table").onchange = () => openTable($("atlas-table").value);
+$("atlas-group").onchange = drawAtlas;
+$("atlas-graph").onclick = (ev) => {
+  const i = ev.target.dataset && ev.target.dataset.i;
+  if (i !== undefined) openCycle(Number(i));
+};
+loadAtlas();

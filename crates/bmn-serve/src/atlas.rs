@@ -1,0 +1,347 @@
+//! The atlas of endless games: the catalogue files of `docs/catalogue/` (compiled in, or read
+//! from a folder with `bmn serve --catalogue DIR`), each checked once when the server starts,
+//! and `/api/catalogue`, which lists them and hands each out with its own keys.
+//!
+//! A file is the `--json` report of `bmn census` (every balanced deal of every cycle, with its
+//! rank) or of `bmn pieces factory` (every cycle with its count of balanced deals and one
+//! example). Nothing here is computed per request: a request gets text made at start.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+macro_rules! embedded {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../../docs/catalogue/", $name, ".json")),
+        )
+    };
+}
+
+/// The catalogues compiled in, in the order the page offers them (the census's answer first).
+const EMBEDDED: &[(&str, &str)] = &[
+    embedded!("census-camicia"),
+    embedded!("census-standard"),
+    embedded!("camicia"),
+    embedded!("standard"),
+    embedded!("paulhus-6"),
+    embedded!("paulhus-8"),
+    embedded!("paulhus-10"),
+    embedded!("census-camicia-half"),
+    embedded!("census-3j3q3k-11"),
+    embedded!("census-paulhus-6-3p"),
+];
+
+/// What is wrong with a catalogue file or folder.
+#[derive(Debug, thiserror::Error)]
+pub enum AtlasError {
+    #[error("reading the catalogue {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("bad catalogue file {file}: {why}")]
+    Bad { file: String, why: String },
+    #[error("no catalogue files (*.json) in {0}")]
+    Empty(PathBuf),
+}
+
+/// A published enumeration of every deal of a table's deck: the truth its catalogue is
+/// measured against.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    pub source: &'static str,
+    pub deals: u64,
+    pub cycling_deals: u64,
+    pub cycles: u64,
+    /// The endless deals by the period (in tricks) of their cycle.
+    pub periods: Vec<PublishedPeriod>,
+}
+
+/// A row of [`Published`]: the cycles of one period and the deals that reach them.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PublishedPeriod {
+    pub tricks: u64,
+    pub cycles: u64,
+    pub deals: u64,
+}
+
+/// Every Camicia deal played out on GPUs (its counts are also a golden fixture; a test keeps
+/// the two equal).
+fn camicia_enumeration() -> Published {
+    let row = |tricks, cycles, deals| PublishedPeriod {
+        tricks,
+        cycles,
+        deals,
+    };
+    Published {
+        source: "N1k06/cudacamicia (2025): every Camicia deal, first 20 cards to player 1, who leads",
+        deals: 193_584_473_082_000,
+        cycling_deals: 162,
+        cycles: 9,
+        periods: vec![
+            row(84, 1, 90),
+            row(20, 1, 28),
+            row(36, 1, 26),
+            row(33, 6, 18),
+        ],
+    }
+}
+
+/// One catalogue as `/api/catalogue` lists it.
+#[derive(Serialize, Debug, Clone)]
+pub struct TableSummary {
+    /// Its name: the file's name without `.json` (`/api/catalogue?table=NAME`).
+    pub table: String,
+    pub title: String,
+    pub deck: String,
+    pub players: u64,
+    /// `census` (every balanced deal listed, with its rank) or `factory` (a count and one
+    /// example per cycle).
+    pub made_by: &'static str,
+    pub cycles: usize,
+    pub balanced_deals: u64,
+    /// The enumeration of every deal of this deck, where one is published.
+    pub published: Option<Published>,
+}
+
+/// The catalogues a server offers.
+#[derive(Debug, Clone)]
+pub struct Atlas {
+    tables: Vec<(TableSummary, String)>,
+}
+
+impl Atlas {
+    /// The catalogues compiled into the binary (`docs/catalogue/`).
+    pub fn embedded() -> Atlas {
+        let files = EMBEDDED
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect();
+        Atlas::of(files).expect("the compiled-in catalogues are checked by the tests")
+    }
+
+    /// Every `*.json` of `dir`, census reports first, then by name.
+    pub fn read(dir: &Path) -> Result<Atlas, AtlasError> {
+        let error = |source| AtlasError::Read {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(error)? {
+            let path = entry.map_err(error)?.path();
+            let (Some(stem), Some("json")) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                path.extension().and_then(|s| s.to_str()),
+            ) else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&path).map_err(|source| AtlasError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            files.push((stem.to_string(), text));
+        }
+        if files.is_empty() {
+            return Err(AtlasError::Empty(dir.to_path_buf()));
+        }
+        files.sort_by_key(|(name, _)| (!name.starts_with("census"), name.clone()));
+        Atlas::of(files)
+    }
+
+    fn of(files: Vec<(String, String)>) -> Result<Atlas, AtlasError> {
+        let tables = files
+            .into_iter()
+            .map(|(name, text)| {
+                let summary = summary(&name, &text).map_err(|why| AtlasError::Bad {
+                    file: format!("{name}.json"),
+                    why,
+                })?;
+                Ok((summary, text))
+            })
+            .collect::<Result<_, AtlasError>>()?;
+        Ok(Atlas { tables })
+    }
+
+    /// The tables, in the order the page offers them.
+    pub fn summaries(&self) -> impl Iterator<Item = &TableSummary> {
+        self.tables.iter().map(|(s, _)| s)
+    }
+
+    /// The file of table `name`, as it was read.
+    pub fn file(&self, name: &str) -> Option<&str> {
+        self.tables
+            .iter()
+            .find(|(s, _)| s.table == name)
+            .map(|(_, text)| text.as_str())
+    }
+}
+
+/// A number at `key` of `v`, or why not.
+fn count(v: &Value, key: &str, at: &str) -> Result<u64, String> {
+    v.get(key)
+        .and_then(Value::as_u64)
+        .ok_or_else(|| format!("{at} has no whole number '{key}'"))
+}
+
+/// Checks a catalogue file's shape (what the page reads) and sums it up.
+fn summary(name: &str, text: &str) -> Result<TableSummary, String> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(format!(
+            "the name '{}' is not letters, digits, '-', '_' or '.'",
+            name.escape_debug()
+        ));
+    }
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let deck_spec = v
+        .get("deck")
+        .and_then(Value::as_str)
+        .ok_or("it has no 'deck'")?;
+    let deck = bmn_core::Deck::parse(deck_spec)
+        .map_err(|e| format!("bad deck '{}': {e}", deck_spec.escape_debug()))?;
+    let players = count(&v, "players", "the file")?;
+    if !(2..=10).contains(&players) {
+        return Err(format!("players {players}: want 2 to 10"));
+    }
+    let catalogue = v.get("catalogue").and_then(Value::as_array).ok_or(
+        "it has no 'catalogue' list (is it the --json of bmn census or bmn pieces factory?)",
+    )?;
+    let mut balanced_deals = 0;
+    for (i, cycle) in catalogue.iter().enumerate() {
+        let at = format!("catalogue entry {}", i + 1);
+        cycle
+            .get("cycle_id")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{at} has no 'cycle_id'"))?;
+        let period = cycle.get("period").unwrap_or(&Value::Null);
+        count(period, "tricks", &format!("{at}'s period"))?;
+        count(period, "cards", &format!("{at}'s period"))?;
+        count(cycle, "basin_positions", &at)?;
+        balanced_deals += count(cycle, "balanced_deals", &at)?;
+        // A census names its representative {deal, leader}; the factory, a deal and a
+        // `representative_leader`.
+        let (deal, leader) = match cycle.get("representative") {
+            Some(Value::String(deal)) => {
+                (deal.as_str(), count(cycle, "representative_leader", &at)?)
+            }
+            Some(r) => (
+                r.get("deal").and_then(Value::as_str).unwrap_or_default(),
+                count(r, "leader", &format!("{at}'s representative"))?,
+            ),
+            None => return Err(format!("{at} has no 'representative'")),
+        };
+        let position = bmn_app::input::position(deal, leader)
+            .map_err(|e| format!("{at}'s representative: {e}"))?;
+        position
+            .check_deck(&deck)
+            .map_err(|e| format!("{at}'s representative is not of the deck {deck_spec}: {e}"))?;
+        for (j, d) in cycle
+            .get("deals")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if d.get("deal").and_then(Value::as_str).is_none()
+                || d.get("rank").and_then(Value::as_str).is_none()
+            {
+                return Err(format!("{at}'s deal {} has no 'deal' or 'rank'", j + 1));
+            }
+        }
+    }
+    let made_by = if v.get("methods").is_some() {
+        "census"
+    } else {
+        "factory"
+    };
+    let deck_name = match deck_spec {
+        "4J,4Q,4K,4A,36-" => "Standard deck".to_string(),
+        "4J,4Q,4K,28-" => "Camicia".to_string(),
+        spec => match spec.strip_prefix("2J,2Q,2K,2A,") {
+            Some(plain) => format!(
+                "Paulhus's deck with {} plain cards",
+                plain.trim_end_matches('-')
+            ),
+            None => format!("Deck {spec}"),
+        },
+    };
+    let seats = if players == 2 {
+        String::new()
+    } else {
+        format!(", {players} players")
+    };
+    Ok(TableSummary {
+        table: name.to_string(),
+        title: format!("{deck_name}{seats} ({made_by})"),
+        deck: deck_spec.to_string(),
+        players,
+        made_by,
+        cycles: catalogue.len(),
+        balanced_deals,
+        published: (deck_spec == "4J,4Q,4K,28-" && players == 2).then(camicia_enumeration),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_compiled_in_catalogue_is_well_formed() {
+        let atlas = Atlas::embedded();
+        assert_eq!(atlas.summaries().count(), EMBEDDED.len());
+        let first = atlas.summaries().next().unwrap();
+        assert_eq!(first.table, "census-camicia");
+        assert_eq!(first.title, "Camicia (census)");
+        assert_eq!((first.cycles, first.balanced_deals), (6, 18));
+    }
+
+    #[test]
+    fn the_published_camicia_counts_are_the_golden_fixtures() {
+        let golden = bmn_golden::load().camicia_deals;
+        let ours = camicia_enumeration();
+        assert_eq!(ours.deals, golden.deals);
+        assert_eq!(ours.cycling_deals, golden.cycling_deals);
+        let rows: Vec<_> = golden
+            .rows
+            .iter()
+            .map(|r| (r.period.tricks, r.cycles, r.deals))
+            .collect();
+        let mine: Vec<_> = ours
+            .periods
+            .iter()
+            .map(|r| (r.tricks, r.cycles, r.deals))
+            .collect();
+        assert_eq!(mine, rows);
+        assert_eq!(ours.cycles, rows.iter().map(|r| r.1).sum::<u64>());
+        assert_eq!(ours.cycling_deals, rows.iter().map(|r| r.2).sum::<u64>());
+    }
+
+    #[test]
+    fn a_bad_file_is_named_with_what_is_wrong() {
+        let bad = |text: &str| {
+            Atlas::of(vec![("x".into(), text.into())])
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            bad("{"),
+            "bad catalogue file x.json: not JSON: EOF while parsing an object at line 1 column 1"
+        );
+        assert!(bad(r#"{"deck":"standard","players":2}"#).contains("no 'catalogue' list"));
+        let entry = r#"{"deck":"2J,2Q,2K,2A,6-","players":2,"catalogue":[{"cycle_id":"a","period":{"tricks":1,"cards":2},"basin_positions":3,"balanced_deals":4,"representative":"--J-/Z"#;
+        let e = bad(&format!("{entry}\",\"representative_leader\":1}}]}}"));
+        assert!(
+            e.contains("catalogue entry 1's representative: bad position"),
+            "{e}"
+        );
+        let e = bad(r#"{"deck":"standard","players":11,"catalogue":[]}"#);
+        assert!(e.contains("players 11"), "{e}");
+    }
+}
