@@ -1,8 +1,7 @@
 //! `bmn count` (exact deal counts) and `bmn odds` (the record model): output, JSON keys, bad input.
 
-mod common;
 
-use common::{bad, json, ok};
+use crate::common::{bad, json, ok};
 
 #[test]
 fn count_prints_the_standard_and_paulhus_counts() {

@@ -1,9 +1,8 @@
 //! Every table: `--players`, `--deck`, `--penalties`, `--on-empty` on the commands that play;
 //! `bmn deal`; `bmn stats` and the plots. Full games below were worked by hand from docs/rules.md.
 
-mod common;
 
-use common::{bad, json, ok};
+use crate::common::{bad, json, ok};
 use serde_json::Value;
 
 /// `(winner, cards, tricks)` of `bmn play --json` with extra flags.

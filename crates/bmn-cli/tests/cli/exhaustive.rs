@@ -1,9 +1,8 @@
 //! `bmn exhaustive` end to end: the JSON contract, cycles that replay in `bmn play`, shards
 //! with checkpoints merged into the unsplit run, resuming, and bad input.
 
-mod common;
 
-use common::{bad, json, without};
+use crate::common::{bad, json, without};
 use serde_json::Value;
 
 /// The result without what depends on the machine or on how the run was split.
@@ -90,7 +89,7 @@ fn json_contract_and_cycles_that_replay() {
 
 #[test]
 fn shards_with_checkpoints_merge_into_the_unsplit_run() {
-    let dir = common::scratch("merge");
+    let dir = crate::common::scratch("merge");
     let deck = "2J,2Q,2K,2A,4-";
     let whole = json(&["exhaustive", "--deck", deck, "--leader", "2", "--json"]);
     let mut files = Vec::new();

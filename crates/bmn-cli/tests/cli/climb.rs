@@ -2,14 +2,13 @@
 //! seed whatever the threads, a killed climb resumed to the same result, starts from deals and
 //! files, the factory against the exhaustive enumeration, and bad input named.
 
-mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{bad, bmn, json, without};
+use crate::common::{bad, bmn, json, without};
 use serde_json::Value;
 
 fn p(path: &Path) -> &str {
@@ -92,7 +91,7 @@ fn a_climb_is_a_function_of_its_seed_whatever_the_threads() {
 
 #[test]
 fn a_killed_climb_resumes_from_the_database_to_the_same_result() {
-    let dir = common::scratch("climb-kill");
+    let dir = crate::common::scratch("climb-kill");
     let db = dir.join("runs.sqlite");
     let args = [
         "climb",
@@ -157,7 +156,7 @@ fn a_climb_starts_from_given_deals_files_and_search_reports() {
         v["best"]
     );
     // From a file of deals and from a search report (its longest games).
-    let dir = common::scratch("climb-start");
+    let dir = crate::common::scratch("climb-start");
     let list = dir.join("deals.txt");
     std::fs::write(&list, format!("# the record\n{RECORD}\n")).unwrap();
     let v = json(&[
@@ -303,6 +302,7 @@ fn the_factory_finds_every_cycle_the_enumeration_finds() {
 
 /// The catalogues in docs/catalogue are what the factory prints, cycle for cycle.
 #[test]
+#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
 fn the_catalogue_files_are_the_factory_s_output() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/catalogue");
     for (n, rounds, seeds) in [("6", "10", "50"), ("8", "50", "200"), ("10", "50", "200")] {
@@ -364,6 +364,7 @@ fn the_factory_on_the_standard_deck_starts_from_pieces() {
 /// on twelve 62-trick cycles. The run is `docs/catalogue/standard.json`, and every example is
 /// replayed on the reference engine. About two minutes on two cores, most of it the searches.
 #[test]
+#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
 fn the_factory_fills_the_template_and_reaches_balanced_deals() {
     let v = json(&["pieces", "factory", "--json"]);
     assert_eq!(v["completion"]["composition"], "Q4,K3,A1,-23");
@@ -522,6 +523,7 @@ fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
 /// published enumeration's, no more deals than its row, and every deal replays by its rank to
 /// its cycle; the file is what the census's `pieces` method gives again.
 #[test]
+#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
 fn the_census_of_camicia_agrees_with_the_published_enumeration() {
     let golden = bmn_golden::load();
     let rows = &golden.camicia_deals.rows;

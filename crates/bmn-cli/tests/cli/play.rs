@@ -1,8 +1,7 @@
 //! `bmn play` end to end: the golden fixtures in text and JSON, traces, limits, and every kind of bad input.
 
-mod common;
 
-use common::{bad, bmn, json, ok};
+use crate::common::{bad, bmn, json, ok};
 use serde_json::json;
 
 #[test]

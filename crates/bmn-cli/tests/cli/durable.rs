@@ -2,13 +2,12 @@
 //! files and say which, and runs killed with SIGKILL and resumed (from the run database or
 //! from their `--out` file) that equal an uninterrupted run.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{bad, bmn, json, ok, without};
+use crate::common::{bad, bmn, json, ok, without};
 use serde_json::Value;
 
 /// A search report without what depends on the machine or the way it was run.
@@ -50,7 +49,7 @@ fn shard(seed: &str, i: u64, n: u64, file: &Path) -> Value {
 
 #[test]
 fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
-    let dir = common::scratch("merge");
+    let dir = crate::common::scratch("merge");
     let whole = json(&["search", "--games", GAMES, "--seed", "7", "--json"]);
     let files: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}.json"))).collect();
     for (i, f) in files.iter().enumerate() {
@@ -117,7 +116,7 @@ fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
 fn spawn(args: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_bmn"))
         .args(args)
-        .env("BMN_DB", common::test_db())
+        .env("BMN_DB", crate::common::test_db())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -169,7 +168,7 @@ fn slow_search<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn a_killed_run_resumes_from_the_database_to_the_same_result() {
-    let dir = common::scratch("kill-db");
+    let dir = crate::common::scratch("kill-db");
     let db = dir.join("runs.sqlite");
     let db_args = ["--db", p(&db), "--threads", "1"];
     kill_after(&slow_search(&db_args), Duration::from_millis(2500));
@@ -196,7 +195,7 @@ fn a_killed_run_resumes_from_the_database_to_the_same_result() {
 
 #[test]
 fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
-    let dir = common::scratch("kill-out");
+    let dir = crate::common::scratch("kill-out");
     let out = dir.join("shard1.json");
     let args = slow_shard(&out);
     kill_after(&args, Duration::from_millis(2000));
@@ -218,7 +217,7 @@ fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
 
 #[test]
 fn shard_auto_reads_the_scheduler() {
-    let dir = common::scratch("auto");
+    let dir = crate::common::scratch("auto");
     let f = dir.join("a.json");
     let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
         .args([
@@ -294,7 +293,7 @@ fn shard_auto_reads_the_scheduler() {
 
 #[test]
 fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
-    let dir = common::scratch("kill-exhaustive");
+    let dir = crate::common::scratch("kill-exhaustive");
     let db = dir.join("runs.sqlite");
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -328,7 +327,7 @@ fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
         "--no-db",
     ]);
     let strip = |v: Value| {
-        common::without(
+        crate::common::without(
             v,
             &["elapsed_seconds", "deals_per_second", "threads", "kernel"],
         )
@@ -379,7 +378,7 @@ fn bmn_under(setup: &str, args: &[&str]) -> std::process::Output {
         .arg(format!("{setup}; exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_bmn"))
         .args(args)
-        .env("BMN_DB", common::test_db())
+        .env("BMN_DB", crate::common::test_db())
         .output()
         .unwrap()
 }
@@ -402,7 +401,7 @@ fn start_until(args: &[&str], ready: &Path) -> std::process::Child {
 
 #[test]
 fn two_processes_cannot_go_on_with_the_same_run() {
-    let dir = common::scratch("two-resumes");
+    let dir = crate::common::scratch("two-resumes");
     let db = dir.join("runs.sqlite");
     let db_args = ["--db", p(&db), "--threads", "1"];
     let mut first = start_until(&slow_search(&db_args), &dir.join("runs.sqlite.run-1.lock"));
@@ -442,7 +441,7 @@ const NO_ROOM: &str = "trap '' XFSZ; ulimit -f 0";
 
 #[test]
 fn a_full_disk_keeps_the_last_checkpoint_and_resume_goes_on_from_it() {
-    let dir = common::scratch("full-disk");
+    let dir = crate::common::scratch("full-disk");
     let out = dir.join("run.json");
     let db = dir.join("runs.sqlite");
     let args = slow_search(&["--out", p(&out), "--db", p(&db), "--threads", "1"]);
@@ -480,7 +479,7 @@ fn a_full_disk_keeps_the_last_checkpoint_and_resume_goes_on_from_it() {
 /// root with the capability); elsewhere it says it did not run.
 #[test]
 fn a_real_full_and_read_only_file_system() {
-    let dir = common::scratch("tmpfs");
+    let dir = crate::common::scratch("tmpfs");
     let mounted = Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs", p(&dir)])
         .stderr(Stdio::null())
@@ -545,8 +544,9 @@ fn a_real_full_and_read_only_file_system() {
 }
 
 #[test]
+#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
 fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
-    let dir = common::scratch("bad-db");
+    let dir = crate::common::scratch("bad-db");
     let db = dir.join("runs.sqlite");
     let args = slow_search(&["--db", p(&db), "--threads", "1"]);
     kill_after(&args, Duration::from_millis(2000));

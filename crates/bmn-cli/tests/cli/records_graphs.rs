@@ -1,9 +1,8 @@
 //! `bmn records` against the golden file, and the DOT graphs of `bmn play --dot` and
 //! `bmn basin --dot` parsed back by a DOT parser.
 
-mod common;
 
-use common::{bad, json, ok};
+use crate::common::{bad, json, ok};
 use graphviz_rust::dot_structures::{Edge, EdgeTy, Graph, Stmt, Vertex};
 
 #[test]

@@ -1,8 +1,7 @@
 //! `bmn search` and `bmn bench` end to end: the JSON contract, thread-count independence, errors.
 
-mod common;
 
-use common::{bad, json};
+use crate::common::{bad, json};
 use serde_json::Value;
 
 /// The result without the fields that depend on the machine and the thread count.
@@ -162,7 +161,7 @@ fn gpu_and_shared_runs_equal_the_cpu_kernels_in_search_exhaustive_stats_and_shar
         return;
     }
     let without_engine =
-        |v: Value| common::without(result(v), &["kernel", "engine", "deals_per_second"]);
+        |v: Value| crate::common::without(result(v), &["kernel", "engine", "deals_per_second"]);
     let runs: [&[&str]; 3] = [
         &["search", "--games", "100000", "--seed", "3", "--json"],
         &[
@@ -189,7 +188,7 @@ fn gpu_and_shared_runs_equal_the_cpu_kernels_in_search_exhaustive_stats_and_shar
         }
     }
     // Shards played on different engines merge into the unsplit run.
-    let dir = common::scratch("gpu-shards");
+    let dir = crate::common::scratch("gpu-shards");
     let whole = json(&["search", "--games", "60000", "--seed", "9", "--json"]);
     let files: Vec<_> = (1..=2).map(|i| dir.join(format!("s{i}.json"))).collect();
     for (i, (f, kernel)) in files.iter().zip(["gpu", "portable"]).enumerate() {
@@ -202,7 +201,7 @@ fn gpu_and_shared_runs_equal_the_cpu_kernels_in_search_exhaustive_stats_and_shar
     }
     let (a, b) = (files[0].to_str().unwrap(), files[1].to_str().unwrap());
     let merged = json(&["merge", a, b, "--json"]);
-    let drop = |v: Value| common::without(result(v), &["kernel", "shard"]);
+    let drop = |v: Value| crate::common::without(result(v), &["kernel", "shard"]);
     assert_eq!(drop(merged), drop(whole));
 }
 
@@ -213,7 +212,7 @@ fn gpu_without_an_adapter_fails_in_one_line() {
         .args(["search", "--kernel", "gpu", "--games", "10"])
         .env("VK_DRIVER_FILES", "/nonexistent.json")
         .env("VK_ICD_FILENAMES", "/nonexistent.json")
-        .env("BMN_DB", common::test_db())
+        .env("BMN_DB", crate::common::test_db())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -1,8 +1,7 @@
 //! `bmn backward`, `basin`, `extend`, `trees` end to end: the spec's case, JSON keys, bad input.
 
-mod common;
 
-use common::{bad, json, ok};
+use crate::common::{bad, json, ok};
 use serde_json::Value;
 
 fn positions(list: &Value) -> Vec<(String, u64)> {

@@ -2,9 +2,8 @@
 //! place of a deal, and the standard deck enumerated block by block with `--from`/`--count`
 //! and `--block`, blocks merged into the one range.
 
-mod common;
 
-use common::{bad, json, ok, scratch, without};
+use crate::common::{bad, json, ok, scratch, without};
 use serde_json::Value;
 
 const RECORD: &str = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---";

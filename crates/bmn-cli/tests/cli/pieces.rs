@@ -1,12 +1,11 @@
 //! `bmn pieces search` and `bmn pieces construct`: JSON contract, reproducibility, bad input.
 
-mod common;
 
 use serde_json::Value;
 
 #[test]
 fn search_finds_the_dash_piece_and_is_thread_independent() {
-    let one = common::json(&[
+    let one = crate::common::json(&[
         "pieces",
         "search",
         "--max-len",
@@ -15,7 +14,7 @@ fn search_finds_the_dash_piece_and_is_thread_independent() {
         "1",
         "--json",
     ]);
-    let two = common::json(&[
+    let two = crate::common::json(&[
         "pieces",
         "search",
         "--max-len",
@@ -29,13 +28,13 @@ fn search_finds_the_dash_piece_and_is_thread_independent() {
     assert_eq!(pieces[0]["piece"], "--");
     assert_eq!(one["rejected"], 0);
     assert_eq!(one["filter"], "--K---A----AA");
-    let text = common::ok(&["pieces", "search", "--max-len", "5"]);
+    let text = crate::common::ok(&["pieces", "search", "--max-len", "5"]);
     assert!(text.starts_with("--  (2 cards"), "{text}");
 }
 
 #[test]
 fn search_by_faces() {
-    let v = common::json(&["pieces", "search", "--faces", "K1,A3,-9", "--json"]);
+    let v = crate::common::json(&["pieces", "search", "--faces", "K1,A3,-9", "--json"]);
     let p = &v["pieces"].as_array().unwrap()[0];
     assert_eq!(p["piece"], "--------A-KAA");
     assert_eq!(p["forms"][1], "--K---A----AA");
@@ -58,7 +57,7 @@ fn construct_reports_checked_games() {
         "3",
         "--json",
     ];
-    let v = common::json(&args);
+    let v = crate::common::json(&args);
     let games = v["games"].as_array().unwrap();
     assert!(!games.is_empty());
     for g in games {
@@ -68,7 +67,7 @@ fn construct_reports_checked_games() {
         // The reference engine, through `bmn play`, agrees on the cycle.
         let deal = g["deal"].as_str().unwrap();
         let leader = g["leader"].to_string();
-        let played: Value = common::json(&[
+        let played: Value = crate::common::json(&[
             "play", deal, "--leader", &leader, "--deck", "standard", "--json",
         ]);
         assert_eq!(played["cycle_id"], g["cycle_id"], "{deal}");
@@ -76,22 +75,22 @@ fn construct_reports_checked_games() {
     }
     let mut threads = args.to_vec();
     threads.extend(["--threads", "1"]);
-    assert_eq!(common::json(&threads), v);
+    assert_eq!(crate::common::json(&threads), v);
 }
 
 #[test]
 fn bad_input() {
-    common::bad(&["pieces", "search", "--filter", "--J"], "bad --filter");
-    common::bad(
+    crate::common::bad(&["pieces", "search", "--filter", "--J"], "bad --filter");
+    crate::common::bad(
         &["pieces", "search", "--filter", "--K"],
         "does not keep the template",
     );
-    common::bad(&["pieces", "search", "--faces", "Q4,Z1"], "bad --faces");
-    common::bad(&["pieces", "search", "--max-len", "0"], "at least 1");
-    common::bad(&["pieces", "search", "--threads", "0"], "bad --threads");
-    common::bad(
+    crate::common::bad(&["pieces", "search", "--faces", "Q4,Z1"], "bad --faces");
+    crate::common::bad(&["pieces", "search", "--max-len", "0"], "at least 1");
+    crate::common::bad(&["pieces", "search", "--threads", "0"], "bad --threads");
+    crate::common::bad(
         &["pieces", "construct", "--basin-limit", "0"],
         "bad --basin-limit",
     );
-    common::bad(&["pieces", "construct", "--faces", "J2"], "bad --faces");
+    crate::common::bad(&["pieces", "construct", "--faces", "J2"], "bad --faces");
 }

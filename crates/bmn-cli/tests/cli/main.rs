@@ -1,0 +1,17 @@
+//! bmn-cli's end-to-end tests, one module per family of commands, in one test binary (one
+//! link instead of eleven; ripgrep's `tests/tests.rs`). Each runs the `bmn` binary as a user
+//! would; `common` holds the running and the bad-input contract.
+
+mod common;
+
+mod backward;
+mod climb;
+mod count_odds;
+mod durable;
+mod exhaustive;
+mod pieces;
+mod play;
+mod ranks;
+mod records_graphs;
+mod search;
+mod variants;
