@@ -15,7 +15,12 @@ macro_rules! embedded {
     ($name:literal) => {
         (
             $name,
-            include_str!(concat!("../../../docs/catalogue/", $name, ".json")),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../docs/catalogue/",
+                $name,
+                ".json"
+            )),
         )
     };
 }
