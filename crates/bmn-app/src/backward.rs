@@ -15,13 +15,19 @@ use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, DEFAULT_SEED, RulesInput};
 use crate::json::{PositionJson, SpanJson};
 use crate::observer::Observer;
+use crate::plural;
 
 /// Positions a basin or an extension may visit when not told (about 50 bytes each).
 pub const DEFAULT_LIMIT: u64 = 20_000_000;
 
 /// "1 trick", "2 tricks".
 fn tricks(n: u64) -> String {
-    format!("{n} trick{}", if n == 1 { "" } else { "s" })
+    plural(n, "trick")
+}
+
+/// "1 card", "2 cards".
+fn cards(n: u64) -> String {
+    plural(n, "card")
 }
 
 /// A library error about the input (too large, not finishing) is the user's.
@@ -53,15 +59,10 @@ impl crate::Report for BackwardReport {
         for p in &self.predecessors {
             let _ = writeln!(text, "{} (leader {})", p.deal, p.leader);
         }
-        let s = if self.predecessors.len() == 1 {
-            ""
-        } else {
-            "s"
-        };
         let _ = writeln!(
             text,
-            "{} predecessor{s} of {} (leader {})",
-            self.predecessors.len(),
+            "{} of {} (leader {})",
+            plural(self.predecessors.len() as u64, "predecessor"),
             self.position.deal,
             self.position.leader
         );
@@ -213,9 +214,9 @@ fn basin_parts<'a>(
             let all: std::collections::HashSet<Position> =
                 walk.iter().flat_map(bmn_backward::rotations).collect();
             let title = format!(
-                "basin of cycle {id} (period {} tricks): {} positions",
-                period.tricks,
-                members.len()
+                "basin of cycle {id} (period {}): {}",
+                tricks(period.tricks),
+                plural(members.len() as u64, "position")
             );
             (all, title)
         }
@@ -291,8 +292,11 @@ impl crate::Report for BasinReport {
             (Some(id), Some(period), Some(rep)) => {
                 let _ = writeln!(
                     text,
-                    "cycle {id}: period {} tricks ({} cards), representative {} (leader {})",
-                    period.tricks, period.cards, rep.deal, rep.leader
+                    "cycle {id}: period {} ({}), representative {} (leader {})",
+                    tricks(period.tricks),
+                    cards(period.cards),
+                    rep.deal,
+                    rep.leader
                 );
                 "the cycle"
             }
@@ -311,20 +315,19 @@ impl crate::Report for BasinReport {
         let _ = writeln!(text, "positions: {} ({status})", self.positions);
         let _ = writeln!(text, "deepest: {} before {what}", tricks(self.depth));
         let c = &self.balanced_counts;
-        let _ = if self.target == "cycle" {
-            writeln!(
+        let _ = writeln!(
+            text,
+            "balanced starting deals: {} with player 1 leading ({} with either leader)",
+            c.leader_1, c.all
+        );
+        if self.target == "cycle" {
+            let _ = writeln!(
                 text,
-                "balanced starting deals (player 1 leads): {} (with either leader: {}; reaching \
-                 the cycle without renaming the players: {}, of which player 1 leads: {})",
-                c.leader_1, c.all, c.exact, c.leader_1_exact
-            )
-        } else {
-            writeln!(
-                text,
-                "balanced starting deals (player 1 leads): {} (with either leader: {})",
-                c.leader_1, c.all
-            )
-        };
+                "  of which reach the cycle without renaming the players: {} with player 1 \
+                 leading ({} with either leader)",
+                c.leader_1_exact, c.exact
+            );
+        }
         if self.list_balanced {
             for d in &self.balanced_deals {
                 let renamed = if d.renamed { ", players renamed" } else { "" };
@@ -335,12 +338,12 @@ impl crate::Report for BasinReport {
                     .unwrap_or_default();
                 let _ = writeln!(
                     text,
-                    "  {} (leader {}{rank}): {} {}, {} cards{renamed}",
+                    "  {} (leader {}{rank}): {} {}, {}{renamed}",
                     d.deal,
                     d.leader,
                     self.length,
                     tricks(d.tricks),
-                    d.cards
+                    cards(d.cards)
                 );
             }
         }
@@ -441,8 +444,12 @@ impl crate::Report for ExtendReport {
         let o = &self.original;
         let _ = writeln!(
             text,
-            "original: {} (leader {}) ({} cards, {} tricks, player {} wins)",
-            o.deal, o.leader, o.cards, o.tricks, o.winner
+            "original: {} (leader {}) ({}, {}, player {} wins)",
+            o.deal,
+            o.leader,
+            cards(o.cards),
+            tricks(o.tricks),
+            o.winner
         );
         let status = if !self.complete {
             format!(": cut short by --limit {}", self.limit)
@@ -453,8 +460,8 @@ impl crate::Report for ExtendReport {
         };
         let _ = writeln!(
             text,
-            "searched {} positions up to {} back{status}",
-            self.positions,
+            "searched {} up to {} back{status}",
+            plural(self.positions, "position"),
             tricks(self.depth_reached)
         );
         let _ = writeln!(
@@ -465,8 +472,12 @@ impl crate::Report for ExtendReport {
         for d in &self.best {
             let _ = writeln!(
                 text,
-                "  {} (leader {}): {} cards, {} tricks, player {} wins",
-                d.deal, d.leader, d.cards, d.tricks, d.winner
+                "  {} (leader {}): {}, {}, player {} wins",
+                d.deal,
+                d.leader,
+                cards(d.cards),
+                tricks(d.tricks),
+                d.winner
             );
         }
         text
@@ -565,6 +576,32 @@ pub fn trees(req: &TreesRequest, observer: &mut dyn Observer) -> Result<TreesRep
     })
 }
 
+impl TreesReport {
+    /// The share of unfinished positions that finish, `(mean - 1) / (no_cycle_mean - 1)`:
+    /// exact over every final position; from a sample, an estimate with its standard error
+    /// that can come out above 1 where few positions cycle (the share itself is at most 1).
+    fn finishing_line(&self) -> String {
+        let what = "share of unfinished positions that finish";
+        let spread = self.no_cycle_mean - 1.0;
+        let mut line = if self.exhaustive || spread <= 0.0 {
+            format!("{what}: {:.4}", self.finishing_share)
+        } else {
+            format!(
+                "{what}, estimated as (mean - 1) / ({} - 1): {:.4} ± {:.4}",
+                self.no_cycle_mean,
+                self.finishing_share,
+                self.std_error / spread
+            )
+        };
+        if self.capped > 0 {
+            line.push_str(" (a lower bound: some trees were capped)");
+        } else if self.finishing_share > 1.0 {
+            line.push_str(" (above 1 by sampling error: the share is at most 1)");
+        }
+        line
+    }
+}
+
 impl crate::Report for TreesReport {
     fn text(&self) -> String {
         let mut text = String::new();
@@ -585,15 +622,10 @@ impl crate::Report for TreesReport {
         );
         let _ = writeln!(
             text,
-            "without cycles the mean would be {}; share of unfinished positions that finish: {:.4}{}",
-            self.no_cycle_mean,
-            self.finishing_share,
-            if self.capped > 0 {
-                " (a lower bound: some trees were capped)"
-            } else {
-                ""
-            }
+            "without cycles the mean would be {}",
+            self.no_cycle_mean
         );
+        let _ = writeln!(text, "{}", self.finishing_line());
         if let Some(n) = &self.cycling_positions {
             let _ = writeln!(text, "unfinished positions that never finish: {n}");
         }

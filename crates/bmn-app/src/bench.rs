@@ -47,9 +47,11 @@ pub struct BenchReport {
 /// One engine's timing.
 #[derive(Serialize, Clone, Debug)]
 pub struct KernelRow {
+    /// Deprecated: `engine`.
+    pub kernel: String,
     /// A CPU kernel, `reference`, `search` (the pipeline with the best CPU kernel) or `gpu:N`
     /// (the same pipeline on GPU adapter N, dealing on the device).
-    pub kernel: String,
+    pub engine: String,
     /// The GPU adapter's name, on `gpu:N` rows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub adapter: Option<String>,
@@ -108,6 +110,7 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         let games_per_second = games as f64 / seconds.max(1e-9);
         KernelRow {
             kernel: kernel.to_owned(),
+            engine: kernel.to_owned(),
             adapter: None,
             games_per_second,
             games_per_second_per_thread: games_per_second / threads as f64,

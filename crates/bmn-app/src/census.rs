@@ -27,6 +27,7 @@ use crate::factory::{FactoryRequest, factory};
 use crate::input::{self, RulesInput, TableInput};
 use crate::json::{PositionJson, SpanJson};
 use crate::observer::Observer;
+use crate::plural;
 
 /// What to run.
 #[derive(Clone, Debug, Default)]
@@ -64,8 +65,10 @@ const TEXT_CYCLES: usize = 20;
 /// `pieces` in a census.
 #[derive(Serialize, Clone, Debug)]
 pub struct PiecesRun {
-    /// Distinct cycles the factory reached.
+    /// Deprecated: `distinct_cycle_count`.
     pub cycles: usize,
+    /// Distinct cycles the factory reached.
+    pub distinct_cycle_count: usize,
     pub balanced_cycles: usize,
     pub elapsed_seconds: f64,
 }
@@ -81,7 +84,10 @@ pub struct HandsRun {
     /// Positions in the subspace, and decided.
     pub positions: f64,
     pub decided: f64,
+    /// Deprecated: `distinct_cycle_count`.
     pub cycles: usize,
+    /// Distinct cycles reached from the positions decided.
+    pub distinct_cycle_count: usize,
     pub balanced_cycles: usize,
     pub elapsed_seconds: f64,
     /// At this run's rate, the seconds the whole subspace would take on these threads: a lower
@@ -94,7 +100,10 @@ pub struct HandsRun {
 pub struct DealsRun {
     pub deals: u64,
     pub cycling_deals: u64,
+    /// Deprecated: `distinct_cycle_count`.
     pub cycles: usize,
+    /// Distinct cycles the deals reach.
+    pub distinct_cycle_count: usize,
     pub elapsed_seconds: f64,
 }
 
@@ -125,16 +134,24 @@ pub struct CensusCycleJson {
     pub found_by: Vec<String>,
     /// How many balanced deals (player 1 leading) reach it, and every one of them by rank.
     pub balanced_deals: usize,
+    /// Deprecated: `balanced_deal_list`.
     pub deals: Vec<CensusDealJson>,
+    pub balanced_deal_list: Vec<CensusDealJson>,
 }
 
 /// Recall of one method against the enumeration of every deal.
 #[derive(Serialize, Clone, Copy, Debug)]
 pub struct RecallJson {
     pub cycles_found: usize,
+    /// Deprecated: `enumerated_cycles`.
     pub cycles: usize,
+    /// The cycles the enumeration reached (of which the method found `cycles_found`).
+    pub enumerated_cycles: usize,
     pub deals_found: u64,
+    /// Deprecated: `enumerated_deals`.
     pub deals: u64,
+    /// The deals (player 1 leading) reaching those cycles (`deals_found` on cycles found).
+    pub enumerated_deals: u64,
 }
 
 /// Chapman's capture-recapture estimate of the balanced cycles from `pieces` and `hands`.
@@ -143,7 +160,10 @@ pub struct EstimateJson {
     pub pieces: usize,
     pub hands: usize,
     pub both: usize,
+    /// Deprecated: `estimated_cycles`.
     pub cycles: f64,
+    /// Chapman's estimate of the balanced cycles, between `low` and `high` (95%).
+    pub estimated_cycles: f64,
     pub low: f64,
     pub high: f64,
 }
@@ -155,9 +175,16 @@ pub struct CensusReport {
     pub players: usize,
     pub seed: u64,
     pub methods: Vec<String>,
+    /// Deprecated: `pieces_run`.
     pub pieces: Option<PiecesRun>,
+    /// What each method did (null when it did not run).
+    pub pieces_run: Option<PiecesRun>,
+    /// Deprecated: `hands_run`.
     pub hands: Option<HandsRun>,
+    pub hands_run: Option<HandsRun>,
+    /// Deprecated: `deals_run`.
     pub deals: Option<DealsRun>,
+    pub deals_run: Option<DealsRun>,
     /// Distinct cycles reached by any method, with or without balanced deals.
     pub cycles_found: usize,
     pub balanced_cycles: usize,
@@ -253,7 +280,8 @@ pub fn census(
             note(cycle_id(&c.cycle_id)?, &p, "pieces");
         }
         pieces = Some(PiecesRun {
-            cycles: r.cycles,
+            cycles: r.distinct_cycle_count,
+            distinct_cycle_count: r.distinct_cycle_count,
             balanced_cycles: 0,
             elapsed_seconds: t.elapsed().as_secs_f64(),
         });
@@ -294,6 +322,7 @@ pub fn census(
             positions: result.positions,
             decided: result.decided,
             cycles: result.cycles.len(),
+            distinct_cycle_count: result.cycles.len(),
             balanced_cycles: 0,
             elapsed_seconds: elapsed,
             projected_seconds: if result.decided > 0.0 {
@@ -347,6 +376,7 @@ pub fn census(
             deals: played,
             cycling_deals: cycling,
             cycles: classes.len(),
+            distinct_cycle_count: classes.len(),
             elapsed_seconds: t.elapsed().as_secs_f64(),
         });
     }
@@ -390,8 +420,10 @@ pub fn census(
                     RecallJson {
                         cycles_found: r.cycles_found,
                         cycles: r.cycles,
+                        enumerated_cycles: r.cycles,
                         deals_found: r.deals_found,
                         deals: r.deals,
+                        enumerated_deals: r.deals,
                     },
                 )
             })
@@ -406,6 +438,7 @@ pub fn census(
             hands: e.second,
             both: e.both,
             cycles: e.estimate,
+            estimated_cycles: e.estimate,
             low: e.low,
             high: e.high,
         }
@@ -417,8 +450,11 @@ pub fn census(
         players,
         seed,
         methods: chosen.iter().map(|m| m.to_string()).collect(),
+        pieces_run: pieces.clone(),
         pieces,
+        hands_run: hands.clone(),
         hands,
+        deals_run: deals.clone(),
         deals,
         cycles_found: reached.len(),
         balanced_cycles: catalogue.len(),
@@ -492,6 +528,16 @@ fn human_seconds(s: f64) -> String {
 }
 
 fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
+    let deals: Vec<CensusDealJson> = c
+        .deals
+        .iter()
+        .map(|d| CensusDealJson {
+            deal: d.deal.clone(),
+            rank: d.rank.to_string(),
+            preperiod: d.preperiod.into(),
+            renamed: d.renamed,
+        })
+        .collect();
     CensusCycleJson {
         cycle_id: c.id.to_string(),
         period: c.period.into(),
@@ -502,16 +548,8 @@ fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
         pieces: c.pieces.clone(),
         found_by: c.found_by.iter().cloned().collect(),
         balanced_deals: c.deals.len(),
-        deals: c
-            .deals
-            .iter()
-            .map(|d| CensusDealJson {
-                deal: d.deal.clone(),
-                rank: d.rank.to_string(),
-                preperiod: d.preperiod.into(),
-                renamed: d.renamed,
-            })
-            .collect(),
+        deals: deals.clone(),
+        balanced_deal_list: deals,
     }
 }
 
@@ -529,21 +567,23 @@ impl crate::Report for CensusReport {
         if let Some(p) = &self.pieces {
             let _ = writeln!(
                 t,
-                "pieces:   {} cycles, {} with balanced deals ({:.1} s)",
-                p.cycles, p.balanced_cycles, p.elapsed_seconds
+                "pieces:   {}, {} with balanced deals ({:.1} s)",
+                plural(p.cycles as u64, "cycle"),
+                p.balanced_cycles,
+                p.elapsed_seconds
             );
         }
         if let Some(h) = &self.hands {
             let _ = writeln!(
                 t,
                 "hands:    hands of at most {} card(s): {} of {} units, {:.3e} of {:.3e} \
-                 positions decided; {} cycles, {} with balanced deals ({:.1} s{})",
+                 positions decided; {}, {} with balanced deals ({:.1} s{})",
                 h.max_hand,
                 h.units_done,
                 h.units,
                 h.decided,
                 h.positions,
-                h.cycles,
+                plural(h.cycles as u64, "cycle"),
                 h.balanced_cycles,
                 h.elapsed_seconds,
                 if h.complete {
@@ -559,15 +599,20 @@ impl crate::Report for CensusReport {
         if let Some(d) = &self.deals {
             let _ = writeln!(
                 t,
-                "deals:    {} deals played, {} never end, on {} cycles ({:.1} s)",
-                d.deals, d.cycling_deals, d.cycles, d.elapsed_seconds
+                "deals:    {} deals played, {} never end, on {} ({:.1} s)",
+                d.deals,
+                d.cycling_deals,
+                plural(d.cycles as u64, "cycle"),
+                d.elapsed_seconds
             );
         }
         let _ = writeln!(
             t,
-            "census:   {} balanced deals that never end (player 1 leading) on {} cycles; {} \
-             cycles reached in all",
-            self.balanced_deals, self.balanced_cycles, self.cycles_found
+            "census:   {} balanced deals that never end (player 1 leading) on {}; {} \
+             reached in all",
+            self.balanced_deals,
+            plural(self.balanced_cycles as u64, "cycle"),
+            plural(self.cycles_found as u64, "cycle")
         );
         for c in self.catalogue.iter().take(TEXT_CYCLES) {
             let _ = writeln!(

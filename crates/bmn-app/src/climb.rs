@@ -81,18 +81,26 @@ pub struct ClimbReport {
     pub elapsed_seconds: f64,
     /// Each new best: when it was found and how long it plays.
     pub trajectory: Vec<Point>,
-    /// Games found that never end.
+    /// Deprecated: `endless_list`.
     pub endless: Vec<Endless>,
+    /// Games found that never end.
+    pub endless_list: Vec<Endless>,
     pub seed: u64,
     pub by: String,
     pub accept: String,
     pub moves: String,
     pub walkers: usize,
     pub neighbours: usize,
+    /// Deprecated: `balanced_by_kind`.
     pub balanced: bool,
+    /// Only deals where every player holds the same number of each kind (`--balanced`).
+    pub balanced_by_kind: bool,
     pub threads: usize,
     pub interrupted: bool,
+    /// Deprecated: `engine`.
     pub kernel: &'static str,
+    /// The kernel that played the evaluations.
+    pub engine: &'static str,
 }
 
 /// A game: `{"deal","leader","cards","tricks","winner","eval"}`.
@@ -319,6 +327,7 @@ pub fn climb(
         elapsed_seconds: state.seconds + elapsed,
         trajectory: state.trajectory.clone(),
         endless: state.endless.clone(),
+        endless_list: state.endless.clone(),
         seed: config.seed,
         by: config.objective.name().into(),
         accept: config.accept.name().into(),
@@ -326,9 +335,11 @@ pub fn climb(
         walkers: config.walkers,
         neighbours: config.neighbours,
         balanced: config.balanced,
+        balanced_by_kind: config.balanced,
         threads,
         interrupted,
         kernel: evaluator.kernel.name(),
+        engine: evaluator.kernel.name(),
     })
 }
 
@@ -351,14 +362,21 @@ impl crate::Report for ClimbReport {
             },
             self.seed
         );
-        let _ = writeln!(
-            t,
-            "speed:   {:.3} M evaluations/s ({:.2} s, {} thread(s), {} kernel)",
-            self.evals_per_second / 1e6,
-            self.elapsed_seconds,
-            self.threads,
-            self.kernel
-        );
+        if self.evals_per_second == 0.0 && !self.interrupted {
+            let _ = writeln!(
+                t,
+                "speed:   none: the run had already finished, nothing was left to play"
+            );
+        } else {
+            let _ = writeln!(
+                t,
+                "speed:   {:.3} M evaluations/s ({:.2} s, {} thread(s), {} kernel)",
+                self.evals_per_second / 1e6,
+                self.elapsed_seconds,
+                self.threads,
+                self.kernel
+            );
+        }
         if self.interrupted {
             let _ = writeln!(t, "interrupted: the rounds that finished are reported");
         }

@@ -13,10 +13,17 @@ use crate::input::TableInput;
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct CountReport {
     pub deck: String,
+    /// Deprecated: `deck_cards`.
     pub cards: u32,
+    /// Cards in the deck.
+    pub deck_cards: u32,
     pub players: usize,
     pub deals: String,
+    /// Deprecated: `deals_balanced_by_kind`.
     pub balanced_deals: String,
+    /// Deals where every player holds the same number of each kind (0 when a kind cannot be
+    /// shared equally).
+    pub deals_balanced_by_kind: String,
     pub leaders_times_deals: String,
     pub log10_deals: f64,
     /// Whether every kind can be shared equally (else `balanced_deals` is 0).
@@ -33,16 +40,19 @@ pub fn count(table: &TableInput) -> Result<CountReport> {
     .source()?;
     let count = DealCount::new(source.deck(), source.players());
     let deals = count.deals.to_string();
+    let balanced = count
+        .balanced_deals
+        .as_ref()
+        .map_or_else(|| "0".to_string(), ToString::to_string);
     Ok(CountReport {
         deck: source.deck().to_string(),
         cards: count.cards,
+        deck_cards: count.cards,
         players: count.players,
         log10_deals: log10(&deals),
         deals,
-        balanced_deals: count
-            .balanced_deals
-            .as_ref()
-            .map_or_else(|| "0".to_string(), ToString::to_string),
+        balanced_deals: balanced.clone(),
+        deals_balanced_by_kind: balanced,
         leaders_times_deals: count.leaders_times_deals.to_string(),
         balanceable: count.balanced_deals.is_some(),
     })

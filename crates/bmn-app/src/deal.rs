@@ -26,7 +26,10 @@ pub struct DealReport {
     pub leader: usize,
     pub players: usize,
     pub deck: String,
+    /// Deprecated: `balanced_by_kind`.
     pub balanced: bool,
+    /// Every player was dealt the same number of each kind (`--balanced`).
+    pub balanced_by_kind: bool,
     pub seed: u64,
     pub index: u64,
     /// Cards in each hand, player 1 first.
@@ -50,6 +53,7 @@ pub fn deal(req: &DealRequest) -> Result<DealReport> {
         players: position.players(),
         deck: source.deck().to_string(),
         balanced: source.balanced(),
+        balanced_by_kind: source.balanced(),
         seed,
         index: req.index,
         hand_sizes: position.stacks().iter().map(|s| s.len()).collect(),

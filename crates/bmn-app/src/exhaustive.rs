@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::input::{self, EngineInput, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
 use crate::observer::Observer;
+use crate::plural;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
 /// files (before shards and searches shared one format) are refused, not misread.
@@ -85,7 +86,10 @@ pub struct ExhaustiveReport {
 #[derive(Serialize)]
 struct ExhaustiveJson {
     deck: String,
+    /// Deprecated: `deck_cards`.
     cards: u32,
+    /// Cards in the deck.
+    deck_cards: u32,
     leader: usize,
     shards: String,
     /// Every deal of the deck is in this report.
@@ -97,19 +101,28 @@ struct ExhaustiveJson {
     end_rank: String,
     deals: u64,
     finished: u64,
+    /// Deprecated: `wins_by_seat`.
     first_player_wins: u64,
     second_player_wins: u64,
+    /// Finished deals won by each player, player 1 first.
+    wins_by_seat: Vec<u64>,
     /// second_player_wins / deals.
     p_second_wins: f64,
     cycling_deals: u64,
+    /// Deprecated: `distinct_cycle_count`.
     distinct_cycles: usize,
+    distinct_cycle_count: usize,
     longest: Option<FoundJson>,
     mean_cards: f64,
     mean_tricks: f64,
+    /// Deprecated: `distinct_cycle_list`.
     cycles: Vec<CycleClassJson>,
+    distinct_cycle_list: Vec<CycleClassJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cycling_deal_list: Option<Vec<CyclingDealJson>>,
+    /// Deprecated: `engine`.
     kernel: String,
+    engine: String,
     threads: usize,
     elapsed_seconds: f64,
     deals_per_second: f64,
@@ -322,9 +335,11 @@ impl Serialize for ExhaustiveReport {
     ) -> std::result::Result<S::Ok, S::Error> {
         let s = &self.summary;
         let leader = self.leader.number();
+        let distinct_cycles = CycleClassJson::list(s);
         ExhaustiveJson {
             deck: self.deck.to_string(),
             cards: self.deck.len(),
+            deck_cards: self.deck.len(),
             leader,
             shards: self.shards.clone(),
             complete: self.range_done && self.all_shards,
@@ -335,13 +350,16 @@ impl Serialize for ExhaustiveReport {
             finished: s.finished(),
             first_player_wins: s.wins[0],
             second_player_wins: s.wins[1],
+            wins_by_seat: vec![s.wins[0], s.wins[1]],
             p_second_wins: s.wins[1] as f64 / s.games.max(1) as f64,
             cycling_deals: s.cycling,
             distinct_cycles: s.classes.len(),
+            distinct_cycle_count: s.classes.len(),
             longest: s.longest.first().map(|f| FoundJson::new(f, leader)),
             mean_cards: s.mean_cards(),
             mean_tricks: s.mean_tricks(),
-            cycles: CycleClassJson::list(s),
+            cycles: distinct_cycles.clone(),
+            distinct_cycle_list: distinct_cycles,
             cycling_deal_list: self.list_cycles.then(|| {
                 s.cycles
                     .iter()
@@ -349,6 +367,7 @@ impl Serialize for ExhaustiveReport {
                     .collect()
             }),
             kernel: self.kernel.clone(),
+            engine: self.kernel.clone(),
             threads: self.threads,
             elapsed_seconds: self.elapsed,
             deals_per_second: self.deals_per_second,
@@ -380,7 +399,12 @@ impl crate::Report for ExhaustiveReport {
             self.deck.len(),
             s.games
         );
-        if self.threads > 0 {
+        if self.threads > 0 && self.deals_per_second == 0.0 && self.range_done {
+            let _ = writeln!(
+                t,
+                "speed:    none: the run had already finished, nothing was left to play"
+            );
+        } else if self.threads > 0 {
             let _ = writeln!(
                 t,
                 "speed:    {:.2} M deals/s ({:.1} s, {} thread(s), {} kernel)",
@@ -441,8 +465,12 @@ impl crate::Report for ExhaustiveReport {
             for c in &s.cycles {
                 let _ = writeln!(
                     t,
-                    "  {:>12} {} preperiod {} tricks ({} cards), cycle {}",
-                    c.index, c.deal, c.preperiod.tricks, c.preperiod.cards, c.cycle_id
+                    "  {:>12} {} preperiod {} ({}), cycle {}",
+                    c.index,
+                    c.deal,
+                    plural(c.preperiod.tricks, "trick"),
+                    plural(c.preperiod.cards, "card"),
+                    c.cycle_id
                 );
             }
         }

@@ -17,8 +17,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput};
-use crate::json::SpanJson;
+use crate::json::{PositionJson, SpanJson};
 use crate::observer::Observer;
+use crate::plural;
 
 /// What to run.
 #[derive(Clone, Debug, Default)]
@@ -61,8 +62,10 @@ pub struct FactoryReport {
     /// Where the starting endless games came from: `pieces` or `search`.
     pub seeds_from: &'static str,
     pub seeds: u64,
-    /// `template`, `pairs` or `none`: which third pieces were searched (`--complete`).
+    /// Deprecated: `completion_mode`.
     pub complete: &'static str,
+    /// `template`, `pairs` or `none`: which third pieces were searched (`--complete`).
+    pub completion_mode: &'static str,
     /// The template's completion, when it was searched (`--complete template`).
     pub completion: Option<CompletionJson>,
     /// Every completion searched that has pieces (with `template`, the template's own even
@@ -75,11 +78,15 @@ pub struct FactoryReport {
     pub grown: Vec<CompletionJson>,
     pub rounds: u64,
     pub evals: u64,
-    /// Edits that never end.
+    /// Deprecated: `endless_count`.
     pub endless: u64,
+    /// Edits that never end.
+    pub endless_count: u64,
     pub elapsed_seconds: f64,
-    /// Distinct cycles reached, and those with a balanced deal.
+    /// Deprecated: `distinct_cycle_count`.
     pub cycles: usize,
+    /// Distinct cycles reached, and those with a balanced deal.
+    pub distinct_cycle_count: usize,
     pub balanced_cycles: usize,
     pub balanced_deals: usize,
     /// Every cycle with a balanced deal, most balanced deals first.
@@ -131,8 +138,12 @@ pub struct CompletionJson {
 pub struct CatalogueJson {
     pub cycle_id: String,
     pub period: SpanJson,
+    /// Deprecated: `representative_position` (this is its deal text alone).
     pub representative: String,
+    /// Deprecated: `representative_position`.
     pub representative_leader: usize,
+    /// The cycle's canonical position, `{deal, leader}`.
+    pub representative_position: PositionJson,
     pub balanced_deals: usize,
     /// One balanced deal (player 1 leads) and its preperiod.
     pub example: String,
@@ -308,6 +319,7 @@ pub fn factory(
     );
     r.closest = closest;
     r.complete = complete.name();
+    r.completion_mode = complete.name();
     r.completion = completed.completions.first().filter(|_| template).cloned();
     r.completions = completed.completions;
     r.completions_searched = completed.searched;
@@ -590,6 +602,10 @@ fn report(
                 period: c.period.into(),
                 representative: c.representative.0.clone(),
                 representative_leader: c.representative.1,
+                representative_position: PositionJson {
+                    deal: c.representative.0.clone(),
+                    leader: c.representative.1,
+                },
                 balanced_deals: c.balanced_count,
                 example,
                 preperiod: preperiod.into(),
@@ -620,6 +636,7 @@ fn report(
         seeds_from: if from_pieces { "pieces" } else { "search" },
         seeds,
         complete: "none",
+        completion_mode: "none",
         completion: None,
         completions: Vec::new(),
         completions_searched: 0,
@@ -628,8 +645,10 @@ fn report(
         rounds: f.catalogue.round,
         evals: f.catalogue.evals,
         endless: f.catalogue.endless,
+        endless_count: f.catalogue.endless,
         elapsed_seconds: elapsed,
         cycles: f.catalogue.cycles.len(),
+        distinct_cycle_count: f.catalogue.cycles.len(),
         balanced_cycles: catalogue.len(),
         balanced_deals: catalogue.iter().map(|c| c.balanced_deals).sum(),
         catalogue,
@@ -689,9 +708,9 @@ impl crate::Report for FactoryReport {
         for c in &self.catalogue {
             let _ = writeln!(
                 t,
-                "  cycle {}: period {} tricks ({} cards), {} balanced, {}{}: {} (preperiod {} tricks)",
+                "  cycle {}: period {} ({} cards), {} balanced, {}{}: {} (preperiod {})",
                 c.cycle_id,
-                c.period.tricks,
+                plural(c.period.tricks, "trick"),
                 c.period.cards,
                 c.balanced_deals,
                 c.kind,
@@ -700,7 +719,7 @@ impl crate::Report for FactoryReport {
                     .map(|r| format!(" of {r}"))
                     .unwrap_or_default(),
                 c.example,
-                c.preperiod.tricks
+                plural(c.preperiod.tricks, "trick")
             );
         }
         t

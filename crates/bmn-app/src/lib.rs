@@ -39,6 +39,12 @@ pub use bmn_run::LedgerChoice;
 pub use error::{Error, Result, one_line};
 pub use observer::{Observer, Quiet};
 
+/// `n` and its noun, singular for one: `plural(1, "trick")` is "1 trick", `plural(2, "trick")`
+/// "2 tricks" (for the nouns of the reports, whose plurals add an s).
+pub fn plural(n: u64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A command's answer: its JSON (serde, the keys are a contract) and its text for a person.
 pub trait Report: serde::Serialize {
     /// The text a person reads, each line ending in a newline.

@@ -1,8 +1,9 @@
 //! `Observer`: how a long command reports to whoever runs it, without printing.
 //!
-//! The CLI draws a progress bar on a terminal, the web page streams the same events, the
-//! Python package checks for Ctrl-C between them. Commands call these hooks from the thread
-//! that called the command, as units of work finish and at least every 200 ms.
+//! The CLI draws a progress bar on a terminal (elsewhere, a line every few seconds), the web
+//! page streams the same events, the Python package checks for Ctrl-C between them. Commands
+//! call these hooks from the thread that called the command, as units of work finish and at
+//! least every 200 ms.
 
 /// The hooks of a long command. Every method has a default that does nothing.
 pub trait Observer {

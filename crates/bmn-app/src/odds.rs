@@ -61,8 +61,10 @@ pub struct OddsJson {
     pub rate_measured: bool,
     /// Standard deviation of the record of many games (the Gumbel law's mu pi / sqrt 6).
     pub record_spread: f64,
-    /// Expected record after each number of games, with the published record where there is one.
+    /// Deprecated: `expected_records`.
     pub records: Vec<RecordJson>,
+    /// Expected record after each number of games, with the published record where there is one.
+    pub expected_records: Vec<RecordJson>,
     pub target_cards: u64,
     /// Chance that one of N games reaches target_cards.
     pub probabilities: Vec<ProbabilityJson>,
@@ -268,7 +270,8 @@ fn report(req: &OddsRequest, seed: u64, m: &TailModel, fit: Option<&Fit>, rate: 
         rate,
         rate_measured: req.rate.is_none(),
         record_spread: m.max_spread(),
-        records,
+        records: records.clone(),
+        expected_records: records,
         target_cards,
         probabilities,
         games_for_even_chance: even,

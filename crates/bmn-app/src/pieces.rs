@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED};
 use crate::json::{PositionJson, SpanJson};
 use crate::observer::Observer;
+use crate::plural;
 
 /// What pieces to search.
 #[derive(Clone, Debug, Default)]
@@ -180,9 +181,9 @@ impl crate::Report for PieceSearchReport {
         }
         let _ = writeln!(
             text,
-            "{} pieces up to passes ({} candidates kept of {} whose first pass closes; \
+            "{} up to passes ({} candidates kept of {} whose first pass closes; \
              rejected by the reference engine: {}, unresolved: {})",
-            self.pieces.len(),
+            plural(self.pieces.len() as u64, "piece"),
             self.proposed,
             self.passing,
             self.rejected,
@@ -196,7 +197,10 @@ impl crate::Report for PieceSearchReport {
 pub struct EndlessGameJson {
     pub deal: String,
     pub leader: usize,
+    /// Deprecated: `balanced_by_size`.
     pub balanced: bool,
+    /// The hands have the sizes round-robin dealing from the leader gives (26/26).
+    pub balanced_by_size: bool,
     pub preperiod: SpanJson,
     pub period: SpanJson,
     pub cycle_id: String,
@@ -212,6 +216,7 @@ impl From<&EndlessGame> for EndlessGameJson {
             deal: g.deal.deal_text(),
             leader: g.deal.leader().number(),
             balanced: g.balanced,
+            balanced_by_size: g.balanced,
             preperiod: g.preperiod.into(),
             period: g.period.into(),
             cycle_id: g.cycle_id.to_string(),
@@ -246,7 +251,10 @@ pub struct ConstructReport {
     pub non_terminating: u64,
     pub finishing: u64,
     pub unresolved: u64,
+    /// Deprecated: `distinct_cycle_list`.
     pub cycles: Vec<CycleJson>,
+    /// Every distinct cycle the decks reached, with its basin's balanced deals.
+    pub distinct_cycle_list: Vec<CycleJson>,
     /// Every distinct non-terminating deck, then every balanced deal found backward
     /// (grouped by cycle, in the order the cycles were reached).
     pub games: Vec<EndlessGameJson>,
@@ -331,6 +339,19 @@ fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> Co
     for cy in &c.cycles {
         games.extend(cy.balanced.iter().map(EndlessGameJson::from));
     }
+    let cycles: Vec<CycleJson> = c
+        .cycles
+        .iter()
+        .map(|cy| CycleJson {
+            cycle_id: cy.id.to_string(),
+            period: cy.period.into(),
+            representative: (&cy.representative).into(),
+            decks: cy.decks,
+            basin_positions: cy.basin_positions,
+            basin_complete: cy.basin_complete,
+            balanced_deals: cy.balanced.len(),
+        })
+        .collect();
     ConstructReport {
         seed,
         budget,
@@ -341,19 +362,8 @@ fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> Co
         non_terminating: c.non_terminating,
         finishing: c.finishing,
         unresolved: c.unresolved,
-        cycles: c
-            .cycles
-            .iter()
-            .map(|cy| CycleJson {
-                cycle_id: cy.id.to_string(),
-                period: cy.period.into(),
-                representative: (&cy.representative).into(),
-                decks: cy.decks,
-                basin_positions: cy.basin_positions,
-                basin_complete: cy.basin_complete,
-                balanced_deals: cy.balanced.len(),
-            })
-            .collect(),
+        cycles: cycles.clone(),
+        distinct_cycle_list: cycles,
         games,
     }
 }
@@ -363,8 +373,9 @@ impl crate::Report for ConstructReport {
         let mut text = String::new();
         let _ = writeln!(
             text,
-            "pool: {} pieces; {} ordered triples fill a standard deck",
-            self.pool_pieces, self.triples
+            "pool: {}; {} ordered triples fill a standard deck",
+            plural(self.pool_pieces as u64, "piece"),
+            self.triples
         );
         let _ = writeln!(
             text,
@@ -405,8 +416,11 @@ impl crate::Report for ConstructReport {
             {
                 let _ = writeln!(
                     text,
-                    "  {} (leader {}): preperiod {} tricks, {} cards",
-                    g.deal, g.leader, g.preperiod.tricks, g.preperiod.cards
+                    "  {} (leader {}): preperiod {}, {}",
+                    g.deal,
+                    g.leader,
+                    plural(g.preperiod.tricks, "trick"),
+                    plural(g.preperiod.cards, "card")
                 );
             }
         }

@@ -11,6 +11,7 @@ use crate::dot;
 use crate::error::{Error, Result};
 use crate::input::{self, RulesInput};
 use crate::json::{PositionJson, SpanJson};
+use crate::plural;
 
 /// Tricks after which `play` gives up on a game that neither ends nor repeats: some penalty
 /// tables make games millions of tricks long, and one game may take that long.
@@ -405,7 +406,9 @@ impl crate::Report for PlayReport {
                 ..
             } => writeln!(
                 text,
-                "player {winner} wins after {cards} cards and {tricks} tricks"
+                "player {winner} wins after {} and {}",
+                plural(*cards, "card"),
+                plural(*tricks, "trick")
             ),
             PlayReport::Cycle {
                 preperiod,
@@ -415,11 +418,11 @@ impl crate::Report for PlayReport {
                 ..
             } => writeln!(
                 text,
-                "the game never ends\npreperiod: {} tricks ({} cards)\nperiod:    {} tricks ({} cards)\ncycle starts at: {} (leader {})\ncycle id: {cycle_id}",
-                preperiod.tricks,
-                preperiod.cards,
-                period.tricks,
-                period.cards,
+                "the game never ends\npreperiod: {} ({})\nperiod:    {} ({})\ncycle starts at: {} (leader {})\ncycle id: {cycle_id}",
+                plural(preperiod.tricks, "trick"),
+                plural(preperiod.cards, "card"),
+                plural(period.tricks, "trick"),
+                plural(period.cards, "card"),
                 cycle_start.deal,
                 cycle_start.leader
             ),
@@ -430,8 +433,11 @@ impl crate::Report for PlayReport {
                 ..
             } => writeln!(
                 text,
-                "stopped after {tricks} tricks ({cards} cards) at: {} (leader {})",
-                position.deal, position.leader
+                "stopped after {} ({}) at: {} (leader {})",
+                plural(*tricks, "trick"),
+                plural(*cards, "card"),
+                position.deal,
+                position.leader
             ),
         };
         text

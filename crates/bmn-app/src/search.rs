@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, EngineInput, RulesInput, TableInput};
 use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
 use crate::observer::Observer;
+use crate::plural;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
 pub const FORMAT: &str = "bmn-search-2";
@@ -88,12 +89,17 @@ struct SearchJson {
     games: u64,
     seed: u64,
     deck: String,
+    /// Deprecated: `balanced_by_kind`.
     balanced: bool,
+    /// Every player was dealt the same number of each kind (`--balanced`).
+    balanced_by_kind: bool,
     players: usize,
     penalties: String,
     on_empty: String,
-    /// The kernel's name, or `reference` where no kernel plays the table.
+    /// Deprecated: `engine`.
     kernel: String,
+    /// The kernel's name, `reference` where no kernel plays the table, or `merged`.
+    engine: String,
     threads: usize,
     elapsed_seconds: f64,
     games_per_second: f64,
@@ -102,16 +108,23 @@ struct SearchJson {
     shard: String,
     mean_cards: f64,
     mean_tricks: f64,
-    /// Finished games won by each player, player 1 first.
+    /// Deprecated: `wins_by_seat`.
     wins: Vec<u64>,
+    /// Finished games won by each player, player 1 first.
+    wins_by_seat: Vec<u64>,
     histogram: HistogramJson,
     longest: Vec<FoundJson>,
     cycling_games: u64,
     /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
     unresolved_games: u64,
+    /// Deprecated: `cycling_deal_list`.
     cycles: Vec<CyclingDealJson>,
-    /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
+    /// The first cycling deals by index (all are counted in `cycling_games`).
+    cycling_deal_list: Vec<CyclingDealJson>,
+    /// Deprecated: `distinct_cycle_list`.
     distinct_cycles: Vec<CycleClassJson>,
+    /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
+    distinct_cycle_list: Vec<CycleClassJson>,
 }
 
 #[derive(Serialize)]
@@ -275,15 +288,24 @@ impl Serialize for SearchReport {
         serializer: S,
     ) -> std::result::Result<S::Ok, S::Error> {
         let (p, s) = (&self.params, &self.summary);
+        let wins: Vec<u64> = (1..=p.players).map(|i| s.wins_of(i)).collect();
+        let cycles: Vec<CyclingDealJson> = s
+            .cycles
+            .iter()
+            .map(|c| CyclingDealJson::new(c, 1))
+            .collect();
+        let distinct_cycles = CycleClassJson::list(s);
         SearchJson {
             games: s.games,
             seed: p.seed,
             deck: p.deck.clone(),
             balanced: p.balanced,
+            balanced_by_kind: p.balanced,
             players: p.players,
             penalties: p.penalties.clone(),
             on_empty: p.on_empty.clone(),
             kernel: self.engine.clone(),
+            engine: self.engine.clone(),
             threads: self.threads,
             elapsed_seconds: self.elapsed,
             games_per_second: self.rate,
@@ -291,7 +313,8 @@ impl Serialize for SearchReport {
             shard: self.shard.clone(),
             mean_cards: s.mean_cards(),
             mean_tricks: s.mean_tricks(),
-            wins: (1..=p.players).map(|i| s.wins_of(i)).collect(),
+            wins: wins.clone(),
+            wins_by_seat: wins,
             histogram: HistogramJson {
                 bin_width: HISTOGRAM_BIN,
                 counts: s.histogram.clone(),
@@ -299,12 +322,10 @@ impl Serialize for SearchReport {
             longest: s.longest.iter().map(|f| FoundJson::new(f, 1)).collect(),
             cycling_games: s.cycling,
             unresolved_games: s.unresolved,
-            cycles: s
-                .cycles
-                .iter()
-                .map(|c| CyclingDealJson::new(c, 1))
-                .collect(),
-            distinct_cycles: CycleClassJson::list(s),
+            cycles: cycles.clone(),
+            cycling_deal_list: cycles,
+            distinct_cycles: distinct_cycles.clone(),
+            distinct_cycle_list: distinct_cycles,
         }
         .serialize(serializer)
     }
@@ -339,12 +360,19 @@ impl crate::Report for SearchReport {
                 "games:   {} ({}, {} players{balanced}, seed {}{shard}, {} thread(s), {} engine)",
                 s.games, p.deck, p.players, p.seed, self.threads, self.engine
             );
-            let _ = writeln!(
-                t,
-                "speed:   {:.3} M games/s ({:.2} s)",
-                self.rate / 1e6,
-                self.elapsed
-            );
+            if self.rate == 0.0 && !self.interrupted {
+                let _ = writeln!(
+                    t,
+                    "speed:   none: the run had already finished, nothing was left to play"
+                );
+            } else {
+                let _ = writeln!(
+                    t,
+                    "speed:   {:.3} M games/s ({:.2} s)",
+                    self.rate / 1e6,
+                    self.elapsed
+                );
+            }
         }
         let _ = writeln!(
             t,
@@ -373,9 +401,16 @@ impl crate::Report for SearchReport {
         for c in s.cycles.iter().take(10) {
             let _ = writeln!(
                 t,
-                "  {} preperiod {} tricks, period {} tricks ({} cards), cycle {}",
-                c.deal, c.preperiod.tricks, c.period.tricks, c.period.cards, c.cycle_id
+                "  {} preperiod {}, period {} ({}), cycle {}",
+                c.deal,
+                plural(c.preperiod.tricks, "trick"),
+                plural(c.period.tricks, "trick"),
+                plural(c.period.cards, "card"),
+                c.cycle_id
             );
+        }
+        if s.cycles.len() > 10 {
+            let _ = writeln!(t, "  ({} more; --json lists them all)", s.cycles.len() - 10);
         }
         if !s.longest.is_empty() {
             let _ = writeln!(t, "longest:");

@@ -60,7 +60,10 @@ pub struct StatsJson {
     pub seed: u64,
     pub players: usize,
     pub deck: String,
+    /// Deprecated: `balanced_by_kind`.
     pub balanced: bool,
+    /// Every player was dealt the same number of each kind (`--balanced`).
+    pub balanced_by_kind: bool,
     pub penalties: String,
     pub on_empty: String,
     /// The kernel's name, or `reference`.
@@ -85,7 +88,9 @@ pub struct StatsJson {
     pub cycling_games: u64,
     /// Share of all games that never end.
     pub never_end_share: f64,
+    /// Deprecated: `distinct_cycle_count`.
     pub distinct_cycles: usize,
+    pub distinct_cycle_count: usize,
     /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
     pub unresolved_games: u64,
     /// The figure written with --plot, and the other kind of deal played for it.
@@ -118,7 +123,9 @@ pub struct TailJson {
 /// plot with the same seed and count.
 #[derive(Serialize, Clone, Debug)]
 pub struct ComparedJson {
+    /// Deprecated: `balanced_by_kind`.
     pub balanced: bool,
+    pub balanced_by_kind: bool,
     pub games: u64,
     pub mean_cards: f64,
     pub mean_tricks: f64,
@@ -213,6 +220,7 @@ pub fn stats(
         bmn_plot::length_histogram(path, &title, "tricks", &series)?;
         compared = other_stats.map(|o| ComparedJson {
             balanced: !req.table.balanced,
+            balanced_by_kind: !req.table.balanced,
             games: o.games,
             mean_cards: o.mean_cards(),
             mean_tricks: o.mean_tricks(),
@@ -280,6 +288,7 @@ impl StatsReport {
             players: self.source.players(),
             deck: self.source.deck().to_string(),
             balanced: self.source.balanced(),
+            balanced_by_kind: self.source.balanced(),
             penalties: self.rules.penalties.to_string(),
             on_empty: self.rules.on_empty.to_string(),
             engine: self.engine.clone(),
@@ -300,6 +309,7 @@ impl StatsReport {
             cycling_games: s.cycling,
             never_end_share: s.cycling_share(),
             distinct_cycles: s.cycles.len(),
+            distinct_cycle_count: s.cycles.len(),
             unresolved_games: s.unresolved,
             plot: self.plot.as_ref().map(|p| p.display().to_string()),
             compared: self.compared.clone(),

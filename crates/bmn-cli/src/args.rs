@@ -1,6 +1,9 @@
 //! The flag families: each flag is declared once here and flattened into every command that
-//! takes it, so it has one name, one help text and one default everywhere. Defaults left as
-//! `None` here are the library's (`bmn_app::input::DEFAULT_*` and each command's constants).
+//! takes it, so it has one name and one meaning everywhere. The help text here is what most
+//! commands mean by it; a command whose flag says more or has another default re-describes
+//! it where it flattens it (`mut_arg` in `cli.rs`), so no command's help carries another's
+//! caveats. Defaults left as `None` here are the library's (`bmn_app::input::DEFAULT_*` and
+//! each command's constants).
 
 use std::path::PathBuf;
 
@@ -11,9 +14,8 @@ use clap::Args;
 /// `--deck`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct DeckArg {
-    /// The deck: standard, camicia, standard+jokers, 2xstandard (any N x), or a composition
-    /// such as 2J,2Q,2K,2A,16-. What a command deals from or enumerates [default: standard];
-    /// for `play`, the hands must hold exactly this deck.
+    /// The deck dealt from: standard, camicia, standard+jokers, 2xstandard (any N x), or a
+    /// composition such as 2J,2Q,2K,2A,16- [default: standard].
     #[arg(long, value_name = "DECK")]
     pub deck: Option<String>,
 }
@@ -21,9 +23,8 @@ pub struct DeckArg {
 /// `--players`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlayersArg {
-    /// Players at the table (2 to 10), player 1 leading [default: 2]; for `play`, the deal
-    /// must have this many hands. The kernels play two players; more go to the reference
-    /// engine.
+    /// Players at the table (2 to 10), player 1 leading [default: 2]. The kernels play two
+    /// players; more go to the reference engine.
     #[arg(long, value_name = "P")]
     pub players: Option<usize>,
 }
@@ -55,8 +56,7 @@ impl RulesArgs {
 pub struct GiveUpArg {
     /// Give up on a game that has neither ended nor repeated a position after this many tricks
     /// and count it as unresolved (some penalty tables make games millions of tricks long)
-    /// [default: 100000 on the reference engine of search, stats and exhaustive; 10000000 for
-    /// play; 1000000 for pieces].
+    /// [default: 100000].
     #[arg(long, value_name = "T")]
     pub give_up: Option<u64>,
 }
@@ -75,7 +75,7 @@ pub struct EngineArgs {
     #[command(flatten)]
     pub give_up: GiveUpArg,
     /// Games still going after this many tricks go to exact cycle detection (any cap gives the
-    /// same results) [default: 3000; 1000 for exhaustive].
+    /// same results) [default: 3000].
     #[arg(long, value_name = "M")]
     pub max_tricks: Option<u32>,
 }
@@ -95,7 +95,7 @@ impl EngineArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct SeedArg {
     /// Seed of the stream: deal (or sample, or deck) k is a function of (seed, k) only
-    /// [default: 1; `deal` draws one from the clock].
+    /// [default: 1].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 }
@@ -103,7 +103,7 @@ pub struct SeedArg {
 /// `--threads`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ThreadsArg {
-    /// Worker threads [default: every core; 1 for bench]. Results do not depend on it.
+    /// Worker threads [default: every core]. Results do not depend on it.
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
 }
@@ -174,9 +174,7 @@ pub struct TopArg {
 /// `--plot`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlotArg {
-    /// Draw the command's figure into FILE (.svg or .png): `play` every player's stack size
-    /// trick by trick, `stats` the length distribution of uniform against balanced deals,
-    /// `records` record length against year.
+    /// Draw the command's figure into FILE (.svg or .png).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
 }
@@ -185,8 +183,8 @@ pub struct PlotArg {
 #[derive(Args, Debug, Clone, Default)]
 pub struct DotArg {
     /// Write the positions as a Graphviz DOT graph to FILE (render: `dot -Tsvg FILE > out.svg`):
-    /// one node per position, one edge per trick, the cycle in red, balanced starting deals
-    /// filled green, the position given outlined twice.
+    /// one node per position, one edge per trick, the cycle in red, the position given
+    /// outlined twice.
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
 }

@@ -1,5 +1,6 @@
 //! The commands and their own arguments (clap derive); the flags they share are the families
-//! of `args.rs`, flattened in.
+//! of `args.rs`, flattened in, and re-described (`mut_arg`) where a command means more by one
+//! or gives it another default, so each command's help tells its own truth.
 
 use std::path::PathBuf;
 
@@ -9,6 +10,14 @@ use crate::args::{
     DeckArg, DotArg, EngineArgs, GiveUpArg, LeaderArg, LedgerArgs, LimitArg, OutputArg, PlayersArg,
     PlotArg, RulesArgs, SeedArg, ShardArg, ThreadsArg, TopArg,
 };
+
+/// The deck names and compositions `--deck` takes, for the commands that re-describe it.
+macro_rules! decks {
+    () => {
+        "standard, camicia, standard+jokers, 2xstandard (any N x), or a composition such as \
+         2J,2Q,2K,2A,16-"
+    };
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -121,7 +130,14 @@ pub struct ClimbArgs {
     pub output: OutputArg,
 }
 
+const RANK_DECK: &str = concat!(
+    "Rank the deal among the deals of this deck, whose cards it must hold exactly: ",
+    decks!(),
+    " [default: the deal's own cards]"
+);
+
 #[derive(Args, Debug)]
+#[command(mut_arg("deck", |a| a.help(RANK_DECK)))]
 pub struct RankArgs {
     /// The deal (any notation `bmn play` reads); its hands must have the sizes round-robin
     /// dealing from the leader gives. "-" reads it from stdin.
@@ -164,7 +180,31 @@ pub struct ServeArgs {
     pub catalogue: Option<std::path::PathBuf>,
 }
 
+const PLAY_DECK: &str = concat!(
+    "Check that the hands hold exactly this deck: ",
+    decks!(),
+    ". Unchecked unless given (the hands hold any cards); with DEAL \"#K\" or --rank K, deal K \
+     is one of this deck (standard unless given)"
+);
+const PLAY_PLAYERS: &str = "Check that the deal has this many hands (2 to 10); unchecked \
+    unless given (as many players as the deal has hands). With DEAL \"#K\" or --rank K, deal K \
+    is dealt among this many players (2 unless given)";
+const PLAY_GIVE_UP: &str = "Give up on a game that has neither ended nor repeated a position \
+    after this many tricks, with an error that says so (some penalty tables make games \
+    millions of tricks long; --tricks K shows where it got to) [default: 10000000]";
+const PLAY_PLOT: &str = "Draw every player's stack size, trick by trick, into FILE (.svg or .png)";
+const PLAY_DOT: &str = "Write the game's positions as a Graphviz DOT graph to FILE (render: \
+    `dot -Tsvg FILE > out.svg`): one node per position, one edge per trick, the cycle in red, \
+    the start outlined twice";
+
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("deck", |a| a.help(PLAY_DECK)),
+    mut_arg("players", |a| a.help(PLAY_PLAYERS)),
+    mut_arg("give_up", |a| a.help(PLAY_GIVE_UP)),
+    mut_arg("plot", |a| a.help(PLAY_PLOT)),
+    mut_arg("dot", |a| a.help(PLAY_DOT)),
+)]
 pub struct PlayArgs {
     /// The deal, hands separated by '/', top card first: e.g. "--K---A----AAJ-/J-". Symbols
     /// (-JQKAX), Paulhus digits 0-5, or real cards ("9C JH 10s Q♠"); "#K" is deal K of the
@@ -236,7 +276,11 @@ pub struct SearchArgs {
     pub output: OutputArg,
 }
 
+const BENCH_THREADS: &str = "Worker threads each engine is timed on [default: 1]. Results do \
+    not depend on it";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("threads", |a| a.help(BENCH_THREADS)))]
 pub struct BenchArgs {
     /// Random deals played by every engine (the same deals for each) [default: 300000].
     #[arg(long, value_name = "N")]
@@ -251,8 +295,20 @@ pub struct BenchArgs {
     pub output: OutputArg,
 }
 
+const EXHAUSTIVE_DECK: &str = concat!(
+    "The deck whose every deal is played: ",
+    decks!(),
+    " (required unless --merge; a deck of more than 2^64 - 1 deals, such as the standard \
+     deck, is played in blocks: --from and --count, or --block)"
+);
+const EXHAUSTIVE_MAX_TRICKS: &str = "Games still going after this many tricks go to exact cycle \
+    detection (any cap gives the same results) [default: 1000]";
+
 #[derive(Args, Debug)]
-#[command(mut_arg("deck", |a| a.required_unless_present("merge")))]
+#[command(
+    mut_arg("deck", |a| a.required_unless_present("merge").help(EXHAUSTIVE_DECK)),
+    mut_arg("max_tricks", |a| a.help(EXHAUSTIVE_MAX_TRICKS)),
+)]
 pub struct ExhaustiveArgs {
     #[command(flatten)]
     pub deck: DeckArg,
@@ -310,7 +366,13 @@ pub struct BackwardArgs {
     pub output: OutputArg,
 }
 
+const BASIN_DOT: &str = "Write the basin's positions as a Graphviz DOT graph to FILE (render: \
+    `dot -Tsvg FILE > out.svg`, or `sfdp` for big basins): one node per position, one edge per \
+    trick, the cycle in red, balanced starting deals filled green, the position given outlined \
+    twice";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("dot", |a| a.help(BASIN_DOT)))]
 pub struct BasinArgs {
     /// A position (hands may be empty); its basin is every position that reaches the same cycle
     /// (players renamed or not) or, if its game finishes, the same final position.
@@ -497,7 +559,11 @@ pub struct FilterArg {
     pub filter: String,
 }
 
+const PIECES_GIVE_UP: &str = "Give up on a template game that has neither ended nor repeated a \
+    position after this many tricks, and count it as unresolved [default: 1000000]";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("give_up", |a| a.help(PIECES_GIVE_UP)))]
 pub struct PieceSearchArgs {
     #[command(flatten)]
     pub filter: FilterArg,
@@ -524,6 +590,7 @@ pub struct PieceSearchArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(mut_arg("give_up", |a| a.help(PIECES_GIVE_UP)))]
 pub struct ConstructArgs {
     #[command(flatten)]
     pub seed: SeedArg,
@@ -567,7 +634,11 @@ pub struct MergeArgs {
     pub output: OutputArg,
 }
 
+const RECORDS_PLOT: &str = "Draw record length against year (cards and tricks) into FILE (.svg \
+    or .png)";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("plot", |a| a.help(RECORDS_PLOT)))]
 pub struct RecordsArgs {
     /// Exit with an error if any record disagrees with the reference engine.
     #[arg(long)]
@@ -578,7 +649,11 @@ pub struct RecordsArgs {
     pub output: OutputArg,
 }
 
+const DEAL_SEED: &str = "Seed of the stream: deal K (--index) is a function of (seed, K) only \
+    [default: drawn from the clock; stderr says which, to deal it again]";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("seed", |a| a.help(DEAL_SEED)))]
 pub struct DealArgs {
     #[command(flatten)]
     pub deck: DeckArg,
@@ -597,7 +672,11 @@ pub struct DealArgs {
     pub output: OutputArg,
 }
 
+const STATS_PLOT: &str = "Draw the length distribution on a log scale, uniform against balanced \
+    deals, into FILE (.svg or .png)";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("plot", |a| a.help(STATS_PLOT)))]
 pub struct StatsArgs {
     /// How many random deals to play [default: 1000000].
     #[arg(long, value_name = "N")]

@@ -16,10 +16,11 @@ use bmn_app::stats::StatsRequest;
 
 use crate::args::{DeckArg, PlayersArg};
 use crate::cli::{Command, PiecesCommand};
-use crate::output::{deal_text, emit};
+use crate::output::{deal_text, emit, emit_with_files};
 use crate::progress::Bar;
 
-/// Set by Ctrl-C: long commands stop at the next unit boundary and report what they finished.
+/// Set by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch scheduler) or SIGHUP: long commands stop
+/// at the next unit boundary and report what they finished.
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The table of `--deck`, `--players` and `--balanced`.
@@ -31,8 +32,9 @@ fn table(deck: DeckArg, players: PlayersArg, balanced: bool) -> TableInput {
     }
 }
 
-/// Lets Ctrl-C stop a long command cleanly. A second Ctrl-C does nothing more; the command
-/// ends at the next unit (milliseconds) anyway.
+/// Lets Ctrl-C stop a long command cleanly, and SIGTERM and SIGHUP the same way (ctrlc's
+/// `termination` feature). A second signal does nothing more; the command ends at the next
+/// unit (milliseconds) anyway.
 fn stop_on_ctrl_c() -> &'static AtomicBool {
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed));
     &STOP
@@ -55,11 +57,15 @@ pub fn run(command: Command) -> Result<()> {
                 players: a.players.players,
                 rules: a.rules.input(),
                 trace: a.trace,
-                plot: a.plot.plot,
-                dot: a.dot.dot,
+                plot: a.plot.plot.clone(),
+                dot: a.dot.dot.clone(),
                 give_up: a.give_up.give_up,
             };
-            emit(&bmn_app::play::play(&req)?, a.output.json)
+            let files = [
+                ("plot", a.plot.plot.as_deref()),
+                ("graph", a.dot.dot.as_deref()),
+            ];
+            emit_with_files(&bmn_app::play::play(&req)?, a.output.json, &files)
         }
         Command::Search(a) => {
             let req = SearchRequest {
@@ -123,11 +129,12 @@ pub fn run(command: Command) -> Result<()> {
                 leader: a.leader.leader,
                 balanced: a.balanced,
                 limit: a.limit.limit,
-                dot: a.dot.dot,
+                dot: a.dot.dot.clone(),
                 graph: None,
                 rules: a.rules.input(),
             };
-            emit(&bmn_app::backward::basin(&req, bar)?, a.output.json)
+            let report = bmn_app::backward::basin(&req, bar)?;
+            emit_with_files(&report, a.output.json, &[("graph", a.dot.dot.as_deref())])
         }
         Command::Extend(a) => {
             let req = ExtendRequest {

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 use anyhow::Result;
 use bmn_app::Report;
@@ -21,12 +22,29 @@ impl std::error::Error for BadInput {}
 
 /// Writes a report: its JSON on one line with `--json`, else its text.
 pub fn emit(report: &impl Report, json: bool) -> Result<()> {
+    emit_with_files(report, json, &[])
+}
+
+/// Writes a report as [`emit`] does, its text followed by a line for each file the command
+/// wrote (`plot: FILE`, `graph: FILE`), as `stats` and `records` name their plots; the JSON
+/// is the report's own.
+pub fn emit_with_files(
+    report: &impl Report,
+    json: bool,
+    files: &[(&str, Option<&Path>)],
+) -> Result<()> {
     let text = if json {
         let mut line = report.json();
         line.push('\n');
         line
     } else {
-        report.text()
+        let mut text = report.text();
+        for (what, path) in files {
+            if let Some(path) = path {
+                text.push_str(&format!("{what}: {}\n", path.display()));
+            }
+        }
+        text
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -1,13 +1,144 @@
-//! The CLI's observer: a progress bar on a terminal (stderr, hidden otherwise), notes and
+//! The CLI's observer: a progress bar on a terminal (stderr); where stderr is not a terminal
+//! (a log file, a batch job, `2>&1 | tee`), a plain line every few seconds instead; notes and
 //! warnings on stderr.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 use bmn_app::Observer;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
-/// Draws the bar of the current stage of a command.
-#[derive(Default)]
+/// How often a run whose stderr is not a terminal writes a progress line; a shorter run
+/// writes none.
+const LOG_EVERY: Duration = Duration::from_secs(5);
+
+/// Draws the bar of the current stage of a command (hidden where stderr is not a terminal),
+/// or writes its log lines.
 pub struct Bar {
     bar: Option<ProgressBar>,
+    /// Where stderr is not a terminal: the lines written in the bar's place.
+    log: Option<Log>,
+}
+
+impl Default for Bar {
+    fn default() -> Self {
+        let now = Instant::now();
+        Bar {
+            bar: None,
+            log: (!std::io::stderr().is_terminal()).then_some(Log {
+                began: now,
+                last: now,
+                stage: None,
+            }),
+        }
+    }
+}
+
+/// Progress as plain lines: `bmn: 12,345,678 of 100,000,000 games (12.3%), 3.21 M games/s,
+/// 41 s, best 2228 cards`, at most one every [`LOG_EVERY`].
+struct Log {
+    /// When the command started: the time each line gives.
+    began: Instant,
+    /// When the last line was written (the start, before any).
+    last: Instant,
+    stage: Option<Stage>,
+}
+
+/// What the current stage counts, from where, since when, and its latest message.
+struct Stage {
+    what: String,
+    total: Option<u64>,
+    first: u64,
+    began: Instant,
+    message: Option<String>,
+}
+
+impl Log {
+    fn start(&mut self, total: Option<u64>, done: u64, what: &str) {
+        match &mut self.stage {
+            Some(stage) if stage.what == what => stage.total = total.or(stage.total),
+            _ => {
+                self.stage = Some(Stage {
+                    what: what.to_string(),
+                    total,
+                    first: done,
+                    began: Instant::now(),
+                    message: None,
+                });
+            }
+        }
+    }
+
+    fn progress(&mut self, done: u64, message: Option<&str>) {
+        if let (Some(stage), Some(m)) = (&mut self.stage, message) {
+            stage.message = Some(m.to_string());
+        }
+        let now = Instant::now();
+        if now.duration_since(self.last) >= LOG_EVERY {
+            self.last = now;
+            eprintln!("{}", self.line(now, done, message));
+        }
+    }
+
+    /// The line for `done` items at `now`.
+    fn line(&self, now: Instant, done: u64, message: Option<&str>) -> String {
+        let mut parts = Vec::new();
+        let mut message = message.map(str::to_string);
+        if let Some(s) = &self.stage {
+            let mut count = format!("{} {}", grouped(done), s.what);
+            if let Some(total) = s.total.filter(|&t| t > 0) {
+                count = format!(
+                    "{} of {} {} ({:.1}%)",
+                    grouped(done),
+                    grouped(total),
+                    s.what,
+                    done as f64 * 100.0 / total as f64
+                );
+            }
+            parts.push(count);
+            let seconds = now.duration_since(s.began).as_secs_f64();
+            if seconds >= 1.0 {
+                // "games/s" for "seed games", "deals/s" for "deals (reference engine)".
+                let noun = s.what.split('(').next().unwrap_or_default();
+                let unit = noun.split_whitespace().last().unwrap_or("items");
+                let rate = done.saturating_sub(s.first) as f64 / seconds;
+                parts.push(match rate {
+                    r if r >= 1e6 => format!("{:.2} M {unit}/s", r / 1e6),
+                    r if r >= 100.0 => format!("{} {unit}/s", grouped(r.round() as u64)),
+                    r => format!("{r:.2} {unit}/s"),
+                });
+            }
+            message = message.or_else(|| s.message.clone());
+        } else {
+            parts.push(grouped(done));
+        }
+        parts.push(elapsed(now.duration_since(self.began)));
+        parts.extend(message);
+        format!("bmn: {}", parts.join(", "))
+    }
+}
+
+/// 12345678 as "12,345,678".
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// "41 s", "12 min 05 s", "3 h 07 min".
+fn elapsed(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+    }
 }
 
 /// A bar counting `what` (e.g. "games") up to `len`, or a spinner when the end is unknown;
@@ -35,6 +166,9 @@ fn new_bar(len: Option<u64>, what: &str) -> ProgressBar {
 
 impl Observer for Bar {
     fn start(&mut self, total: Option<u64>, done: u64, what: &str) {
+        if let Some(log) = &mut self.log {
+            log.start(total, done, what);
+        }
         match &self.bar {
             // A stage that reports its size as it goes: keep the bar, update its length.
             Some(bar) if total.is_some() && bar.length() != total => {
@@ -58,10 +192,16 @@ impl Observer for Bar {
                 bar.set_message(m.to_string());
             }
         }
+        if let Some(log) = &mut self.log {
+            log.progress(done, message);
+        }
         true
     }
 
     fn finish(&mut self) {
+        if let Some(log) = &mut self.log {
+            log.stage = None;
+        }
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }

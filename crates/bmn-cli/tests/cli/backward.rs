@@ -1,6 +1,5 @@
 //! `bmn backward`, `basin`, `extend`, `trees` end to end: the spec's case, JSON keys, bad input.
 
-
 use crate::common::{bad, json, ok};
 use serde_json::Value;
 

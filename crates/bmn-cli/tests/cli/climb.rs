@@ -2,7 +2,6 @@
 //! seed whatever the threads, a killed climb resumed to the same result, starts from deals and
 //! files, the factory against the exhaustive enumeration, and bad input named.
 
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -25,6 +24,7 @@ fn result(v: Value) -> Value {
             "evals_per_second",
             "threads",
             "kernel",
+            "engine",
             "interrupted",
         ],
     );

@@ -1,6 +1,5 @@
 //! `bmn count` (exact deal counts) and `bmn odds` (the record model): output, JSON keys, bad input.
 
-
 use crate::common::{bad, json, ok};
 
 #[test]

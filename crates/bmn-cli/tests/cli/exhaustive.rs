@@ -1,7 +1,6 @@
 //! `bmn exhaustive` end to end: the JSON contract, cycles that replay in `bmn play`, shards
 //! with checkpoints merged into the unsplit run, resuming, and bad input.
 
-
 use crate::common::{bad, json, without};
 use serde_json::Value;
 
@@ -14,6 +13,7 @@ fn result(v: Value) -> Value {
             "deals_per_second",
             "threads",
             "kernel",
+            "engine",
             "shards",
         ],
     )

@@ -9,6 +9,7 @@ mod climb;
 mod count_odds;
 mod durable;
 mod exhaustive;
+mod newcomer;
 mod pieces;
 mod play;
 mod ranks;

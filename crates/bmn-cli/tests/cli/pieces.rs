@@ -1,6 +1,5 @@
 //! `bmn pieces search` and `bmn pieces construct`: JSON contract, reproducibility, bad input.
 
-
 use serde_json::Value;
 
 #[test]

@@ -1,6 +1,5 @@
 //! `bmn play` end to end: the golden fixtures in text and JSON, traces, limits, and every kind of bad input.
 
-
 use crate::common::{bad, bmn, json, ok};
 use serde_json::json;
 
@@ -111,7 +110,7 @@ fn trace_prints_every_position() {
         text,
         "1. J--K---A----AA 2. -J- (leader 1)\n\
          1. --K---A----AAJ- 2. J- (leader 1)\n\
-         stopped after 1 tricks (2 cards) at: --K---A----AAJ-/J- (leader 1)\n"
+         stopped after 1 trick (2 cards) at: --K---A----AAJ-/J- (leader 1)\n"
     );
     let cyc = ok(&["play", "--Q-J-/Q-J-", "--trace"]);
     assert_eq!(

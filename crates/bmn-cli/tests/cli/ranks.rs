@@ -2,7 +2,6 @@
 //! place of a deal, and the standard deck enumerated block by block with `--from`/`--count`
 //! and `--block`, blocks merged into the one range.
 
-
 use crate::common::{bad, json, ok, scratch, without};
 use serde_json::Value;
 
@@ -138,6 +137,7 @@ fn result(v: Value) -> Value {
             "elapsed_seconds",
             "deals_per_second",
             "kernel",
+            "engine",
             "shards",
             "range_done",
         ],

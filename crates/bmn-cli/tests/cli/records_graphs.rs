@@ -1,7 +1,6 @@
 //! `bmn records` against the golden file, and the DOT graphs of `bmn play --dot` and
 //! `bmn basin --dot` parsed back by a DOT parser.
 
-
 use crate::common::{bad, json, ok};
 use graphviz_rust::dot_structures::{Edge, EdgeTy, Graph, Stmt, Vertex};
 

@@ -1,6 +1,5 @@
 //! `bmn search` and `bmn bench` end to end: the JSON contract, thread-count independence, errors.
 
-
 use crate::common::{bad, json};
 use serde_json::Value;
 
@@ -201,7 +200,7 @@ fn gpu_and_shared_runs_equal_the_cpu_kernels_in_search_exhaustive_stats_and_shar
     }
     let (a, b) = (files[0].to_str().unwrap(), files[1].to_str().unwrap());
     let merged = json(&["merge", a, b, "--json"]);
-    let drop = |v: Value| crate::common::without(result(v), &["kernel", "shard"]);
+    let drop = |v: Value| crate::common::without(result(v), &["kernel", "engine", "shard"]);
     assert_eq!(drop(merged), drop(whole));
 }
 

@@ -1,7 +1,6 @@
 //! Every table: `--players`, `--deck`, `--penalties`, `--on-empty` on the commands that play;
 //! `bmn deal`; `bmn stats` and the plots. Full games below were worked by hand from docs/rules.md.
 
-
 use crate::common::{bad, json, ok};
 use serde_json::Value;
 

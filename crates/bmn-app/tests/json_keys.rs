@@ -1,0 +1,397 @@
+//! The `--json` keys (docs/json.md): every clear key added beside an ambiguous one holds the old
+//! key's value, and every key of every report is documented (a report's own keys in its
+//! command's section of docs/json.md).
+
+use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
+
+use bmn_app::census::CensusRequest;
+use bmn_app::climb::ClimbRequest;
+use bmn_app::exhaustive::ExhaustiveRequest;
+use bmn_app::factory::FactoryRequest;
+use bmn_app::input::TableInput;
+use bmn_app::odds::OddsRequest;
+use bmn_app::search::SearchRequest;
+use bmn_app::stats::StatsRequest;
+use bmn_app::{LedgerChoice, Quiet, Report};
+use serde_json::{Value, json};
+
+const DOC: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/json.md"));
+
+/// Paulhus's deck with 6 plain cards: small, and its games cycle often enough.
+const PAULHUS_6: &str = "2J,2Q,2K,2A,6-";
+/// 73,440 deals, 14 of them cycling.
+const SMALL: &str = "1J,1Q,1K,1A,14-";
+
+/// Keys whose value is a map keyed by data (lengths, periods, method names), not by names.
+const DATA_MAPS: &[&str] = &["percentiles", "periods", "closeness", "recall"];
+
+fn table(deck: &str) -> TableInput {
+    TableInput {
+        deck: Some(deck.into()),
+        players: None,
+        balanced: false,
+    }
+}
+
+fn value(report: &impl Report) -> Value {
+    serde_json::from_str(&report.json()).expect("a report is JSON")
+}
+
+fn no_stop() -> AtomicBool {
+    AtomicBool::new(false)
+}
+
+/// The text of the section of docs/json.md whose heading names `command` (`` `bmn search` ``).
+fn section(command: &str) -> &'static str {
+    let heading = format!("`bmn {command}`");
+    let start = DOC
+        .split("\n## ")
+        .find(|s| s.lines().next().is_some_and(|h| h.contains(&heading)));
+    start.unwrap_or_else(|| panic!("docs/json.md has no section headed {heading}"))
+}
+
+/// Every key of `v`, at any depth, that docs/json.md does not name as `` `key` ``.
+fn undocumented(v: &Value, missing: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(map) => {
+            for (key, x) in map {
+                if !DOC.contains(&format!("`{key}`")) {
+                    missing.insert(key.clone());
+                }
+                match x {
+                    Value::Object(inner) if DATA_MAPS.contains(&key.as_str()) => {
+                        inner.values().for_each(|y| undocumented(y, missing));
+                    }
+                    _ => undocumented(x, missing),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| undocumented(x, missing)),
+        _ => {}
+    }
+}
+
+/// `v`'s keys are documented: its own in `command`'s section, the nested ones anywhere.
+fn documented(command: &str, v: &Value) {
+    let text = section(command);
+    let own: Vec<&String> = v
+        .as_object()
+        .expect("a report is an object")
+        .keys()
+        .filter(|k| !text.contains(&format!("`{k}`")))
+        .collect();
+    assert!(
+        own.is_empty(),
+        "bmn {command}: keys missing from its section of docs/json.md: {own:?}"
+    );
+    let mut missing = BTreeSet::new();
+    undocumented(v, &mut missing);
+    assert!(
+        missing.is_empty(),
+        "bmn {command}: keys missing from docs/json.md: {missing:?}"
+    );
+}
+
+/// The clear key `new` is there and holds what the deprecated `old` holds.
+fn same(v: &Value, old: &str, new: &str) {
+    assert!(v.get(new).is_some(), "no {new} in {v}");
+    assert!(v.get(old).is_some(), "no {old} in {v}");
+    assert_eq!(v[new], v[old], "{new} differs from {old}");
+}
+
+#[test]
+fn search_names_its_lists_engine_and_wins_clearly() {
+    let req = SearchRequest {
+        games: Some(60_000),
+        seed: Some(3),
+        threads: Some(2),
+        top: Some(3),
+        ledger: LedgerChoice::NONE,
+        table: table(PAULHUS_6),
+        ..SearchRequest::default()
+    };
+    let v = value(&bmn_app::search::search(&req, &mut Quiet, &no_stop()).unwrap());
+    same(&v, "cycles", "cycling_deal_list");
+    same(&v, "distinct_cycles", "distinct_cycle_list");
+    same(&v, "kernel", "engine");
+    same(&v, "wins", "wins_by_seat");
+    same(&v, "balanced", "balanced_by_kind");
+    assert!(
+        !v["cycling_deal_list"].as_array().unwrap().is_empty(),
+        "{v}"
+    );
+    assert_eq!(
+        v["cycling_deal_list"].as_array().unwrap().len() as u64,
+        v["cycling_games"].as_u64().unwrap()
+    );
+    assert!(!v["distinct_cycle_list"].as_array().unwrap().is_empty());
+    documented("search", &v);
+}
+
+#[test]
+fn exhaustive_names_its_counts_lists_engine_and_wins_clearly() {
+    let req = ExhaustiveRequest {
+        deck: SMALL.into(),
+        leader: 1,
+        list_cycles: true,
+        threads: Some(2),
+        ledger: LedgerChoice::NONE,
+        ..ExhaustiveRequest::default()
+    };
+    let v = value(&bmn_app::exhaustive::exhaustive(&req, &mut Quiet, &no_stop()).unwrap());
+    same(&v, "cards", "deck_cards");
+    same(&v, "distinct_cycles", "distinct_cycle_count");
+    same(&v, "cycles", "distinct_cycle_list");
+    same(&v, "kernel", "engine");
+    assert_eq!(
+        v["wins_by_seat"],
+        json!([v["first_player_wins"], v["second_player_wins"]])
+    );
+    assert_eq!(v["cycling_deals"], 14);
+    assert_eq!(v["cycling_deal_list"].as_array().unwrap().len(), 14);
+    assert_eq!(
+        v["distinct_cycle_list"].as_array().unwrap().len() as u64,
+        v["distinct_cycle_count"].as_u64().unwrap()
+    );
+    documented("exhaustive", &v);
+}
+
+#[test]
+fn stats_names_its_counts_and_balance_clearly() {
+    let dir = std::env::temp_dir().join(format!("bmn-app-json-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let req = StatsRequest {
+        games: Some(20_000),
+        seed: Some(2),
+        threads: Some(2),
+        table: table(PAULHUS_6),
+        plot: Some(dir.join("stats.svg")),
+        ..StatsRequest::default()
+    };
+    let v = value(&bmn_app::stats::stats(&req, &mut Quiet, &no_stop()).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    same(&v, "balanced", "balanced_by_kind");
+    same(&v, "distinct_cycles", "distinct_cycle_count");
+    same(&v["compared"], "balanced", "balanced_by_kind");
+    assert_eq!(v["compared"]["balanced_by_kind"], true);
+    assert!(v["wins_by_seat"].is_array() && v["engine"].is_string());
+    documented("stats", &v);
+}
+
+#[test]
+fn the_factory_names_its_counts_mode_and_representatives_clearly() {
+    let req = FactoryRequest {
+        seed: Some(1),
+        rounds: Some(1),
+        seeds: Some(3),
+        walkers: Some(2),
+        neighbours: Some(2),
+        threads: Some(2),
+        table: table(PAULHUS_6),
+        ..FactoryRequest::default()
+    };
+    let v = value(&bmn_app::factory::factory(&req, &mut Quiet, &no_stop()).unwrap());
+    same(&v, "cycles", "distinct_cycle_count");
+    same(&v, "endless", "endless_count");
+    same(&v, "complete", "completion_mode");
+    let catalogue = v["catalogue"].as_array().unwrap();
+    assert!(!catalogue.is_empty(), "{v}");
+    for c in catalogue {
+        assert_eq!(
+            c["representative_position"],
+            json!({"deal": c["representative"], "leader": c["representative_leader"]})
+        );
+    }
+    documented("pieces factory", &v);
+}
+
+#[test]
+fn the_census_names_its_runs_lists_and_counts_clearly() {
+    let req = CensusRequest {
+        table: table(SMALL),
+        seed: Some(1),
+        threads: Some(2),
+        methods: Some("pieces,hands,deals".into()),
+        hands: Some(1),
+        rounds: Some(1),
+        ..CensusRequest::default()
+    };
+    let v = value(&bmn_app::census::census(&req, &mut Quiet, &no_stop()).unwrap());
+    for run in ["pieces", "hands", "deals"] {
+        let clear = format!("{run}_run");
+        same(&v, run, &clear);
+        same(&v[&clear], "cycles", "distinct_cycle_count");
+    }
+    let catalogue = v["catalogue"].as_array().unwrap();
+    assert!(!catalogue.is_empty(), "{v}");
+    for c in catalogue {
+        same(c, "deals", "balanced_deal_list");
+    }
+    for r in v["recall"]
+        .as_object()
+        .expect("deals ran to the end")
+        .values()
+    {
+        same(r, "cycles", "enumerated_cycles");
+        same(r, "deals", "enumerated_deals");
+    }
+    if !v["estimate"].is_null() {
+        same(&v["estimate"], "cycles", "estimated_cycles");
+    }
+    documented("census", &v);
+}
+
+#[test]
+fn construct_names_its_cycles_and_balance_clearly() {
+    let req = bmn_app::pieces::ConstructRequest {
+        seed: Some(3),
+        budget: Some(4),
+        max_len: Some(12),
+        sparse_len: Some(20),
+        faces: vec!["Q2,K2,A2,-8".into()],
+        threads: Some(2),
+        ..Default::default()
+    };
+    let v = value(&bmn_app::pieces::construct(&req, &mut Quiet).unwrap());
+    same(&v, "cycles", "distinct_cycle_list");
+    let games = v["games"].as_array().unwrap();
+    assert!(!games.is_empty(), "{v}");
+    for g in games {
+        same(g, "balanced", "balanced_by_size");
+    }
+    documented("pieces construct", &v);
+}
+
+#[test]
+fn climb_names_its_engine_endless_games_and_balance_clearly() {
+    let req = ClimbRequest {
+        seed: Some(4),
+        evals: Some(64),
+        threads: Some(2),
+        walkers: Some(4),
+        neighbours: Some(4),
+        ledger: LedgerChoice::NONE,
+        ..ClimbRequest::default()
+    };
+    let v = value(&bmn_app::climb::climb(&req, &mut Quiet, &no_stop()).unwrap());
+    same(&v, "kernel", "engine");
+    same(&v, "endless", "endless_list");
+    same(&v, "balanced", "balanced_by_kind");
+    documented("climb", &v);
+}
+
+#[test]
+fn count_deal_and_odds_name_their_keys_clearly() {
+    let v = value(&bmn_app::count::count(&table(PAULHUS_6)).unwrap());
+    same(&v, "cards", "deck_cards");
+    same(&v, "balanced_deals", "deals_balanced_by_kind");
+    assert_eq!(v["deck_cards"], 14);
+    documented("count", &v);
+
+    let req = bmn_app::deal::DealRequest {
+        table: TableInput {
+            balanced: true,
+            ..table(PAULHUS_6)
+        },
+        seed: Some(1),
+        index: 2,
+    };
+    let v = value(&bmn_app::deal::deal(&req).unwrap());
+    same(&v, "balanced", "balanced_by_kind");
+    assert_eq!(v["balanced_by_kind"], true);
+    documented("deal", &v);
+
+    let req = OddsRequest {
+        mu: Some(300.0),
+        x0: Some(2000.0),
+        p0: Some(0.01),
+        rate: Some(1e6),
+        ..OddsRequest::default()
+    };
+    let v = value(&bmn_app::odds::odds(&req, &mut Quiet, &no_stop()).unwrap());
+    same(&v, "records", "expected_records");
+    documented("odds", &v);
+}
+
+#[test]
+fn bench_names_each_rows_engine() {
+    let req = bmn_app::bench::BenchRequest {
+        games: Some(500),
+        deck: Some(PAULHUS_6.into()),
+        threads: Some(1),
+        seed: Some(1),
+    };
+    let v = value(&bmn_app::bench::bench(&req).unwrap());
+    for row in v["kernels"].as_array().unwrap() {
+        same(row, "kernel", "engine");
+    }
+    documented("bench", &v);
+}
+
+#[test]
+fn every_other_report_is_documented() {
+    use bmn_app::play::{PlayRequest, play};
+    let deal = |text: &str, tricks: Option<u64>| PlayRequest {
+        deal: text.into(),
+        leader: 1,
+        tricks,
+        trace: true,
+        ..PlayRequest::default()
+    };
+    for req in [
+        deal("--Q-J-/Q-J-", None),
+        deal("J--K---A----AA/-J-", None),
+        deal("J--K---A----AA/-J-", Some(1)),
+    ] {
+        documented("play", &value(&play(&req).unwrap()));
+    }
+    let rules = bmn_app::input::RulesInput::default();
+    let v = value(&bmn_app::backward::backward("--K---A----AAJ-/J-", 1, &rules).unwrap());
+    documented("backward", &v);
+    let req = bmn_app::backward::BasinRequest {
+        position: "--K---A----AAJ-/J-".into(),
+        leader: 1,
+        graph: Some(5),
+        ..Default::default()
+    };
+    documented(
+        "basin",
+        &value(&bmn_app::backward::basin(&req, &mut Quiet).unwrap()),
+    );
+    let req = bmn_app::backward::ExtendRequest {
+        deal: "-Q--J-/--K-A-".into(),
+        leader: 1,
+        depth: Some(3),
+        ..Default::default()
+    };
+    documented(
+        "extend",
+        &value(&bmn_app::backward::extend(&req, &mut Quiet).unwrap()),
+    );
+    let req = bmn_app::backward::TreesRequest {
+        samples: Some(20),
+        deck: Some("1J,1Q,6-".into()),
+        seed: Some(1),
+        ..Default::default()
+    };
+    documented(
+        "trees",
+        &value(&bmn_app::backward::trees(&req, &mut Quiet).unwrap()),
+    );
+    let v = value(&bmn_app::rank::rank("--Q-J/Q-J-", 1, None).unwrap());
+    documented("rank", &v);
+    let v = value(&bmn_app::rank::unrank("5", Some(PAULHUS_6), None, 1).unwrap());
+    documented("unrank", &v);
+    documented("records", &value(&bmn_app::records::records(None).unwrap()));
+    let req = bmn_app::pieces::PieceSearchRequest {
+        max_len: Some(5),
+        threads: Some(2),
+        ..Default::default()
+    };
+    documented(
+        "pieces search",
+        &value(&bmn_app::pieces::search(&req, &mut Quiet).unwrap()),
+    );
+    documented("devices", &value(&bmn_app::devices::devices()));
+}
