@@ -270,10 +270,19 @@ fn lines_and_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (i, (label, points)) in lines.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
-        chart
-            .draw_series(LineSeries::new(points.iter().copied(), colour))?
-            .label(label.as_str())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+        for (k, run) in runs(points).into_iter().enumerate() {
+            // A lone point is a dot: a line through it would span lengths no game had.
+            let drawn = if run.len() == 1 {
+                chart.draw_series(std::iter::once(Circle::new(run[0], 2, colour.filled())))?
+            } else {
+                chart.draw_series(LineSeries::new(run.iter().copied(), colour))?
+            };
+            if k == 0 {
+                drawn
+                    .label(label.as_str())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+            }
+        }
     }
     chart
         .configure_series_labels()
@@ -282,6 +291,20 @@ fn lines_and_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64,
         .label_font(("sans-serif", 16))
         .position(SeriesLabelPosition::UpperRight)
         .draw()
+}
+
+/// The runs of consecutive points (x one apart) of a series. A histogram leaves its empty bins
+/// out, and a line drawn across the gap would lie along the plot's floor as if it were data.
+fn runs(points: &[(f64, f64)]) -> Vec<&[(f64, f64)]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=points.len() {
+        if i == points.len() || points[i].0 - points[i - 1].0 > 1.0 + 1e-9 {
+            out.push(&points[start..i]);
+            start = i;
+        }
+    }
+    out
 }
 
 /// What a file holds: a line plot, or the records' two panels.
@@ -333,6 +356,14 @@ fn draw(path: &Path, figure: &Figure) -> Result<(), PlotError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_series_breaks_where_bins_are_empty() {
+        let points = [(3.0, 0.5), (4.0, 0.2), (9.0, 1e-6), (12.0, 1e-6), (13.0, 2e-6)];
+        let lengths: Vec<usize> = runs(&points).iter().map(|r| r.len()).collect();
+        assert_eq!(lengths, [2, 1, 2]);
+        assert!(runs(&[]).is_empty());
+    }
 
     #[test]
     fn both_figures_render_in_both_formats() {
