@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use bmn_core::{Deck, Kind, OnEmpty, PenaltyTable, Player, Position, Rules};
+use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
 use bmn_deals::BigUint;
 use bmn_kernel::Kernel;
 use bmn_search::{DealSource, Engine, SearchError};
@@ -238,14 +238,6 @@ pub fn at_least_one(value: u64, flag: &str) -> Result<u64> {
     }
 }
 
-/// The hand sizes of a deal of `cards` cards among `players` with `leader` leading.
-pub fn hand_sizes(cards: usize, players: usize, leader: Player) -> Vec<usize> {
-    let (q, r) = (cards / players, cards % players);
-    (0..players)
-        .map(|seat| q + usize::from((seat + players - leader.index()) % players < r))
-        .collect()
-}
-
 /// Deal `rank` (decimal) of `deck`, as a position.
 pub fn deal_of_rank(rank: &str, deck: &Deck, players: usize, leader: u64) -> Result<Position> {
     let rank_text = rank.trim();
@@ -272,16 +264,6 @@ pub fn deal_of_rank(rank: &str, deck: &Deck, players: usize, leader: u64) -> Res
             "bad --leader: {leader}, but there are {players} players"
         )));
     }
-    let mut hands = Vec::with_capacity(players);
-    let mut at = 0;
-    for size in hand_sizes(arrangement.len(), players, seat) {
-        hands.push(
-            arrangement[at..at + size]
-                .iter()
-                .map(|&c| Kind::from_index(usize::from(c)).expect("a card code"))
-                .collect(),
-        );
-        at += size;
-    }
-    Position::new_deal(hands, seat).map_err(|e| Error::bad("bad rank", e))
+    let sizes = bmn_core::dealt_sizes(arrangement.len(), players, seat);
+    Position::deal_from_codes(&arrangement, &sizes, seat).map_err(|e| Error::bad("bad rank", e))
 }

@@ -13,7 +13,7 @@ use bmn_deals::BigUint;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, deal_of_rank, hand_sizes};
+use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, deal_of_rank};
 
 /// A deal with its number.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub fn rank(deal: &str, leader: u64, deck: Option<&str>) -> Result<RankReport> {
         None => Deck::of_cards(position.stacks().iter().flatten()),
     };
     let sizes: Vec<usize> = position.stacks().iter().map(|s| s.len()).collect();
-    let want = hand_sizes(position.card_count(), position.players(), position.leader());
+    let want = bmn_core::dealt_sizes(position.card_count(), position.players(), position.leader());
     if let Some(p) = (0..sizes.len()).find(|&p| sizes[p] != want[p]) {
         return Err(Error::input(format!(
             "bad deal: player {} holds {} cards, but a deal of {} cards among {} players with \
@@ -60,8 +60,7 @@ pub fn rank(deal: &str, leader: u64, deck: Option<&str>) -> Result<RankReport> {
 /// The rank of `position` among the deals of its own cards, when its hands have the sizes a
 /// deal gives (a position in mid-game has none).
 pub fn rank_of(position: &Position) -> Option<String> {
-    let sizes: Vec<usize> = position.stacks().iter().map(|s| s.len()).collect();
-    if sizes != hand_sizes(position.card_count(), position.players(), position.leader()) {
+    if !bmn_core::has_dealt_sizes(position) {
         return None;
     }
     let deck = Deck::of_cards(position.stacks().iter().flatten());

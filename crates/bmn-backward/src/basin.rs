@@ -112,15 +112,7 @@ impl Basin {
 /// from the leader on hold `q + 1` and the rest `q`; for a standard two-player deck that is
 /// 26/26 with either leader. (docs/rules.md, Deals.)
 pub fn is_balanced(position: &Position) -> bool {
-    let players = position.players();
-    let n = position.card_count();
-    let (q, r) = (n / players, n % players);
-    let leader = position.leader().index();
-    q > 0
-        && (0..players).all(|j| {
-            let seat = (leader + j) % players;
-            position.stacks()[seat].len() == q + usize::from(j < r)
-        })
+    position.card_count() >= position.players() && bmn_core::has_dealt_sizes(position)
 }
 
 /// Every renaming of seats that keeps the order of play: the rotations.

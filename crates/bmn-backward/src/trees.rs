@@ -204,10 +204,7 @@ pub fn trees(
     let mut tally = Tally::default();
     for i in 0..config.samples {
         bmn_deals::deal_for(config.seed, i, &codes, &mut arrangement);
-        let cards = arrangement
-            .iter()
-            .map(|&c| Kind::from_index(usize::from(c)).expect("codes of a deck's kinds"))
-            .collect();
+        let cards = arrangement.iter().map(|&c| Kind::from_code(c)).collect();
         let (size, cut) = tree_size(rules, &final_position(cards, config.players)?, config.cap)?;
         tally.add(size, cut);
         progress(i + 1);

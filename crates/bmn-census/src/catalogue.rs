@@ -147,7 +147,7 @@ mod tests {
             let codes = bmn_deals::rank::unrank(&counts, &d.rank).unwrap();
             let text: String = codes
                 .iter()
-                .map(|&k| bmn_core::Kind::from_index(k.into()).unwrap().symbol())
+                .map(|&k| bmn_core::Kind::from_code(k).symbol())
                 .collect();
             assert_eq!(text, d.deal.replace('/', ""));
         }

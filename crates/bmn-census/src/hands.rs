@@ -468,11 +468,7 @@ impl Walk<'_> {
     }
 
     fn start(&self) -> Position {
-        let kinds = |v: &[u8]| -> Vec<Kind> {
-            v.iter()
-                .map(|&c| Kind::from_index(usize::from(c)).expect("a kind index"))
-                .collect()
-        };
+        let kinds = |v: &[u8]| -> Vec<Kind> { v.iter().map(|&c| Kind::from_code(c)).collect() };
         Position::new(
             vec![kinds(&self.laid), kinds(&self.unit.hand)],
             Player(usize::from(self.unit.leader)),
@@ -664,11 +660,8 @@ mod tests {
             loop {
                 for leader in 0..2 {
                     positions += 1;
-                    let k = |v: &[u8]| -> Vec<Kind> {
-                        v.iter()
-                            .map(|&c| Kind::from_index(c.into()).unwrap())
-                            .collect()
-                    };
+                    let k =
+                        |v: &[u8]| -> Vec<Kind> { v.iter().map(|&c| Kind::from_code(c)).collect() };
                     let p = Position::new(vec![k(&arr), k(&hand)], Player(leader)).unwrap();
                     if let Outcome::Cycle(c) = play_out(&Rules::STANDARD, &p) {
                         *want.entry(c.id).or_default() += 1;

@@ -4,14 +4,6 @@
 use bmn_core::{Kind, Player, Position};
 use serde::{Deserialize, Serialize};
 
-/// The kind of a card code.
-///
-/// # Panics
-/// If the code is not a card.
-fn kind(code: u8) -> Kind {
-    Kind::from_index(usize::from(code)).expect("a card code")
-}
-
 /// A deal: `codes` (0 plain, 1 J .. 5 joker) cut into hands of `sizes`, player 1 first.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Cards {
@@ -47,10 +39,8 @@ impl Cards {
     /// # Panics
     /// If a hand is empty or a code is not a card.
     pub fn position(&self) -> Position {
-        let hands = (0..self.sizes.len())
-            .map(|p| self.hand(p).iter().map(|&c| kind(c)).collect())
-            .collect();
-        Position::new_deal(hands, Player(0)).expect("every hand holds a card")
+        Position::deal_from_codes(&self.codes, &self.sizes, Player(0))
+            .expect("every hand holds a card")
     }
 
     /// The deal in bmn's notation.
@@ -59,7 +49,7 @@ impl Cards {
             .map(|p| {
                 self.hand(p)
                     .iter()
-                    .map(|&c| kind(c).symbol())
+                    .map(|&c| Kind::from_code(c).symbol())
                     .collect::<String>()
             })
             .collect::<Vec<_>>()
@@ -83,11 +73,11 @@ impl Cards {
     /// balanced deal: 26/26 for a standard deck).
     pub fn imbalance(&self) -> usize {
         let (n, players) = (self.codes.len(), self.sizes.len());
-        let (q, r) = (n / players, n % players);
+        let dealt = bmn_core::dealt_sizes(n, players, bmn_core::Player(0));
         self.sizes
             .iter()
-            .enumerate()
-            .map(|(p, &s)| s.abs_diff(q + usize::from(p < r)))
+            .zip(dealt)
+            .map(|(&s, d)| s.abs_diff(d))
             .sum()
     }
 }

@@ -36,6 +36,14 @@ impl Kind {
         self as usize
     }
 
+    /// The kind of a card code (its index, as the kernels store it).
+    ///
+    /// # Panics
+    /// If `code` is not 0..=5: codes come from [`Kind::index`], never from input.
+    pub fn from_code(code: u8) -> Kind {
+        Kind::from_index(usize::from(code)).expect("a card code is 0..=5")
+    }
+
     /// The kind with this index, if any.
     pub const fn from_index(index: usize) -> Option<Kind> {
         match index {

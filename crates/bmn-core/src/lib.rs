@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cycle;
+pub mod dealing;
 pub mod deck;
 pub mod engine;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod rules;
 pub mod walk;
 
 pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, fnv1a64, play_out, play_out_within};
+pub use dealing::{dealt_sizes, has_dealt_sizes};
 pub use deck::Deck;
 pub use engine::{CardLaid, Game, Trick, play_trick, play_trick_observed};
 pub use error::{DeckError, ParseError, PenaltyError, PositionError};

@@ -49,6 +49,33 @@ impl Position {
         Position::new(hands, leader)
     }
 
+    /// A starting deal from card codes ([`Position::codes`]), cut into hands of `sizes` cards,
+    /// seat 0's first: the inverse of `codes`.
+    ///
+    /// # Panics
+    /// If the sizes do not add up to the codes, or a code is not a card.
+    pub fn deal_from_codes(
+        codes: &[u8],
+        sizes: &[usize],
+        leader: Player,
+    ) -> Result<Position, PositionError> {
+        assert_eq!(
+            sizes.iter().sum::<usize>(),
+            codes.len(),
+            "sizes cut the codes"
+        );
+        let mut rest = codes;
+        let hands = sizes
+            .iter()
+            .map(|&n| {
+                let (hand, tail) = rest.split_at(n);
+                rest = tail;
+                hand.iter().map(|&c| Kind::from_code(c)).collect()
+            })
+            .collect();
+        Position::new_deal(hands, leader)
+    }
+
     /// Parses deal notation and validates it as a starting deal (no empty hand).
     pub fn parse_deal(text: &str, leader: Player) -> Result<Position, DealError> {
         let hands = notation::parse_deal(text)?;

@@ -116,11 +116,7 @@ impl Deals for AllDeals {
     }
 
     fn position(&self, codes: &[u8]) -> Position {
-        let hand = |h: &[u8]| -> Vec<Kind> {
-            h.iter()
-                .map(|&c| Kind::from_index(usize::from(c)).expect("card code"))
-                .collect()
-        };
+        let hand = |h: &[u8]| -> Vec<Kind> { h.iter().map(|&c| Kind::from_code(c)).collect() };
         let (lead, other) = codes.split_at(self.split());
         let hands = if self.leader == Player(0) {
             vec![hand(lead), hand(other)]

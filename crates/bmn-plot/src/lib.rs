@@ -359,7 +359,13 @@ mod tests {
 
     #[test]
     fn a_series_breaks_where_bins_are_empty() {
-        let points = [(3.0, 0.5), (4.0, 0.2), (9.0, 1e-6), (12.0, 1e-6), (13.0, 2e-6)];
+        let points = [
+            (3.0, 0.5),
+            (4.0, 0.2),
+            (9.0, 1e-6),
+            (12.0, 1e-6),
+            (13.0, 2e-6),
+        ];
         let lengths: Vec<usize> = runs(&points).iter().map(|r| r.len()).collect();
         assert_eq!(lengths, [2, 1, 2]);
         assert!(runs(&[]).is_empty());

@@ -76,9 +76,7 @@ impl DealSource {
         } else {
             None
         };
-        let sizes = (0..players)
-            .map(|seat| len / players + usize::from(seat < len % players))
-            .collect();
+        let sizes = bmn_core::dealt_sizes(len, players, bmn_core::Player(0));
         Ok(DealSource {
             deck,
             codes,
@@ -184,19 +182,8 @@ impl DealSource {
 
     /// A dealt deal as a bmn-core position, player 1 leading.
     pub fn position(&self, codes: &[u8]) -> Position {
-        let mut rest = codes;
-        let hands = self
-            .sizes
-            .iter()
-            .map(|&n| {
-                let (hand, tail) = rest.split_at(n);
-                rest = tail;
-                hand.iter()
-                    .map(|&c| Kind::from_index(usize::from(c)).expect("kernel code"))
-                    .collect()
-            })
-            .collect();
-        Position::new_deal(hands, Player(0)).expect("a dealt deal is a valid position")
+        Position::deal_from_codes(codes, &self.sizes, Player(0))
+            .expect("a dealt deal is a valid position")
     }
 }
 
