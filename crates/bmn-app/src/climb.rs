@@ -363,10 +363,7 @@ impl crate::Report for ClimbReport {
             self.seed
         );
         if self.evals_per_second == 0.0 && !self.interrupted {
-            let _ = writeln!(
-                t,
-                "speed:   none: the run had already finished, nothing was left to play"
-            );
+            let _ = writeln!(t, "speed:   {}", crate::ALREADY_FINISHED);
         } else {
             let _ = writeln!(
                 t,

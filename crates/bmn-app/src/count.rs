@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::input::TableInput;
+use crate::thousands;
 
 /// `count --json`.
 #[derive(Serialize, Clone, Debug, PartialEq)]
@@ -89,18 +90,6 @@ impl crate::Report for CountReport {
 /// `653,534,134,886,878,245,000 (6.535e20)`.
 fn both(digits: &str) -> String {
     format!("{} ({})", thousands(digits), scientific(digits))
-}
-
-/// A decimal string with commas every three digits.
-fn thousands(digits: &str) -> String {
-    let mut out = String::with_capacity(digits.len() * 4 / 3 + 1);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `6.535e20`: four significant digits, rounded from the first seventeen (exact in f64).

@@ -400,10 +400,7 @@ impl crate::Report for ExhaustiveReport {
             s.games
         );
         if self.threads > 0 && self.deals_per_second == 0.0 && self.range_done {
-            let _ = writeln!(
-                t,
-                "speed:    none: the run had already finished, nothing was left to play"
-            );
+            let _ = writeln!(t, "speed:    {}", crate::ALREADY_FINISHED);
         } else if self.threads > 0 {
             let _ = writeln!(
                 t,

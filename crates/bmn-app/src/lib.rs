@@ -45,6 +45,23 @@ pub fn plural(n: u64, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
+/// A decimal string with commas every three digits: `thousands("1260")` is "1,260".
+pub fn thousands(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() * 4 / 3 + 1);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What a resumed run's speed line says when the run had already finished: nothing was
+/// played, so there is no speed to give.
+pub(crate) const ALREADY_FINISHED: &str =
+    "none: the run had already finished, nothing was left to play";
+
 /// A command's answer: its JSON (serde, the keys are a contract) and its text for a person.
 pub trait Report: serde::Serialize {
     /// The text a person reads, each line ending in a newline.

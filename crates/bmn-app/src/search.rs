@@ -361,10 +361,7 @@ impl crate::Report for SearchReport {
                 s.games, p.deck, p.players, p.seed, self.threads, self.engine
             );
             if self.rate == 0.0 && !self.interrupted {
-                let _ = writeln!(
-                    t,
-                    "speed:   none: the run had already finished, nothing was left to play"
-                );
+                let _ = writeln!(t, "speed:   {}", crate::ALREADY_FINISHED);
             } else {
                 let _ = writeln!(
                     t,

@@ -11,12 +11,24 @@ use bmn_app::LedgerChoice;
 use bmn_app::input::{EngineInput, RulesInput};
 use clap::Args;
 
+/// The deck names and compositions `--deck` takes: one text for every command's help.
+macro_rules! decks {
+    () => {
+        "standard, camicia, standard+jokers, 2xstandard (any N x), or a composition such as \
+         2J,2Q,2K,2A,16-"
+    };
+}
+pub(crate) use decks;
+
 /// `--deck`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct DeckArg {
-    /// The deck dealt from: standard, camicia, standard+jokers, 2xstandard (any N x), or a
-    /// composition such as 2J,2Q,2K,2A,16- [default: standard].
-    #[arg(long, value_name = "DECK")]
+    /// The deck dealt from [default: standard].
+    #[arg(
+        long,
+        value_name = "DECK",
+        help = concat!("The deck dealt from: ", decks!(), " [default: standard]")
+    )]
     pub deck: Option<String>,
 }
 

@@ -8,16 +8,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::args::{
     DeckArg, DotArg, EngineArgs, GiveUpArg, LeaderArg, LedgerArgs, LimitArg, OutputArg, PlayersArg,
-    PlotArg, RulesArgs, SeedArg, ShardArg, ThreadsArg, TopArg,
+    PlotArg, RulesArgs, SeedArg, ShardArg, ThreadsArg, TopArg, decks,
 };
-
-/// The deck names and compositions `--deck` takes, for the commands that re-describe it.
-macro_rules! decks {
-    () => {
-        "standard, camicia, standard+jokers, 2xstandard (any N x), or a composition such as \
-         2J,2Q,2K,2A,16-"
-    };
-}
 
 #[derive(Parser, Debug)]
 #[command(

@@ -120,15 +120,7 @@ impl Log {
 
 /// 12345678 as "12,345,678".
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
+    bmn_app::thousands(&n.to_string())
 }
 
 /// "41 s", "12 min 05 s", "3 h 07 min".

@@ -403,11 +403,7 @@ pub async fn catalogue(
             names.join(", ")
         ))
     })?;
-    Ok((
-        [(header::CONTENT_TYPE, "application/json")],
-        text.to_string(),
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
 
 /// Anything else: 404 and the endpoints there are.

@@ -4,10 +4,12 @@
 //!
 //! A file is the `--json` report of `bmn census` (every balanced deal of every cycle, with its
 //! rank) or of `bmn pieces factory` (every cycle with its count of balanced deals and one
-//! example). Nothing here is computed per request: a request gets text made at start.
+//! example). Nothing here is computed per request: a request gets the bytes read at start
+//! (the compiled-in files are never copied).
 
 use std::path::{Path, PathBuf};
 
+use axum::body::Bytes;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -115,7 +117,7 @@ pub struct TableSummary {
 /// The catalogues a server offers.
 #[derive(Debug, Clone)]
 pub struct Atlas {
-    tables: Vec<(TableSummary, String)>,
+    tables: Vec<(TableSummary, Bytes)>,
 }
 
 impl Atlas {
@@ -123,7 +125,7 @@ impl Atlas {
     pub fn embedded() -> Atlas {
         let files = EMBEDDED
             .iter()
-            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .map(|(name, text)| (name.to_string(), Bytes::from_static(text.as_bytes())))
             .collect();
         Atlas::of(files).expect("the compiled-in catalogues are checked by the tests")
     }
@@ -143,11 +145,11 @@ impl Atlas {
             ) else {
                 continue;
             };
-            let text = std::fs::read_to_string(&path).map_err(|source| AtlasError::Read {
+            let text = std::fs::read(&path).map_err(|source| AtlasError::Read {
                 path: path.clone(),
                 source,
             })?;
-            files.push((stem.to_string(), text));
+            files.push((stem.to_string(), Bytes::from(text)));
         }
         if files.is_empty() {
             return Err(AtlasError::Empty(dir.to_path_buf()));
@@ -156,7 +158,7 @@ impl Atlas {
         Atlas::of(files)
     }
 
-    fn of(files: Vec<(String, String)>) -> Result<Atlas, AtlasError> {
+    fn of(files: Vec<(String, Bytes)>) -> Result<Atlas, AtlasError> {
         let tables = files
             .into_iter()
             .map(|(name, text)| {
@@ -175,12 +177,12 @@ impl Atlas {
         self.tables.iter().map(|(s, _)| s)
     }
 
-    /// The file of table `name`, as it was read.
-    pub fn file(&self, name: &str) -> Option<&str> {
+    /// The file of table `name`, as it was read (a shared buffer: cloning it copies nothing).
+    pub fn file(&self, name: &str) -> Option<Bytes> {
         self.tables
             .iter()
             .find(|(s, _)| s.table == name)
-            .map(|(_, text)| text.as_str())
+            .map(|(_, text)| text.clone())
     }
 }
 
@@ -192,7 +194,7 @@ fn count(v: &Value, key: &str, at: &str) -> Result<u64, String> {
 }
 
 /// Checks a catalogue file's shape (what the page reads) and sums it up.
-fn summary(name: &str, text: &str) -> Result<TableSummary, String> {
+fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
     if name.is_empty()
         || !name
             .chars()
@@ -203,7 +205,7 @@ fn summary(name: &str, text: &str) -> Result<TableSummary, String> {
             name.escape_debug()
         ));
     }
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let v: Value = serde_json::from_slice(text).map_err(|e| format!("not JSON: {e}"))?;
     let deck_spec = v
         .get("deck")
         .and_then(Value::as_str)
@@ -331,7 +333,7 @@ mod tests {
     #[test]
     fn a_bad_file_is_named_with_what_is_wrong() {
         let bad = |text: &str| {
-            Atlas::of(vec![("x".into(), text.into())])
+            Atlas::of(vec![("x".into(), Bytes::from(text.to_string()))])
                 .unwrap_err()
                 .to_string()
         };

@@ -114,9 +114,7 @@ fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
 
 /// Starts `bmn args` in the background, its output thrown away.
 fn spawn(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(args)
-        .env("BMN_DB", crate::common::test_db())
+    crate::common::command(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bmn, json, ok, scratch, test_db};
+use crate::common::{bmn, command, json, ok, scratch};
 
 /// `bmn args` with stderr piped (not a terminal); the output and how long it ran.
 fn timed(args: &[&str]) -> (Output, Duration) {
@@ -69,21 +69,19 @@ fn a_long_run_without_a_terminal_writes_a_progress_line_every_five_seconds() {
 
 /// Starts a search too long to finish, sends it `signal` after 1.5 s, and returns its output.
 fn signalled_search(signal: &str, seed: &str) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args([
-            "search",
-            "--games",
-            "100000000000",
-            "--seed",
-            seed,
-            "--json",
-        ])
-        .env("BMN_DB", test_db())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bmn runs");
+    let child = command(&[
+        "search",
+        "--games",
+        "100000000000",
+        "--seed",
+        seed,
+        "--json",
+    ])
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("bmn runs");
     std::thread::sleep(Duration::from_millis(1500));
     let sent = Command::new("kill")
         .args([signal, &child.id().to_string()])

@@ -207,11 +207,9 @@ fn gpu_and_shared_runs_equal_the_cpu_kernels_in_search_exhaustive_stats_and_shar
 #[test]
 fn gpu_without_an_adapter_fails_in_one_line() {
     // A Vulkan loader pointed at no driver finds no adapter, as on a machine without a GPU.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(["search", "--kernel", "gpu", "--games", "10"])
+    let out = crate::common::command(&["search", "--kernel", "gpu", "--games", "10"])
         .env("VK_DRIVER_FILES", "/nonexistent.json")
         .env("VK_ICD_FILENAMES", "/nonexistent.json")
-        .env("BMN_DB", crate::common::test_db())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -6,10 +6,15 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+/// `bmn args`, recording its runs in the test process's database ([`test_db`]), not started.
+pub fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bmn"));
+    command.args(args).env("BMN_DB", test_db());
+    command
+}
+
 pub fn bmn(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(args)
-        .env("BMN_DB", test_db())
+    let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
