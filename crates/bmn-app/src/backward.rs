@@ -7,7 +7,7 @@ use bmn_backward::{
     BackwardError, BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, ExtendConfig,
     ExtendedDeal, Extension, Trees, TreesConfig,
 };
-use bmn_core::{Player, Position, Rules};
+use bmn_core::{Deck, Player, Position, Rules};
 use serde::Serialize;
 
 use crate::dot;
@@ -19,6 +19,12 @@ use crate::plural;
 
 /// Positions a basin or an extension may visit when not told (about 50 bytes each).
 pub const DEFAULT_LIMIT: u64 = 20_000_000;
+/// `extend`: tricks back when not told.
+pub const DEFAULT_DEPTH: u64 = 10;
+/// `extend`: the longest deals kept when not told.
+pub const DEFAULT_KEEP: usize = 10;
+/// `trees`: positions a tree may hold before it is capped.
+pub const DEFAULT_CAP: u64 = 1_000_000;
 
 /// "1 trick", "2 tricks".
 fn tricks(n: u64) -> String {
@@ -143,8 +149,10 @@ pub struct BasinReport {
     /// for their cycle); `balanced_counts` counts by the other definitions.
     pub balanced_deals_count: usize,
     pub balanced_counts: BalancedCountsJson,
-    /// Those deals with their game lengths.
+    /// Deprecated: `balanced_deal_list` (a list here, a count everywhere else).
     pub balanced_deals: Vec<BalancedJson>,
+    /// Those deals with their game lengths.
+    pub balanced_deal_list: Vec<BalancedJson>,
     /// Every balanced position of the basin, player 2 leading included.
     pub balanced_deals_any_leader: Vec<BalancedJson>,
     /// The positions and their tricks, when asked for (`BasinRequest::graph`).
@@ -155,39 +163,66 @@ pub struct BasinReport {
     pub list_balanced: bool,
 }
 
+/// A basin search, validated.
+#[derive(Clone, Debug)]
+pub struct BasinPlan {
+    pub start: Position,
+    pub rules: Rules,
+    pub config: BasinConfig,
+    /// List the balanced deals in the text.
+    pub balanced: bool,
+    pub dot: Option<PathBuf>,
+    /// Keep the graph for the report, cut to this many positions.
+    pub graph: Option<usize>,
+}
+
+impl TryFrom<&BasinRequest> for BasinPlan {
+    type Error = Error;
+
+    fn try_from(req: &BasinRequest) -> Result<Self> {
+        let rules = req.rules.rules()?;
+        let start = input::position(&req.position, req.leader)?;
+        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "--limit")?;
+        Ok(BasinPlan {
+            start,
+            rules,
+            config: BasinConfig {
+                limit,
+                keep_members: req.dot.is_some() || req.graph.is_some(),
+            },
+            balanced: req.balanced,
+            dot: req.dot.clone(),
+            graph: req.graph,
+        })
+    }
+}
+
 /// Every position whose play reaches the cycle (or the final position) of the request's.
 pub fn basin(req: &BasinRequest, observer: &mut dyn Observer) -> Result<BasinReport> {
-    let rules = req.rules.rules()?;
-    let start = input::position(&req.position, req.leader)?;
-    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-    if limit == 0 {
-        return Err(Error::input("bad --limit: must be at least 1"));
-    }
-    let config = BasinConfig {
-        limit,
-        keep_members: req.dot.is_some() || req.graph.is_some(),
-    };
+    let plan = BasinPlan::try_from(req)?;
+    let (rules, start, config) = (plan.rules, &plan.start, &plan.config);
+    let limit = config.limit;
     observer.start(None, 0, "positions");
-    let basin = bmn_backward::basin(&rules, &start, &config, |n| {
+    let basin = bmn_backward::basin(&rules, start, config, |n| {
         observer.progress(n, None);
     })
     .map_err(user_error);
     observer.finish();
     let basin = basin?;
-    if let Some(path) = &req.dot {
+    if let Some(path) = &plan.dot {
         let (title, members, marks_cycle) = basin_parts(&rules, &basin);
         let marks = dot::Marks {
-            start: &start,
+            start,
             cycle: &marks_cycle,
             balanced: true,
         };
         dot::write(path, &dot::graph(&rules, &title, members, &marks))?;
     }
-    let mut report = basin_report(&start, &basin, limit, req.balanced);
-    if let Some(cap) = req.graph {
+    let mut report = basin_report(start, &basin, limit, plan.balanced);
+    if let Some(cap) = plan.graph {
         let (_, members, marks_cycle) = basin_parts(&rules, &basin);
         let marks = dot::Marks {
-            start: &start,
+            start,
             cycle: &marks_cycle,
             balanced: true,
         };
@@ -279,6 +314,7 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         balanced_deals_count: counts.leader_1,
         balanced_counts: counts.into(),
         balanced_deals: balanced_json(&basin.balanced, true),
+        balanced_deal_list: balanced_json(&basin.balanced, true),
         balanced_deals_any_leader: balanced_json(&basin.balanced, false),
         graph: None,
         list_balanced: list,
@@ -403,22 +439,40 @@ pub struct ExtendReport {
     pub best: Vec<GameJson>,
 }
 
+/// An extension, validated.
+#[derive(Clone, Debug)]
+pub struct ExtendPlan {
+    pub deal: Position,
+    pub rules: Rules,
+    pub config: ExtendConfig,
+}
+
+impl TryFrom<&ExtendRequest> for ExtendPlan {
+    type Error = Error;
+
+    fn try_from(req: &ExtendRequest) -> Result<Self> {
+        let rules = req.rules.rules()?;
+        let deal = input::deal(&req.deal, req.leader, None, None)?;
+        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "--limit")?;
+        Ok(ExtendPlan {
+            deal,
+            rules,
+            config: ExtendConfig {
+                depth: req.depth.unwrap_or(DEFAULT_DEPTH),
+                limit,
+                keep: req.top.unwrap_or(DEFAULT_KEEP),
+            },
+        })
+    }
+}
+
 /// The longest balanced deals whose games end where the request's does.
 pub fn extend(req: &ExtendRequest, observer: &mut dyn Observer) -> Result<ExtendReport> {
-    let rules = req.rules.rules()?;
-    let deal = input::deal(&req.deal, req.leader, None, None)?;
-    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
-    if limit == 0 {
-        return Err(Error::input("bad --limit: must be at least 1"));
-    }
-    let depth = req.depth.unwrap_or(10);
-    let config = ExtendConfig {
-        depth,
-        limit,
-        keep: req.top.unwrap_or(10),
-    };
+    let plan = ExtendPlan::try_from(req)?;
+    let (rules, deal, config) = (plan.rules, &plan.deal, plan.config);
+    let (depth, limit) = (config.depth, config.limit);
     observer.start(None, 0, "positions");
-    let ext = bmn_backward::extend(&rules, &deal, &config, |n| {
+    let ext = bmn_backward::extend(&rules, deal, &config, |n| {
         observer.progress(n, None);
     })
     .map_err(user_error);
@@ -522,20 +576,43 @@ pub struct TreesReport {
     pub cycling_positions: Option<String>,
 }
 
+/// A trees run, validated: `samples` random deals, or every deal of the deck if `None`.
+#[derive(Clone, Debug)]
+pub struct TreesPlan {
+    pub deck: Deck,
+    pub rules: Rules,
+    pub samples: Option<u64>,
+    pub seed: u64,
+    pub cap: u64,
+    pub players: usize,
+}
+
+impl TryFrom<&TreesRequest> for TreesPlan {
+    type Error = Error;
+
+    fn try_from(req: &TreesRequest) -> Result<Self> {
+        let rules = req.rules.rules()?;
+        let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+        if req.samples == Some(0) {
+            return Err(Error::input("bad --samples: must be at least 1"));
+        }
+        Ok(TreesPlan {
+            deck,
+            rules,
+            samples: req.samples,
+            cap: input::at_least_one(req.cap.unwrap_or(DEFAULT_CAP), "--cap")?,
+            seed: req.seed.unwrap_or(DEFAULT_SEED),
+            players: req.players.unwrap_or(DEFAULT_PLAYERS),
+        })
+    }
+}
+
 /// Paulhus's statistic: the mean size of the tree of positions ending in a final position.
 pub fn trees(req: &TreesRequest, observer: &mut dyn Observer) -> Result<TreesReport> {
-    let rules = req.rules.rules()?;
-    let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
-    if req.samples == Some(0) {
-        return Err(Error::input("bad --samples: must be at least 1"));
-    }
-    let cap = req.cap.unwrap_or(1_000_000);
-    if cap == 0 {
-        return Err(Error::input("bad --cap: must be at least 1"));
-    }
-    let seed = req.seed.unwrap_or(DEFAULT_SEED);
-    let players = req.players.unwrap_or(DEFAULT_PLAYERS);
-    let trees: std::result::Result<Trees, BackwardError> = match req.samples {
+    let plan = TreesPlan::try_from(req)?;
+    let (rules, deck, seed, cap, players) =
+        (plan.rules, plan.deck, plan.seed, plan.cap, plan.players);
+    let trees: std::result::Result<Trees, BackwardError> = match plan.samples {
         Some(samples) => {
             let config = TreesConfig {
                 samples,

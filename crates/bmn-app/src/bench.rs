@@ -62,23 +62,51 @@ pub struct KernelRow {
     pub agrees_with_reference: bool,
 }
 
+/// A benchmark, validated: the same `games` deals of `seed` for every engine.
+#[derive(Clone, Debug)]
+pub struct BenchPlan {
+    pub games: usize,
+    /// One thread unless told: a per-core rate is what compares engines.
+    pub threads: usize,
+    pub source: DealSource,
+    pub seed: u64,
+}
+
+impl TryFrom<&BenchRequest> for BenchPlan {
+    type Error = Error;
+
+    fn try_from(req: &BenchRequest) -> Result<Self> {
+        let games = req.games.unwrap_or(DEFAULT_BENCH_GAMES);
+        if games == 0 {
+            return Err(Error::input("bad --games: must be at least 1"));
+        }
+        let threads = input::threads(Some(req.threads.unwrap_or(1)))?;
+        let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+        if deck.len() > bmn_kernel::MAX_CARDS as u32 {
+            return Err(Error::input(format!(
+                "bad --deck: {deck} has {} cards; the kernels play at most {}",
+                deck.len(),
+                bmn_kernel::MAX_CARDS
+            )));
+        }
+        Ok(BenchPlan {
+            games,
+            threads,
+            source: DealSource::new(deck, false).map_err(|e| Error::bad("bad --deck", e))?,
+            seed: req.seed.unwrap_or(DEFAULT_SEED),
+        })
+    }
+}
+
 /// Times every engine on the same deals.
 pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
-    let games = req.games.unwrap_or(DEFAULT_BENCH_GAMES);
-    if games == 0 {
-        return Err(Error::input("bad --games: must be at least 1"));
-    }
-    let threads = input::threads(Some(req.threads.unwrap_or(1)))?;
-    let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
-    if deck.len() > bmn_kernel::MAX_CARDS as u32 {
-        return Err(Error::input(format!(
-            "bad --deck: {deck} has {} cards; the kernels play at most {}",
-            deck.len(),
-            bmn_kernel::MAX_CARDS
-        )));
-    }
-    let seed = req.seed.unwrap_or(DEFAULT_SEED);
-    let source = DealSource::new(deck, false).map_err(|e| Error::bad("bad --deck", e))?;
+    let BenchPlan {
+        games,
+        threads,
+        source,
+        seed,
+    } = BenchPlan::try_from(req)?;
+    let deck = *source.deck();
     let deals = deal_all(&source, seed, games);
     let (reference, outcomes) = time_reference(&source, &deals, threads);
     let kernels: Vec<Timing> = Kernel::all_available()

@@ -2,22 +2,24 @@
 //! (ledger, `--resume`), reproducible from the seed whatever the thread count.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use bmn_climb::climb::{Accept, ClimbConfig, ClimbState, Endless, Found, Objective, Point};
-use bmn_climb::{Cards, Evaluator, MoveSet};
+use bmn_climb::{Cards, Evaluator, MoveSet, RoundLimits, Rounds, run_rounds};
 use bmn_core::{Deck, Rules};
 use bmn_run::{LedgerChoice, Recorder, RunFile};
-use bmn_search::{DealSource, Summary};
+use bmn_search::DealSource;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_SEED};
+use crate::input::{self, DEFAULT_SEED, TimeInput};
 use crate::observer::Observer;
 
-/// The format of a climb's ledger rows.
-pub const FORMAT: &str = "bmn-climb-1";
+/// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
+/// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are
+/// refused).
+pub const FORMAT: &str = "bmn-climb-2";
 
 /// Rounds without a new best before a walker restarts: short climbs from many random deals
 /// measured best (docs/results.md, Part 6).
@@ -30,7 +32,7 @@ pub const DEFAULT_EVALS: u64 = 10_000_000;
 #[derive(Clone, Debug, Default)]
 pub struct ClimbRequest {
     pub seed: Option<u64>,
-    pub time: Option<String>,
+    pub time: Option<TimeInput>,
     pub evals: Option<u64>,
     pub threads: Option<usize>,
     /// Deals to start from (deal text, or `#K`).
@@ -128,132 +130,275 @@ impl From<&Found> for GameJson {
     }
 }
 
-fn config(req: &ClimbRequest) -> Result<(ClimbConfig, ClimbParams)> {
-    let source = DealSource::new(Deck::STANDARD, req.balanced)
-        .map_err(|e| Error::bad("bad --balanced", e))?;
-    let mut starts = Vec::new();
-    for text in &req.starts {
-        let position = input::deal(text, 1, Some("standard"), Some(2))
-            .map_err(|e| Error::input(format!("bad --start: {e}")))?;
-        let cards = Cards::of(&position).expect("player 1 leads");
-        if cards.sizes != [26, 26] {
-            return Err(Error::input(format!(
-                "bad --start {text}: a climb starts from 26/26 deals"
-            )));
-        }
-        if req.balanced && cards.kinds()[0] != cards.kinds()[1] {
-            return Err(Error::input(format!(
-                "bad --start {text}: with --balanced both hands hold the same kinds"
-            )));
-        }
-        starts.push(cards);
-    }
-    let moves_text = req.moves.clone().unwrap_or_else(|| "swap".into());
-    let moves = MoveSet::parse(&moves_text).map_err(|e| Error::bad("bad --moves", e))?;
-    if moves.0.contains(&bmn_climb::Move::Transfer) {
-        return Err(Error::input(
-            "bad --moves: a climb keeps 26/26 deals; transfer changes the hands' sizes",
-        ));
-    }
-    let accept_text = req.accept.clone().unwrap_or_else(|| "hill".into());
-    let accept = Accept::parse(&accept_text).ok_or_else(|| {
-        Error::input(format!(
-            "bad --accept '{accept_text}': hill, anneal or population"
-        ))
-    })?;
-    let by_text = req.by.clone().unwrap_or_else(|| "cards".into());
-    let objective = Objective::parse(&by_text)
-        .ok_or_else(|| Error::input(format!("bad --by '{by_text}': cards or tricks")))?;
-    let walkers = req.walkers.unwrap_or(16);
-    let neighbours = req.neighbours.unwrap_or(32);
-    if walkers == 0 || neighbours == 0 {
-        return Err(Error::input(
-            "bad --walkers or --neighbours: at least 1 each",
-        ));
-    }
-    let temperature = req.temperature.unwrap_or(200.0);
-    let cooling = req.cooling.unwrap_or(0.995);
-    if !(temperature > 0.0 && cooling > 0.0 && cooling <= 1.0) {
-        return Err(Error::input(
-            "bad --temperature or --cooling: a positive temperature, a cooling factor in (0, 1]",
-        ));
-    }
-    let c = ClimbConfig {
-        seed: req.seed.unwrap_or(DEFAULT_SEED),
-        walkers,
-        neighbours,
-        moves,
-        accept,
-        objective,
-        balanced: req.balanced,
-        restart_after: req.restart.unwrap_or(DEFAULT_RESTART).max(1),
-        temperature,
-        cooling,
-        top: req.top.unwrap_or(10).max(1),
-        starts,
-        source,
-    };
-    let params = ClimbParams {
-        seed: c.seed,
-        balanced: c.balanced,
-        by: by_text,
-        walkers,
-        neighbours,
-        moves: c.moves.to_string(),
-        accept: accept_text,
-        restart: c.restart_after,
-        temperature,
-        cooling,
-        top: c.top,
-        starts: c.starts.iter().map(Cards::text).collect(),
-        rounds: 0,
-    };
-    Ok((c, params))
+/// A climb, validated: what [`run`] plays. `ClimbPlan::default()` is what a request that says
+/// nothing asks for; the defaults live there and nowhere else.
+#[derive(Clone, Debug)]
+pub struct ClimbPlan {
+    /// The walkers, their moves and acceptance, the starts.
+    pub config: ClimbConfig,
+    /// Evaluations in all, in whole rounds; `None`: until `time` is up.
+    pub evals: Option<u64>,
+    /// Stop when this much time has passed, after whole rounds.
+    pub time: Option<Duration>,
+    pub threads: usize,
+    pub ledger: LedgerChoice,
 }
 
-/// The state a climb recorded (a ledger row's `state`), read back for `--resume` and checked
-/// against the climb it goes on with: a corrupt or edited row is an error, not a panic later.
-pub fn read_state(saved: &serde_json::Value, config: &ClimbConfig) -> Result<ClimbState> {
-    let state: ClimbState = serde_json::from_value(saved.clone())
-        .map_err(|e| Error::Failed(format!("the recorded climb cannot be read: {e}")))?;
+impl Default for ClimbPlan {
+    fn default() -> Self {
+        ClimbPlan {
+            config: ClimbConfig {
+                seed: DEFAULT_SEED,
+                walkers: 16,
+                neighbours: 32,
+                moves: MoveSet::parse("swap").expect("a move"),
+                accept: Accept::Hill,
+                objective: Objective::Cards,
+                balanced: false,
+                restart_after: DEFAULT_RESTART,
+                temperature: 200.0,
+                cooling: 0.995,
+                top: 10,
+                starts: Vec::new(),
+                source: DealSource::new(Deck::STANDARD, false).expect("the standard deck deals"),
+            },
+            evals: Some(DEFAULT_EVALS),
+            time: None,
+            threads: input::every_core(),
+            ledger: LedgerChoice::default(),
+        }
+    }
+}
+
+impl TryFrom<&ClimbRequest> for ClimbPlan {
+    type Error = Error;
+
+    fn try_from(req: &ClimbRequest) -> Result<Self> {
+        let default = ClimbPlan::default();
+        let d = default.config;
+        let source = DealSource::new(Deck::STANDARD, req.balanced)
+            .map_err(|e| Error::bad("bad --balanced", e))?;
+        let mut starts = Vec::new();
+        for text in &req.starts {
+            let position = input::deal(text, 1, Some("standard"), Some(2))
+                .map_err(|e| Error::input(format!("bad --start: {e}")))?;
+            let cards = Cards::of(&position).expect("player 1 leads");
+            if cards.sizes != [26, 26] {
+                return Err(Error::input(format!(
+                    "bad --start {text}: a climb starts from 26/26 deals"
+                )));
+            }
+            if req.balanced && cards.kinds()[0] != cards.kinds()[1] {
+                return Err(Error::input(format!(
+                    "bad --start {text}: with --balanced both hands hold the same kinds"
+                )));
+            }
+            starts.push(cards);
+        }
+        let moves = match &req.moves {
+            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("bad --moves", e))?,
+            None => d.moves.clone(),
+        };
+        if moves.0.contains(&bmn_climb::Move::Transfer) {
+            return Err(Error::input(
+                "bad --moves: a climb keeps 26/26 deals; transfer changes the hands' sizes",
+            ));
+        }
+        let accept = match &req.accept {
+            Some(text) => Accept::parse(text).ok_or_else(|| {
+                Error::input(format!("bad --accept '{text}': hill, anneal or population"))
+            })?,
+            None => d.accept,
+        };
+        let objective = match &req.by {
+            Some(text) => Objective::parse(text)
+                .ok_or_else(|| Error::input(format!("bad --by '{text}': cards or tricks")))?,
+            None => d.objective,
+        };
+        let walkers = req.walkers.unwrap_or(d.walkers);
+        let neighbours = req.neighbours.unwrap_or(d.neighbours);
+        if walkers == 0 || neighbours == 0 {
+            return Err(Error::input(
+                "bad --walkers or --neighbours: at least 1 each",
+            ));
+        }
+        let temperature = req.temperature.unwrap_or(d.temperature);
+        let cooling = req.cooling.unwrap_or(d.cooling);
+        if !(temperature > 0.0 && cooling > 0.0 && cooling <= 1.0) {
+            return Err(Error::input(
+                "bad --temperature or --cooling: a positive temperature, a cooling factor in (0, 1]",
+            ));
+        }
+        let time = req
+            .time
+            .as_ref()
+            .map(|t| t.duration("--time"))
+            .transpose()?;
+        let threads = input::threads(req.threads)?;
+        let evals = match (req.evals, time) {
+            (Some(n), _) => Some(input::at_least_one(n, "--evals")?),
+            (None, Some(_)) => None,
+            (None, None) => default.evals,
+        };
+        Ok(ClimbPlan {
+            config: ClimbConfig {
+                seed: req.seed.unwrap_or(d.seed),
+                walkers,
+                neighbours,
+                moves,
+                accept,
+                objective,
+                balanced: req.balanced,
+                restart_after: req.restart.map_or(d.restart_after, |r| r.max(1)),
+                temperature,
+                cooling,
+                top: req.top.map_or(d.top, |t| t.max(1)),
+                starts,
+                source,
+            },
+            evals,
+            time,
+            threads,
+            ledger: req.ledger.clone(),
+        })
+    }
+}
+
+impl ClimbPlan {
+    /// Rounds in the whole climb, enough for its evaluations (`None`: until the time is up).
+    pub fn rounds(&self) -> Option<u64> {
+        let per_round = (self.config.walkers * self.config.neighbours) as u64;
+        self.evals.map(|n| n.div_ceil(per_round))
+    }
+
+    /// What the climb's result depends on, as its ledger row keeps it.
+    pub fn params(&self) -> ClimbParams {
+        let c = &self.config;
+        ClimbParams {
+            seed: c.seed,
+            balanced: c.balanced,
+            by: c.objective.name().into(),
+            walkers: c.walkers,
+            neighbours: c.neighbours,
+            moves: c.moves.to_string(),
+            accept: c.accept.name().into(),
+            restart: c.restart_after,
+            temperature: c.temperature,
+            cooling: c.cooling,
+            top: c.top,
+            starts: c.starts.iter().map(Cards::text).collect(),
+            rounds: self.rounds().unwrap_or(0),
+        }
+    }
+}
+
+/// A recorded state (a ledger row's `summary`, read back for `--resume`) checked against the
+/// climb it goes on with: a corrupt or edited row is an error, not a panic later.
+pub fn check_state(state: ClimbState, config: &ClimbConfig) -> Result<ClimbState> {
     state
         .check(config)
         .map_err(|e| Error::Failed(format!("the recorded climb cannot be resumed: {e}")))?;
     Ok(state)
 }
 
-/// Climbs until `--evals` are spent (whole rounds), `--time` is up, or `stop` is set; the
-/// state is recorded every second and at the end, and `--resume` goes on from it.
+/// A climb's state as JSON, read and checked (see [`check_state`]).
+pub fn read_state(saved: &serde_json::Value, config: &ClimbConfig) -> Result<ClimbState> {
+    let state: ClimbState = serde_json::from_value(saved.clone())
+        .map_err(|e| Error::Failed(format!("the recorded climb cannot be read: {e}")))?;
+    check_state(state, config)
+}
+
+/// Climbs as a request asks (see [`run`]).
 pub fn climb(
     req: &ClimbRequest,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<ClimbReport> {
-    let (config, mut params) = config(req)?;
-    let time_limit = req.time.as_deref().map(input::duration).transpose()?;
-    let threads = input::threads(req.threads)?;
+    run(&ClimbPlan::try_from(req)?, observer, stop)
+}
+
+/// Where a climb records itself.
+type ClimbRecorder = Recorder<ClimbParams, ClimbState>;
+
+/// Records `state` with the seconds of this session (`seconds`) added to those before.
+fn save(recorder: &mut ClimbRecorder, state: &ClimbState, seconds: f64) -> Result<()> {
+    let mut s = state.clone();
+    s.seconds += seconds;
+    Ok(recorder.save(&s, s.round)?)
+}
+
+/// A climb's rounds, as the round driver plays them: a round, then progress and a save
+/// every second.
+struct Climbing<'a> {
+    config: &'a ClimbConfig,
+    evaluator: &'a Evaluator,
+    threads: usize,
+    state: ClimbState,
+    recorder: ClimbRecorder,
+    observer: &'a mut dyn Observer,
+    started: Instant,
+}
+
+impl Rounds for Climbing<'_> {
+    type Error = Error;
+
+    fn done(&self) -> u64 {
+        self.state.round
+    }
+
+    fn play(&mut self, elapsed: Duration) -> Result<()> {
+        self.state
+            .round(
+                self.config,
+                self.evaluator,
+                self.threads,
+                elapsed.as_secs_f64(),
+            )
+            .map_err(|e| Error::Failed(e.to_string()))?;
+        Ok(())
+    }
+
+    fn played(&mut self) -> Result<bool> {
+        let message = self
+            .state
+            .best
+            .first()
+            .map(|b| format!("best {} cards, {} tricks", b.cards, b.tricks));
+        if !self.observer.progress(self.state.evals, message.as_deref()) {
+            return Ok(false);
+        }
+        if self.recorder.due() {
+            let seconds = self.started.elapsed().as_secs_f64();
+            save(&mut self.recorder, &self.state, seconds)?;
+        }
+        Ok(true)
+    }
+}
+
+/// Climbs until the plan's evaluations are spent (whole rounds), its time is up, or `stop` is
+/// set; the state is recorded every second and at the end, and `--resume` goes on from it.
+pub fn run(
+    plan: &ClimbPlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<ClimbReport> {
+    let config = &plan.config;
+    let threads = plan.threads;
     let per_round = (config.walkers * config.neighbours) as u64;
-    let rounds = match (req.evals, time_limit) {
-        (Some(0), _) => return Err(Error::input("bad --evals: must be at least 1")),
-        (Some(n), _) => Some(n.div_ceil(per_round)),
-        (None, Some(_)) => None,
-        (None, None) => Some(DEFAULT_EVALS.div_ceil(per_round)),
-    };
-    params.rounds = rounds.unwrap_or(0);
+    let rounds = plan.rounds();
     let template = RunFile {
         format: FORMAT.into(),
-        params,
+        params: plan.params(),
         shard: "1/1".into(),
         range: [0, 0],
         total: 0,
         block: None,
         units: [0, rounds.unwrap_or(u64::MAX)],
         next_unit: 0,
-        summary: Summary::new(0),
-        state: None,
+        summary: ClimbState::new(config),
         checksum: String::new(),
     };
-    let opened = Recorder::open(template, &req.ledger, None, |old, new| {
+    let opened = Recorder::open(template, &plan.ledger, None, |old, new| {
         if old.same_run(new) {
             Ok(())
         } else {
@@ -261,55 +406,44 @@ pub fn climb(
         }
     })?;
     if let Some(w) = &opened.warning {
-        observer.warning(w);
+        observer.warning(&crate::error::not_recording(w));
     }
-    let mut recorder = opened.recorder;
-    let mut state = match opened.start.state.as_ref() {
-        Some(saved) => {
-            let s = read_state(saved, &config)?;
-            observer.note(&format!(
-                "resuming at round {} ({} evaluations done)",
-                s.round, s.evals
-            ));
-            s
-        }
-        None => ClimbState::new(&config),
+    // A recorded state is taken only past round 0: otherwise the start is the template's.
+    let state = if opened.start.next_unit > 0 {
+        let s = check_state(opened.start.summary, config)?;
+        observer.note(&format!(
+            "resuming at round {} ({} evaluations done)",
+            s.round, s.evals
+        ));
+        s
+    } else {
+        opened.start.summary
     };
     let evaluator = Evaluator::new(Rules::STANDARD);
     let started = Instant::now();
     let first_evals = state.evals;
     observer.start(rounds.map(|r| r * per_round), state.evals, "evaluations");
-    let save = |recorder: &mut Recorder<ClimbParams>, state: &ClimbState, seconds: f64| {
-        let mut s = state.clone();
-        s.seconds += seconds;
-        let value = serde_json::to_value(&s).expect("a climb's state serializes");
-        recorder.save_state(&Summary::new(0), s.round, Some(value))
+    let mut climbing = Climbing {
+        config,
+        evaluator: &evaluator,
+        threads,
+        state,
+        recorder: opened.recorder,
+        observer,
+        started,
     };
-    let mut interrupted = false;
-    while rounds.is_none_or(|r| state.round < r) {
-        if stop.load(Ordering::Relaxed) {
-            interrupted = true;
-            break;
-        }
-        if time_limit.is_some_and(|t| started.elapsed() >= t) {
-            break;
-        }
-        let seconds = started.elapsed().as_secs_f64();
-        state
-            .round(&config, &evaluator, threads, seconds)
-            .map_err(|e| Error::Failed(e.to_string()))?;
-        let message = state
-            .best
-            .first()
-            .map(|b| format!("best {} cards, {} tricks", b.cards, b.tricks));
-        if !observer.progress(state.evals, message.as_deref()) {
-            interrupted = true;
-            break;
-        }
-        if recorder.due() {
-            save(&mut recorder, &state, started.elapsed().as_secs_f64())?;
-        }
-    }
+    let limits = RoundLimits {
+        rounds,
+        time: plan.time,
+    };
+    let ended = run_rounds(&mut climbing, limits, started, stop)?;
+    let Climbing {
+        state,
+        mut recorder,
+        observer,
+        ..
+    } = climbing;
+    let interrupted = ended.interrupted();
     observer.finish();
     let elapsed = started.elapsed().as_secs_f64();
     save(&mut recorder, &state, elapsed)?;
@@ -409,5 +543,53 @@ impl crate::Report for ClimbReport {
             );
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request that says nothing is the default plan, and its defaults are the documented
+    /// ones (`bmn climb --help`).
+    #[test]
+    fn an_empty_request_is_the_default_plan() {
+        let plan = ClimbPlan::try_from(&ClimbRequest::default()).unwrap();
+        let default = ClimbPlan::default();
+        assert_eq!(plan.params(), default.params());
+        assert_eq!((plan.evals, plan.time), (Some(DEFAULT_EVALS), None));
+        let c = &plan.config;
+        assert_eq!((c.walkers, c.neighbours, c.top), (16, 32, 10));
+        assert_eq!(
+            (c.restart_after, c.temperature, c.cooling),
+            (5, 200.0, 0.995)
+        );
+        assert_eq!(plan.rounds(), Some(DEFAULT_EVALS.div_ceil(512)));
+    }
+
+    #[test]
+    fn a_time_alone_climbs_until_it_is_up_in_seconds_or_text() {
+        for time in [TimeInput::Seconds(90.0), TimeInput::from("90s")] {
+            let req = ClimbRequest {
+                time: Some(time),
+                walkers: Some(0),
+                ..ClimbRequest::default()
+            };
+            assert!(ClimbPlan::try_from(&req).is_err(), "walkers 0 is refused");
+            let req = ClimbRequest {
+                walkers: Some(4),
+                ..req
+            };
+            let plan = ClimbPlan::try_from(&req).unwrap();
+            assert_eq!(plan.time, Some(Duration::from_secs(90)));
+            assert_eq!((plan.evals, plan.rounds()), (None, None));
+            assert_eq!(plan.params().rounds, 0);
+        }
+        let bad = ClimbRequest {
+            time: Some(TimeInput::Seconds(-1.0)),
+            ..ClimbRequest::default()
+        };
+        let e = ClimbPlan::try_from(&bad).unwrap_err().to_string();
+        assert!(e.starts_with("bad --time"), "{e}");
     }
 }

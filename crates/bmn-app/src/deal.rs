@@ -3,9 +3,10 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use bmn_search::DealSource;
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::input::TableInput;
 
 /// Which deal.
@@ -36,16 +37,40 @@ pub struct DealReport {
     pub hand_sizes: Vec<usize>,
 }
 
+/// A deal to draw, validated; the seed is drawn from the clock where none was given (the one
+/// default of bmn that is not fixed: `bmn deal` is for a fresh deal).
+#[derive(Clone, Debug)]
+pub struct DealPlan {
+    pub source: DealSource,
+    pub seed: u64,
+    pub index: u64,
+}
+
+impl TryFrom<&DealRequest> for DealPlan {
+    type Error = Error;
+
+    fn try_from(req: &DealRequest) -> Result<Self> {
+        Ok(DealPlan {
+            source: req.table.source()?,
+            seed: req.seed.unwrap_or_else(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64)
+            }),
+            index: req.index,
+        })
+    }
+}
+
 /// Deals deal `index` of the seed's stream.
 pub fn deal(req: &DealRequest) -> Result<DealReport> {
-    let source = req.table.source()?;
-    let seed = req.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let DealPlan {
+        source,
+        seed,
+        index,
+    } = DealPlan::try_from(req)?;
     let mut codes = vec![0u8; source.len()];
-    source.deal(seed, req.index, &mut codes);
+    source.deal(seed, index, &mut codes);
     let position = source.position(&codes);
     Ok(DealReport {
         deal: position.deal_text(),
@@ -55,7 +80,7 @@ pub fn deal(req: &DealRequest) -> Result<DealReport> {
         balanced: source.balanced(),
         balanced_by_kind: source.balanced(),
         seed,
-        index: req.index,
+        index,
         hand_sizes: position.stacks().iter().map(|s| s.len()).collect(),
     })
 }

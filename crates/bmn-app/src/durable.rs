@@ -65,7 +65,7 @@ where
     let first_unit = plan.template.next_unit;
     let opened = Recorder::open(plan.template, plan.ledger, plan.file, plan.same_run)?;
     if let Some(w) = &opened.warning {
-        observer.warning(w);
+        observer.warning(&crate::error::not_recording(w));
     }
     let mut recorder = opened.recorder;
     let mut file = opened.start;

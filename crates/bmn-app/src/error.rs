@@ -1,6 +1,7 @@
 //! `Error`: what a command reports when it cannot answer.
 
 use bmn_run::RunError;
+use bmn_search::{SchedulerError, ShardError};
 
 /// Why a command gave no answer. `Input` is the user's to fix and names the flag or value at
 /// fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
@@ -52,9 +53,58 @@ impl Error {
 
 impl From<RunError> for Error {
     fn from(e: RunError) -> Error {
+        let input = e.is_input();
+        let text = run_message(e);
+        if input {
+            Error::Input(text)
+        } else {
+            Error::Failed(text)
+        }
+    }
+}
+
+/// A run's error as the user reads it: bmn-run says what is wrong in its own words, and where
+/// the fix is another flag (`--db`, `--resume`, `--no-db`) this layer, which knows the flags,
+/// names it.
+fn run_message(e: RunError) -> String {
+    match e {
+        RunError::Input(m) | RunError::Io(m) => m,
+        RunError::DatabaseBusy { doing, cause } => format!(
+            "{doing} (another process holds the database: wait for it, or give another --db): \
+             {cause}"
+        ),
+        RunError::DatabaseDamaged { doing, cause } => format!(
+            "{doing} (the file is damaged or not a run database: move it away, or give another \
+             --db): {cause}"
+        ),
+        RunError::NoSuchRun { path } => format!(
+            "--resume: {} holds no run with these parameters (start it without --resume)",
+            path.display()
+        ),
+        RunError::NoDatabasePlace => {
+            "no place for the run database: set HOME or BMN_DB, give --db, or --no-db".into()
+        }
+        RunError::ResumeNeedsDatabase => "--resume needs a run database: drop --no-db".into(),
+    }
+}
+
+/// The warning of a run that goes on unrecorded because the default run database could not
+/// be opened (`Opened::warning`).
+pub fn not_recording(e: &RunError) -> String {
+    format!("not recording this run: {}", run_message(e.clone()))
+}
+
+/// `bad --shard: ...` for `i/N`, `--shard auto: ...` for what the scheduler's variables lack:
+/// bmn-search's words, with the flag named here.
+impl From<ShardError> for Error {
+    fn from(e: ShardError) -> Error {
         match e {
-            RunError::Input(m) => Error::Input(m),
-            RunError::Io(m) => Error::Failed(m),
+            ShardError::Scheduler(SchedulerError::NoIndex) => Error::Input(format!(
+                "--shard auto: {}; give --shard i/N",
+                SchedulerError::NoIndex
+            )),
+            ShardError::Scheduler(s) => Error::Input(format!("--shard auto: {s}")),
+            e => Error::bad("bad --shard", e),
         }
     }
 }
@@ -71,6 +121,75 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[cfg(test)]
 mod tests {
     use super::Error;
+    use bmn_run::RunError;
+    use bmn_search::{SchedulerError, ShardError};
+
+    /// bmn-run and bmn-search name no flags; the messages users read name them as before.
+    #[test]
+    fn the_libraries_errors_are_worded_with_the_flags() {
+        let cases = [
+            (
+                RunError::NoSuchRun {
+                    path: "r.sqlite".into(),
+                }
+                .into(),
+                true,
+                "--resume: r.sqlite holds no run with these parameters (start it without \
+                 --resume)",
+            ),
+            (
+                RunError::NoDatabasePlace.into(),
+                true,
+                "no place for the run database: set HOME or BMN_DB, give --db, or --no-db",
+            ),
+            (
+                RunError::ResumeNeedsDatabase.into(),
+                true,
+                "--resume needs a run database: drop --no-db",
+            ),
+            (
+                RunError::DatabaseBusy {
+                    doing: "opening r".into(),
+                    cause: "database is locked".into(),
+                }
+                .into(),
+                false,
+                "opening r (another process holds the database: wait for it, or give another \
+                 --db): database is locked",
+            ),
+            (
+                RunError::DatabaseDamaged {
+                    doing: "opening r".into(),
+                    cause: "file is not a database".into(),
+                }
+                .into(),
+                false,
+                "opening r (the file is damaged or not a run database: move it away, or give \
+                 another --db): file is not a database",
+            ),
+            (
+                ShardError::NoShards("1/0".into()).into(),
+                true,
+                "bad --shard: '1/0': N must be at least 1",
+            ),
+            (
+                ShardError::Scheduler(SchedulerError::NoIndex).into(),
+                true,
+                "--shard auto: no scheduler index found (SLURM_ARRAY_TASK_ID or \
+                 JOB_COMPLETION_INDEX); give --shard i/N",
+            ),
+            (
+                ShardError::Scheduler(SchedulerError::Outside { count: 2 }).into(),
+                true,
+                "--shard auto: the task index is outside the 2 tasks of the array",
+            ),
+        ];
+        for (error, input, text) in cases {
+            let error: Error = error;
+            assert_eq!(error.is_input(), input, "{error}");
+            assert_eq!(error.to_string(), text);
+        }
+    }
 
     #[test]
     fn messages_are_one_line() {

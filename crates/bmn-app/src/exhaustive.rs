@@ -4,15 +4,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use bmn_core::{Deck, Player};
+use bmn_core::{Deck, Player, Rules};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
-use bmn_run::{LedgerChoice, RunFile, parse_shard};
+use bmn_run::{LedgerChoice, RunFile};
 use bmn_search::Summary;
 use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Plan};
 use crate::error::{Error, Result};
-use crate::input::{self, EngineInput, RulesInput};
+use crate::input::{self, EngineInput, EnginePlan, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
 use crate::observer::Observer;
 use crate::plural;
@@ -128,47 +128,124 @@ struct ExhaustiveJson {
     deals_per_second: f64,
 }
 
-/// Plays every deal of the request's range; `stop` ends it at the next unit with its
-/// checkpoint saved.
+/// An enumeration, validated: the deals of the range, how they are played, where progress
+/// is kept. The deck has no default; [`ExhaustivePlan::of_deck`] gives every other default,
+/// and validation starts from it.
+#[derive(Clone, Debug)]
+pub struct ExhaustivePlan {
+    /// The deals of this shard's ranks and how they are played.
+    pub enumeration: Enumeration,
+    pub rules: Rules,
+    /// The block of ranks the shards split (all of them if no block was asked for).
+    pub block: [u128; 2],
+    pub shard: Shard,
+    pub threads: usize,
+    pub checkpoint: Option<PathBuf>,
+    pub ledger: LedgerChoice,
+}
+
+impl ExhaustivePlan {
+    /// Every deal of `deck` with player 1 leading, under the standard rules, on the fastest
+    /// kernel and every core, recorded in the default ledger: the defaults of an enumeration.
+    pub fn of_deck(deck: Deck) -> std::result::Result<Self, bmn_exhaustive::ExhaustiveError> {
+        let deals = AllDeals::new(deck, Player(0))?;
+        let count = deals.count();
+        let engine = EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, MAX_TRICKS);
+        Ok(ExhaustivePlan {
+            enumeration: Enumeration {
+                deals,
+                range: 0..count,
+                engine: engine.engine,
+                max_tricks: engine.max_tricks,
+                list_cycles: false,
+            },
+            rules: Rules::STANDARD,
+            block: [0, count],
+            shard: Shard::WHOLE,
+            threads: input::every_core(),
+            checkpoint: None,
+            ledger: LedgerChoice::default(),
+        })
+    }
+}
+
+impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
+    type Error = Error;
+
+    fn try_from(req: &ExhaustiveRequest) -> Result<Self> {
+        let deck = input::deck(&req.deck)?;
+        let default = ExhaustivePlan::of_deck(deck).map_err(|e| Error::bad("bad --deck", e))?;
+        let rules = req.rules.rules()?;
+        let leader = Player(usize::try_from(req.leader.max(1) - 1).unwrap_or(usize::MAX));
+        let deals = AllDeals::new(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
+        let block = block(req, deals.count())?;
+        let shard = match &req.shard {
+            Some(text) => Shard::parse_or_auto(text)?,
+            None => default.shard,
+        };
+        let within = shard.range(block[1] - block[0]);
+        let (start, end) = (block[0] + within.start, block[0] + within.end);
+        if end - start > u128::from(u64::MAX) {
+            return Err(Error::input(format!(
+                "bad --deck: {deck} has {} deals, more than one run plays (2^64 - 1): give a \
+                 block (--from K --count M, or --block B) or --shard i/N",
+                deals.count()
+            )));
+        }
+        let default_engine = EnginePlan {
+            engine: default.enumeration.engine,
+            give_up: bmn_search::DEFAULT_GIVE_UP,
+            max_tricks: default.enumeration.max_tricks,
+        };
+        let engine = req
+            .engine
+            .plan(rules, 2, deck.len() as usize, &default_engine)?;
+        Ok(ExhaustivePlan {
+            enumeration: Enumeration {
+                deals,
+                range: start..end,
+                engine: engine.engine,
+                max_tricks: engine.max_tricks,
+                list_cycles: req.list_cycles,
+            },
+            rules,
+            block,
+            shard,
+            threads: input::threads(req.threads)?,
+            checkpoint: req.checkpoint.clone(),
+            ledger: req.ledger.clone(),
+        })
+    }
+}
+
+/// Plays every deal of the request's range (see [`run`]).
 pub fn exhaustive(
     req: &ExhaustiveRequest,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<ExhaustiveReport> {
-    let deck = input::deck(&req.deck)?;
-    let rules = req.rules.rules()?;
-    let leader = Player(usize::try_from(req.leader.max(1) - 1).unwrap_or(usize::MAX));
-    let deals = AllDeals::new(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
-    let block = block(req, deals.count())?;
-    let shard = match &req.shard {
-        Some(text) => parse_shard(text)?,
-        None => Shard::WHOLE,
-    };
-    let within = shard.range(block[1] - block[0]);
-    let (start, end) = (block[0] + within.start, block[0] + within.end);
-    if end - start > u128::from(u64::MAX) {
-        return Err(Error::input(format!(
-            "bad --deck: {deck} has {} deals, more than one run plays (2^64 - 1): give a block \
-             (--from K --count M, or --block B) or --shard i/N",
-            deals.count()
-        )));
-    }
-    let enumeration = Enumeration {
-        deals,
-        range: start..end,
-        engine: req
-            .engine
-            .engine(rules, 2, deck.len() as usize, bmn_search::DEFAULT_GIVE_UP)?,
-        max_tricks: req.engine.max_tricks(MAX_TRICKS),
-        list_cycles: req.list_cycles,
-    };
-    let threads = input::threads(req.threads)?;
+    run(&ExhaustivePlan::try_from(req)?, observer, stop)
+}
+
+/// Plays every deal of the plan's range; `stop` ends it at the next unit with its checkpoint
+/// saved.
+pub fn run(
+    plan: &ExhaustivePlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<ExhaustiveReport> {
+    let enumeration = &plan.enumeration;
+    let (rules, block, shard, threads) = (plan.rules, plan.block, plan.shard, plan.threads);
+    let deck = *enumeration.deals.deck();
+    let leader = enumeration.deals.leader();
+    let (start, end) = (enumeration.range.start, enumeration.range.end);
+    let list_cycles = enumeration.list_cycles;
     let template = RunFile {
         format: FORMAT.into(),
         params: ExhaustiveParams {
             deck: deck.to_string(),
             leader: leader.number(),
-            list_cycles: req.list_cycles,
+            list_cycles,
             penalties: rules.penalties.to_string(),
         },
         shard: shard.to_string(),
@@ -178,15 +255,14 @@ pub fn exhaustive(
         units: [0, enumeration.units()],
         next_unit: 0,
         summary: enumeration.start().summary,
-        state: None,
         checksum: String::new(),
     };
     let total = enumeration.len();
     let done = durable::run(
         Plan {
             template,
-            ledger: &req.ledger,
-            file: req.checkpoint.as_deref(),
+            ledger: &plan.ledger,
+            file: plan.checkpoint.as_deref(),
             same_run: &same_run,
             end: Some(enumeration.units()),
             threads,
@@ -211,7 +287,7 @@ pub fn exhaustive(
         enumeration.deals_done(done.file.next_unit) - enumeration.deals_done(done.first_unit);
     let range_done = done.file.next_unit >= enumeration.units();
     if !range_done {
-        let resume = match (&req.checkpoint, done.recorder.describe()) {
+        let resume = match (&plan.checkpoint, done.recorder.describe()) {
             (Some(p), _) => format!("resume with --checkpoint {}", p.display()),
             (None, Some(at)) => format!("recorded as {at}: run the same command with --resume"),
             (None, None) => "use --checkpoint FILE to keep progress across runs".to_string(),
@@ -230,7 +306,7 @@ pub fn exhaustive(
         deals_in_range: total,
         range_done,
         all_shards: [start, end] == [0, enumeration.deals.count()],
-        list_cycles: req.list_cycles,
+        list_cycles,
         kernel: enumeration.engine.name(),
         threads,
         elapsed: done.elapsed,

@@ -61,13 +61,18 @@ impl TableInput {
     pub fn source(&self) -> Result<DealSource> {
         let deck = deck(self.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         DealSource::with_players(deck, self.players.unwrap_or(DEFAULT_PLAYERS), self.balanced)
-            .map_err(|e| {
-                let flag = match e {
-                    SearchError::Players(_) => "--players",
-                    SearchError::DeckSize { .. } => "--deck",
-                    SearchError::Unbalanceable { .. } => "--balanced",
-                };
-                Error::bad(&format!("bad {flag}"), e)
+            .map_err(|e| match e {
+                SearchError::Players(_) => Error::bad("bad --players", e),
+                SearchError::DeckSize { .. } => Error::bad("bad --deck", e),
+                // The library's words say what a balanced deal needs; here it is the flag.
+                SearchError::Unbalanceable {
+                    deck,
+                    kind,
+                    players,
+                } => Error::input(format!(
+                    "bad --balanced: deck {deck}: its {kind} cards cannot be shared equally \
+                     among {players} players (--balanced)"
+                )),
             })
     }
 }
@@ -83,17 +88,46 @@ pub struct EngineInput {
     pub max_tricks: Option<u32>,
 }
 
+/// The engine part of a plan, resolved once: which engine plays, after how many tricks the
+/// reference engine gives up on a game, and the kernels' trick cap before exact cycle
+/// detection. A report's `give_up` is this one, never a second reading of the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnginePlan {
+    pub engine: Engine,
+    pub give_up: u64,
+    pub max_tricks: u32,
+}
+
+impl EnginePlan {
+    /// The fastest kernel this CPU runs, for the standard two-player table, with these limits
+    /// (the part of a plan's `Default` that plays).
+    pub fn fastest(give_up: u64, max_tricks: u32) -> Self {
+        let engine = Engine::choose(
+            Kernel::best_available(),
+            Rules::STANDARD,
+            DEFAULT_PLAYERS,
+            Deck::STANDARD.len() as usize,
+            give_up,
+        );
+        EnginePlan {
+            engine,
+            give_up,
+            max_tricks,
+        }
+    }
+}
+
 impl EngineInput {
     /// The named kernel (or the fastest) where a kernel plays the games, else the reference
-    /// engine giving up after `--give-up` tricks (`default_give_up` if not given).
-    pub fn engine(
+    /// engine giving up after `--give-up` tricks; what is not said comes from `default`.
+    pub fn plan(
         &self,
         rules: Rules,
         players: usize,
         cards: usize,
-        default_give_up: u64,
-    ) -> Result<Engine> {
-        let give_up = self.give_up.unwrap_or(default_give_up);
+        default: &EnginePlan,
+    ) -> Result<EnginePlan> {
+        let give_up = self.give_up.unwrap_or(default.give_up);
         if give_up == 0 {
             return Err(Error::input("bad --give-up: must be at least 1"));
         }
@@ -112,15 +146,15 @@ impl EngineInput {
             None => kernel(self.kernel.as_deref())?,
         };
         let engine = Engine::choose(cpu, rules, players, cards, give_up);
-        Ok(match on_device {
+        let engine = match on_device {
             Some(share) => engine.on_device(crate::devices::open(self.device)?, share),
             None => engine,
+        };
+        Ok(EnginePlan {
+            engine,
+            give_up,
+            max_tricks: self.max_tricks.unwrap_or(default.max_tricks).max(1),
         })
-    }
-
-    /// The trick cap before exact cycle detection (at least 1).
-    pub fn max_tricks(&self, default: u32) -> u32 {
-        self.max_tricks.unwrap_or(default).max(1)
     }
 }
 
@@ -175,8 +209,54 @@ pub fn plot_path(path: &Path) -> Result<()> {
     })
 }
 
+/// A length of time as a front end was given it: text as a person types it (`90s`, `10m`: the
+/// CLI), or a number of seconds (the server's and the Python package's `seconds`). It is
+/// checked once, by [`TimeInput::duration`], into a `Duration`: no front end formats a number
+/// as text for this crate to parse back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeInput {
+    Text(String),
+    Seconds(f64),
+}
+
+impl From<&str> for TimeInput {
+    fn from(text: &str) -> Self {
+        TimeInput::Text(text.to_string())
+    }
+}
+
+impl From<String> for TimeInput {
+    fn from(text: String) -> Self {
+        TimeInput::Text(text)
+    }
+}
+
+impl From<f64> for TimeInput {
+    fn from(seconds: f64) -> Self {
+        TimeInput::Seconds(seconds)
+    }
+}
+
+impl TimeInput {
+    /// The duration, which must be positive and finite; `flag` names it in the error
+    /// (`bad --time '9x': ...`).
+    pub fn duration(&self, flag: &str) -> Result<Duration> {
+        match self {
+            TimeInput::Text(text) => duration_of(text, flag),
+            TimeInput::Seconds(s) if *s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(*s)),
+            TimeInput::Seconds(s) => Err(Error::input(format!(
+                "bad {flag} {s}: use a positive number of seconds"
+            ))),
+        }
+    }
+}
+
 /// `90s`, `10m`, `2h`, `1d` or plain seconds (`--time`).
 pub fn duration(text: &str) -> Result<Duration> {
+    duration_of(text, "--time")
+}
+
+fn duration_of(text: &str, flag: &str) -> Result<Duration> {
     let t = text.trim();
     let (number, unit) = t.split_at(
         t.find(|c: char| !c.is_ascii_digit() && c != '.')
@@ -189,14 +269,14 @@ pub fn duration(text: &str) -> Result<Duration> {
         "d" => 86400.0,
         _ => {
             return Err(Error::input(format!(
-                "bad --time '{text}': use a number with s, m, h or d, e.g. 10m"
+                "bad {flag} '{text}': use a number with s, m, h or d, e.g. 10m"
             )));
         }
     };
     match number.parse::<f64>() {
         Ok(n) if n > 0.0 && (n * scale).is_finite() => Ok(Duration::from_secs_f64(n * scale)),
         _ => Err(Error::input(format!(
-            "bad --time '{text}': use a positive number with s, m, h or d, e.g. 10m"
+            "bad {flag} '{text}': use a positive number with s, m, h or d, e.g. 10m"
         ))),
     }
 }
@@ -225,8 +305,13 @@ pub fn threads(given: Option<usize>) -> Result<usize> {
     match given {
         Some(0) => Err(Error::input("bad --threads: must be at least 1")),
         Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(every_core()),
     }
+}
+
+/// Every core of this machine: the worker threads of a run that is not told.
+pub fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A count that must be at least 1 (`bad --games: must be at least 1`).

@@ -11,13 +11,13 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use bmn_core::{Deck, Rules};
+use bmn_core::Deck;
 use bmn_search::stats::{TAIL_FROM_QUANTILE, quantile};
 use bmn_search::{DealSource, SearchConfig, Stats, TailModel};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_SEED, EngineInput};
+use crate::input::{self, DEFAULT_SEED, EnginePlan};
 use crate::observer::Observer;
 use crate::records;
 
@@ -113,25 +113,76 @@ struct Fit {
     elapsed: f64,
 }
 
-/// The model and its report; the fit run (if one was needed) is observed.
-pub fn odds(req: &OddsRequest, observer: &mut dyn Observer, stop: &AtomicBool) -> Result<OddsJson> {
-    let given = given_model(req)?;
-    if let Some(games) = req.games {
-        at_least_one(positive(games, "--games")?, "--games")?;
-    }
-    let rate = req.rate.map(|r| positive(r, "--rate")).transpose()?;
-    let fit_games = req.fit_games.unwrap_or(DEFAULT_FIT_GAMES);
-    if fit_games == 0 {
-        return Err(Error::input("bad --fit-games: must be at least 1"));
-    }
-    let threads = input::threads(req.threads)?;
-    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+/// An `odds` question, validated: the model given (or `None`: fit it), and the fit run's
+/// games, seed and threads. `OddsPlan::default()` holds every default.
+#[derive(Clone, Debug)]
+pub struct OddsPlan {
+    /// Also report the expected record after this many games.
+    pub games: Option<f64>,
+    /// The length whose chance to report.
+    pub target_cards: u64,
+    /// Games per second for the times (`None`: measured by the fit run).
+    pub rate: Option<f64>,
+    /// The model given instead of fitted.
+    pub model: Option<TailModel>,
+    pub fit_games: u64,
+    pub seed: u64,
+    pub threads: usize,
+}
 
+impl Default for OddsPlan {
+    fn default() -> Self {
+        OddsPlan {
+            games: None,
+            target_cards: records::longest().cards + 1,
+            rate: None,
+            model: None,
+            fit_games: DEFAULT_FIT_GAMES,
+            seed: DEFAULT_SEED,
+            threads: input::every_core(),
+        }
+    }
+}
+
+impl TryFrom<&OddsRequest> for OddsPlan {
+    type Error = Error;
+
+    fn try_from(req: &OddsRequest) -> Result<Self> {
+        let default = OddsPlan::default();
+        let model = given_model(req)?;
+        if let Some(games) = req.games {
+            at_least_one(positive(games, "--games")?, "--games")?;
+        }
+        let rate = req.rate.map(|r| positive(r, "--rate")).transpose()?;
+        let fit_games = req.fit_games.unwrap_or(default.fit_games);
+        if fit_games == 0 {
+            return Err(Error::input("bad --fit-games: must be at least 1"));
+        }
+        Ok(OddsPlan {
+            games: req.games,
+            target_cards: req.target_cards.unwrap_or(default.target_cards),
+            rate,
+            model,
+            fit_games,
+            threads: input::threads(req.threads)?,
+            seed: req.seed.unwrap_or(default.seed),
+        })
+    }
+}
+
+/// The model and its report (see [`run`]).
+pub fn odds(req: &OddsRequest, observer: &mut dyn Observer, stop: &AtomicBool) -> Result<OddsJson> {
+    run(&OddsPlan::try_from(req)?, observer, stop)
+}
+
+/// The model and its report; the fit run (if one is needed) is observed.
+pub fn run(plan: &OddsPlan, observer: &mut dyn Observer, stop: &AtomicBool) -> Result<OddsJson> {
+    let (seed, fit_games) = (plan.seed, plan.fit_games);
     // The fit run also times the machine, so it is skipped only when nothing needs it.
-    let (model, rate, fit) = match (given, rate) {
+    let (model, rate, fit) = match (plan.model, plan.rate) {
         (Some(model), Some(rate)) => (model, rate, None),
         (given, rate) => {
-            let fit = fit_run(fit_games, seed, threads, observer, stop)?;
+            let fit = fit_run(fit_games, seed, plan.threads, observer, stop)?;
             let model = match given {
                 Some(model) => model,
                 None => TailModel::fit(&fit.stats.cards, fit.stats.games, TAIL_FROM_QUANTILE)
@@ -146,13 +197,28 @@ pub fn odds(req: &OddsRequest, observer: &mut dyn Observer, stop: &AtomicBool) -
             (model, rate.unwrap_or(measured), Some(fit))
         }
     };
-    Ok(report(req, seed, &model, fit.as_ref(), rate))
+    Ok(report(plan, &model, fit.as_ref(), rate))
 }
 
-/// `--mu`, `--x0`, `--p0`, checked.
+/// `--mu`, `--x0`, `--p0`, checked: all three or none, on every front end.
 fn given_model(req: &OddsRequest) -> Result<Option<TailModel>> {
-    let (Some(mu), Some(x0), Some(p0)) = (req.mu, req.x0, req.p0) else {
-        return Ok(None);
+    let (mu, x0, p0) = match (req.mu, req.x0, req.p0) {
+        (None, None, None) => return Ok(None),
+        (Some(mu), Some(x0), Some(p0)) => (mu, x0, p0),
+        given => {
+            let missing: Vec<&str> = [
+                ("--mu", given.0.is_none()),
+                ("--x0", given.1.is_none()),
+                ("--p0", given.2.is_none()),
+            ]
+            .into_iter()
+            .filter_map(|(flag, missing)| missing.then_some(flag))
+            .collect();
+            return Err(Error::input(format!(
+                "bad --mu/--x0/--p0: a model given needs all three (missing {})",
+                missing.join(" and ")
+            )));
+        }
     };
     let mu = positive(mu, "--mu")?;
     if !(x0.is_finite() && x0 >= 0.0) {
@@ -197,14 +263,14 @@ fn fit_run(
     stop: &AtomicBool,
 ) -> Result<Fit> {
     let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("bad --deck", e))?;
-    let engine =
-        EngineInput::default().engine(Rules::STANDARD, 2, 52, bmn_search::DEFAULT_GIVE_UP)?;
+    let plan = EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, bmn_kernel::DEFAULT_MAX_TRICKS);
+    let engine = plan.engine;
     let config = SearchConfig {
         seed,
         source,
         top: 0,
         engine,
-        max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+        max_tricks: plan.max_tricks,
     };
     let started = Instant::now();
     let stats =
@@ -218,13 +284,12 @@ fn fit_run(
     })
 }
 
-fn report(req: &OddsRequest, seed: u64, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJson {
-    let record = records::longest();
-    let target_cards = req.target_cards.unwrap_or(record.cards + 1);
+fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJson {
+    let (seed, target_cards) = (plan.seed, plan.target_cards);
     let target = target_cards as f64;
     let history = records::search_history();
     let mut games_list: Vec<f64> = history.iter().map(|h| h.games).collect();
-    games_list.extend(req.games);
+    games_list.extend(plan.games);
     let records: Vec<RecordJson> = games_list
         .iter()
         .map(|&games| {
@@ -254,7 +319,7 @@ fn report(req: &OddsRequest, seed: u64, m: &TailModel, fit: Option<&Fit>, rate: 
         mu: m.mu,
         x0: m.x0,
         p0: m.p0,
-        fitted: req.mu.is_none(),
+        fitted: plan.model.is_none(),
         fit: fit.map(|f| FitJson {
             games: f.stats.games,
             seed,
@@ -268,7 +333,7 @@ fn report(req: &OddsRequest, seed: u64, m: &TailModel, fit: Option<&Fit>, rate: 
             tail_games: (m.p0 * f.stats.games as f64).round() as u64,
         }),
         rate,
-        rate_measured: req.rate.is_none(),
+        rate_measured: plan.rate.is_none(),
         record_spread: m.max_spread(),
         records: records.clone(),
         expected_records: records,

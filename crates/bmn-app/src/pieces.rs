@@ -10,6 +10,17 @@ use serde::Serialize;
 
 pub use bmn_pieces::DEFAULT_FILTER;
 
+/// `pieces search`: the longest candidate when not told.
+pub const DEFAULT_SEARCH_MAX_LEN: u32 = 12;
+/// `pieces construct`: the pool's every piece up to this length...
+pub const DEFAULT_POOL_MAX_LEN: u32 = 14;
+/// ...and every piece of at most one face up to this length.
+pub const DEFAULT_SPARSE_LEN: u32 = 30;
+/// `pieces construct`: decks drawn and played.
+pub const DEFAULT_BUDGET: u64 = 2000;
+/// `pieces construct`: positions a basin search may visit per cycle.
+pub const DEFAULT_BASIN_LIMIT: u64 = 2_000_000;
+
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED};
 use crate::json::{PositionJson, SpanJson};
@@ -120,25 +131,50 @@ pub struct PieceSearchReport {
     pub list_forms: bool,
 }
 
+/// A piece search, validated.
+#[derive(Clone, Debug)]
+pub struct PieceSearchPlan {
+    pub config: PieceSearchConfig,
+    /// The filter and faces as given, for the report.
+    pub filter_text: String,
+    pub faces_text: Option<String>,
+    pub threads: usize,
+    pub list_forms: bool,
+}
+
+impl TryFrom<&PieceSearchRequest> for PieceSearchPlan {
+    type Error = Error;
+
+    fn try_from(req: &PieceSearchRequest) -> Result<Self> {
+        let filter_text = req
+            .filter
+            .clone()
+            .unwrap_or_else(|| bmn_pieces::DEFAULT_FILTER.to_string());
+        let config = PieceSearchConfig {
+            filter: filter(Some(&filter_text))?,
+            max_len: req.max_len.unwrap_or(DEFAULT_SEARCH_MAX_LEN),
+            faces: req.faces.as_deref().map(faces).transpose()?,
+            give_up: req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
+            prefix: Piece::parse(req.prefix.as_deref().unwrap_or(""))
+                .map_err(user_error("--prefix"))?,
+        };
+        Ok(PieceSearchPlan {
+            config,
+            filter_text,
+            faces_text: req.faces.clone(),
+            threads: input::threads(req.threads)?,
+            list_forms: req.forms,
+        })
+    }
+}
+
 /// Pieces in increasing size (or arrangements of the given faces), each checked on the
 /// reference engine in the test template.
 pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<PieceSearchReport> {
-    let filter_text = req
-        .filter
-        .clone()
-        .unwrap_or_else(|| bmn_pieces::DEFAULT_FILTER.to_string());
-    let max_len = req.max_len.unwrap_or(12);
-    let config = PieceSearchConfig {
-        filter: filter(Some(&filter_text))?,
-        max_len,
-        faces: req.faces.as_deref().map(faces).transpose()?,
-        give_up: req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
-        prefix: Piece::parse(req.prefix.as_deref().unwrap_or(""))
-            .map_err(user_error("--prefix"))?,
-    };
-    let threads = input::threads(req.threads)?;
+    let plan = PieceSearchPlan::try_from(req)?;
+    let (config, threads) = (&plan.config, plan.threads);
     observer.start(None, 0, "units");
-    let result = bmn_pieces::search(&config, threads, |done, total| {
+    let result = bmn_pieces::search(config, threads, |done, total| {
         observer.start(Some(total), done, "units");
         observer.progress(done, None);
     })
@@ -146,16 +182,16 @@ pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<P
     observer.finish();
     let r: PieceSearchResult = result?;
     Ok(PieceSearchReport {
-        filter: filter_text,
-        max_len,
-        faces: req.faces.clone(),
+        filter: plan.filter_text.clone(),
+        max_len: config.max_len,
+        faces: plan.faces_text.clone(),
         units: r.units,
         passing: r.passing,
         proposed: r.proposed,
         rejected: r.rejected,
         unresolved: r.unresolved,
         pieces: r.pieces.iter().map(PieceJson::from).collect(),
-        list_forms: req.forms,
+        list_forms: plan.list_forms,
     })
 }
 
@@ -260,48 +296,77 @@ pub struct ConstructReport {
     pub games: Vec<EndlessGameJson>,
 }
 
+/// A construction, validated: the pool of pieces, the decks drawn from it, the threads.
+#[derive(Clone, Debug)]
+pub struct ConstructPlan {
+    pub pool: PoolConfig,
+    pub construct: ConstructConfig,
+    pub threads: usize,
+}
+
+impl TryFrom<&ConstructRequest> for ConstructPlan {
+    type Error = Error;
+
+    fn try_from(req: &ConstructRequest) -> Result<Self> {
+        let mut face_lists = req
+            .faces
+            .iter()
+            .map(|f| faces(f))
+            .collect::<Result<Vec<_>>>()?;
+        let around = match req.around.as_deref().map(faces).transpose()? {
+            Some((f, Some(plain))) => {
+                if !face_lists.contains(&(f, Some(plain))) {
+                    face_lists.push((f, Some(plain)));
+                }
+                let mut c = f;
+                c.add(bmn_core::Kind::Plain, plain);
+                Some(c)
+            }
+            Some((_, None)) => {
+                return Err(Error::input(
+                    "bad --around: give the plain cards too, e.g. Q4,K3,A1,-23",
+                ));
+            }
+            None => None,
+        };
+        let give_up = req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP);
+        let pool_config = PoolConfig {
+            filter: filter(req.filter.as_deref())?,
+            max_len: req.max_len.unwrap_or(DEFAULT_POOL_MAX_LEN),
+            sparse_len: req.sparse_len.unwrap_or(DEFAULT_SPARSE_LEN),
+            faces: face_lists,
+            give_up,
+        };
+        let basin_limit = req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT);
+        if basin_limit == 0 {
+            return Err(Error::input("bad --basin-limit: must be at least 1"));
+        }
+        let threads = input::threads(req.threads)?;
+        let construct = ConstructConfig {
+            seed: req.seed.unwrap_or(DEFAULT_SEED),
+            decks: req.budget.unwrap_or(DEFAULT_BUDGET),
+            give_up,
+            basin_limit,
+            target: bmn_pieces::Composition::STANDARD_PIECES,
+            around,
+        };
+        Ok(ConstructPlan {
+            pool: pool_config,
+            construct,
+            threads,
+        })
+    }
+}
+
 /// Standard decks from the pool of pieces, played to their cycles, every cycle's basin
 /// searched backward for balanced deals.
 pub fn construct(req: &ConstructRequest, observer: &mut dyn Observer) -> Result<ConstructReport> {
-    let mut face_lists = req
-        .faces
-        .iter()
-        .map(|f| faces(f))
-        .collect::<Result<Vec<_>>>()?;
-    let around = match req.around.as_deref().map(faces).transpose()? {
-        Some((f, Some(plain))) => {
-            if !face_lists.contains(&(f, Some(plain))) {
-                face_lists.push((f, Some(plain)));
-            }
-            let mut c = f;
-            c.add(bmn_core::Kind::Plain, plain);
-            Some(c)
-        }
-        Some((_, None)) => {
-            return Err(Error::input(
-                "bad --around: give the plain cards too, e.g. Q4,K3,A1,-23",
-            ));
-        }
-        None => None,
-    };
-    let give_up = req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP);
-    let pool_config = PoolConfig {
-        filter: filter(req.filter.as_deref())?,
-        max_len: req.max_len.unwrap_or(14),
-        sparse_len: req.sparse_len.unwrap_or(30),
-        faces: face_lists,
-        give_up,
-    };
-    let basin_limit = req.basin_limit.unwrap_or(2_000_000);
-    if basin_limit == 0 {
-        return Err(Error::input("bad --basin-limit: must be at least 1"));
-    }
-    let threads = input::threads(req.threads)?;
-    let seed = req.seed.unwrap_or(DEFAULT_SEED);
-    let budget = req.budget.unwrap_or(2000);
+    let plan = ConstructPlan::try_from(req)?;
+    let (pool_config, config, threads) = (&plan.pool, &plan.construct, plan.threads);
+    let (seed, budget) = (config.seed, config.decks);
     observer.start(None, 0, "units");
     observer.progress(0, Some("searching pieces"));
-    let pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, total| {
+    let pool = bmn_pieces::build_pool(pool_config, threads, |_, done, total| {
         observer.start(Some(total), done, "units");
         observer.progress(done, Some("searching pieces"));
     });
@@ -312,15 +377,7 @@ pub fn construct(req: &ConstructRequest, observer: &mut dyn Observer) -> Result<
             return Err(user_error("pool")(e));
         }
     };
-    let config = ConstructConfig {
-        seed,
-        decks: budget,
-        give_up,
-        basin_limit,
-        target: bmn_pieces::Composition::STANDARD_PIECES,
-        around,
-    };
-    let c = bmn_pieces::construct(&pool, &config, threads, |stage, done, total| {
+    let c = bmn_pieces::construct(&pool, config, threads, |stage, done, total| {
         let message = if stage == 0 {
             "playing decks"
         } else {

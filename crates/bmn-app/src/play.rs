@@ -127,31 +127,67 @@ enum Played {
     Bounded(Game),
 }
 
-/// Plays the request's deal; writes its plot and graph if asked.
+/// A game to play, validated: the start, the rules, how far to play and what to write.
+#[derive(Clone, Debug)]
+pub struct PlayPlan {
+    pub start: Position,
+    pub rules: Rules,
+    /// Stop after this many tricks; `None`: play to the end or the cycle, giving up after
+    /// `give_up` tricks.
+    pub tricks: Option<u64>,
+    pub give_up: u64,
+    pub trace: bool,
+    pub plot: Option<PathBuf>,
+    pub dot: Option<PathBuf>,
+}
+
+impl TryFrom<&PlayRequest> for PlayPlan {
+    type Error = Error;
+
+    fn try_from(req: &PlayRequest) -> Result<Self> {
+        let rules = req.rules.rules()?;
+        let start = input::deal(&req.deal, req.leader, req.deck.as_deref(), req.players)?;
+        if let Some(players) = req.players
+            && players != start.players()
+        {
+            return Err(Error::input(format!(
+                "bad deal: it has {} hands, but --players {players}",
+                start.players()
+            )));
+        }
+        if let Some(path) = &req.plot {
+            input::plot_path(path)?;
+        }
+        let give_up = input::at_least_one(req.give_up.unwrap_or(PLAY_GIVE_UP), "--give-up")?;
+        Ok(PlayPlan {
+            start,
+            rules,
+            tricks: req.tricks,
+            give_up,
+            trace: req.trace,
+            plot: req.plot.clone(),
+            dot: req.dot.clone(),
+        })
+    }
+}
+
+/// Plays the request's deal (see [`run`]).
 pub fn play(req: &PlayRequest) -> Result<PlayReport> {
-    let rules = req.rules.rules()?;
-    let start = input::deal(&req.deal, req.leader, req.deck.as_deref(), req.players)?;
-    if let Some(players) = req.players
-        && players != start.players()
-    {
-        return Err(Error::input(format!(
-            "bad deal: it has {} hands, but --players {players}",
-            start.players()
-        )));
-    }
-    if let Some(path) = &req.plot {
-        input::plot_path(path)?;
-    }
-    let give_up = req.give_up.unwrap_or(PLAY_GIVE_UP);
+    run(&PlayPlan::try_from(req)?)
+}
+
+/// Plays the plan's deal; writes its plot and graph if asked.
+pub fn run(plan: &PlayPlan) -> Result<PlayReport> {
+    let (rules, start, give_up) = (plan.rules, &plan.start, plan.give_up);
     // The result decides how long the trace is, so play first, then replay for the trace.
-    let (result, trace_len) = match req.tricks {
+    let (result, trace_len) = match plan.tricks {
         Some(limit) => {
             let mut game = Game::new(rules, start.clone());
             game.run(limit);
             let tricks = game.tricks();
             (Played::Bounded(game), tricks)
         }
-        None => match play_out_within(&rules, &start, give_up).ok_or_else(|| {
+        None => match play_out_within(&rules, start, give_up).ok_or_else(|| {
             Error::Failed(format!(
                 "gave up: the game neither ended nor repeated a position within {give_up} tricks \
                  (--give-up); `--tricks K` shows where it got to"
@@ -170,18 +206,18 @@ pub fn play(req: &PlayRequest) -> Result<PlayReport> {
             }
         },
     };
-    let trace = req
+    let trace = plan
         .trace
-        .then(|| bmn_core::trace(&rules, &start, trace_len));
-    if let Some(path) = &req.dot {
-        dot::write(path, &game_graph(&rules, &start, &result, trace_len))?;
+        .then(|| bmn_core::trace(&rules, start, trace_len));
+    if let Some(path) = &plan.dot {
+        dot::write(path, &game_graph(&rules, start, &result, trace_len))?;
     }
-    if let Some(path) = &req.plot {
+    if let Some(path) = &plan.plot {
         let title = format!("Stacks trick by trick: {}", dot::short(&start.deal_text()));
         bmn_plot::stack_sizes(
             path,
             &title,
-            &bmn_core::stack_sizes(&rules, &start, trace_len),
+            &bmn_core::stack_sizes(&rules, start, trace_len),
         )?;
     }
     Ok(report(result, trace))

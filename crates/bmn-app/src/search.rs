@@ -4,17 +4,21 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use bmn_run::{LedgerChoice, RunFile, differences, parse_shard, shard_units};
+use bmn_core::{Deck, Rules};
+use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
-    GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into, units_of,
+    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into,
+    units_of,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Plan};
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_SEED, EngineInput, RulesInput, TableInput};
+use crate::input::{
+    self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeInput,
+};
 use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
 use crate::observer::Observer;
 use crate::plural;
@@ -36,8 +40,8 @@ pub const MERGED: &str = "merged";
 pub struct SearchRequest {
     /// Games to play (`DEFAULT_GAMES` unless `time` is given).
     pub games: Option<u64>,
-    /// Play for this long instead (`90s`, `10m`, ...).
-    pub time: Option<String>,
+    /// Play for this long instead (`90s`, `10m`, ...), or stop at this time with `games`.
+    pub time: Option<TimeInput>,
     pub seed: Option<u64>,
     pub threads: Option<usize>,
     pub top: Option<usize>,
@@ -133,59 +137,132 @@ struct HistogramJson {
     counts: Vec<u64>,
 }
 
-/// Runs the search: `stop` (e.g. set by Ctrl-C) ends it at the next unit, with the units
-/// finished reported and recorded.
+/// A search, validated: what [`run`] plays. `SearchPlan::default()` is what a request that
+/// says nothing asks for; the defaults live there and nowhere else (not in the CLI's flags,
+/// the server or the Python signatures, which pass on only what the user said).
+#[derive(Clone, Debug)]
+pub struct SearchPlan {
+    pub source: DealSource,
+    pub rules: Rules,
+    /// Games in the whole run; `None`: play until `time` is up.
+    pub games: Option<u64>,
+    /// Stop when this much time has passed (with or without `games`).
+    pub time: Option<Duration>,
+    pub seed: u64,
+    pub threads: usize,
+    pub top: usize,
+    pub shard: Shard,
+    pub out: Option<PathBuf>,
+    pub ledger: LedgerChoice,
+    pub engine: EnginePlan,
+}
+
+impl Default for SearchPlan {
+    fn default() -> Self {
+        SearchPlan {
+            source: DealSource::new(Deck::STANDARD, false).expect("the standard deck deals to two"),
+            rules: Rules::STANDARD,
+            games: Some(DEFAULT_GAMES),
+            time: None,
+            seed: DEFAULT_SEED,
+            threads: input::every_core(),
+            top: DEFAULT_TOP,
+            shard: Shard::WHOLE,
+            out: None,
+            ledger: LedgerChoice::default(),
+            engine: EnginePlan::fastest(
+                bmn_search::DEFAULT_GIVE_UP,
+                bmn_kernel::DEFAULT_MAX_TRICKS,
+            ),
+        }
+    }
+}
+
+impl TryFrom<&SearchRequest> for SearchPlan {
+    type Error = Error;
+
+    fn try_from(req: &SearchRequest) -> Result<Self> {
+        let default = SearchPlan::default();
+        let source = req.table.source()?;
+        let rules = req.rules.rules()?;
+        let time = req
+            .time
+            .as_ref()
+            .map(|t| t.duration("--time"))
+            .transpose()?;
+        let games = match (req.games, time) {
+            (Some(0), _) => return Err(Error::input("bad --games: must be at least 1")),
+            (Some(n), _) => Some(n),
+            (None, Some(_)) => None,
+            (None, None) => default.games,
+        };
+        let shard = req.shard.as_deref().map(Shard::parse_or_auto).transpose()?;
+        if time.is_some() && (shard.is_some() || req.out.is_some()) {
+            return Err(Error::input(
+                "--shard and --out need a run of a known size: give --games, not --time",
+            ));
+        }
+        let threads = input::threads(req.threads)?;
+        let engine = req
+            .engine
+            .plan(rules, source.players(), source.len(), &default.engine)?;
+        Ok(SearchPlan {
+            games,
+            time,
+            seed: req.seed.unwrap_or(default.seed),
+            threads,
+            top: req.top.unwrap_or(default.top),
+            shard: shard.unwrap_or(default.shard),
+            out: req.out.clone(),
+            ledger: req.ledger.clone(),
+            engine,
+            source,
+            rules,
+        })
+    }
+}
+
+/// Runs the search a request asks for (see [`run`]).
 pub fn search(
     req: &SearchRequest,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<SearchReport> {
-    let source = req.table.source()?;
-    let rules = req.rules.rules()?;
-    let time_limit = req.time.as_deref().map(input::duration).transpose()?;
-    let games = match (req.games, time_limit) {
-        (Some(0), _) => return Err(Error::input("bad --games: must be at least 1")),
-        (Some(n), _) => Some(n),
-        (None, Some(_)) => None,
-        (None, None) => Some(DEFAULT_GAMES),
-    };
-    let shard = req.shard.as_deref().map(parse_shard).transpose()?;
-    if time_limit.is_some() && (shard.is_some() || req.out.is_some()) {
-        return Err(Error::input(
-            "--shard and --out need a run of a known size: give --games, not --time",
-        ));
-    }
-    let threads = input::threads(req.threads)?;
-    let seed = req.seed.unwrap_or(DEFAULT_SEED);
-    let top = req.top.unwrap_or(DEFAULT_TOP);
-    let give_up = req.engine.give_up.unwrap_or(bmn_search::DEFAULT_GIVE_UP);
+    run(&SearchPlan::try_from(req)?, observer, stop)
+}
+
+/// Runs a search: `stop` (e.g. set by Ctrl-C) ends it at the next unit, with the units
+/// finished reported and recorded.
+pub fn run(
+    plan: &SearchPlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<SearchReport> {
+    let (source, rules, games, time_limit) = (&plan.source, plan.rules, plan.games, plan.time);
     let config = SearchConfig {
-        seed,
+        seed: plan.seed,
         source: source.clone(),
-        top,
-        engine: req.engine.engine(
-            rules,
-            source.players(),
-            source.len(),
-            bmn_search::DEFAULT_GIVE_UP,
-        )?,
-        max_tricks: req.engine.max_tricks(bmn_kernel::DEFAULT_MAX_TRICKS),
+        top: plan.top,
+        engine: plan.engine.engine,
+        max_tricks: plan.engine.max_tricks,
     };
     let params = SearchParams {
         deck: source.deck().to_string(),
         players: source.players(),
         balanced: source.balanced(),
-        seed,
+        seed: plan.seed,
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
-        give_up,
-        top,
+        give_up: plan.engine.give_up,
+        top: plan.top,
         games: games.unwrap_or(0),
     };
-    let shard = shard.unwrap_or(Shard::WHOLE);
+    let shard = plan.shard;
+    let top = plan.top;
+    let threads = plan.threads;
     let (units, range) = match games {
         Some(g) => {
-            let (u, r) = shard_units(shard, units_of(g), GAMES_PER_UNIT, g);
+            let (u, r) = shard.units(units_of(g), GAMES_PER_UNIT, g);
             let units = Units {
                 games,
                 first: u.start,
@@ -205,7 +282,6 @@ pub fn search(
         units: [units.first, units.end.unwrap_or(u64::MAX)],
         next_unit: units.first,
         summary: Summary::new(top),
-        state: None,
         checksum: String::new(),
     };
     let fresh = Summary::new(top);
@@ -213,8 +289,8 @@ pub fn search(
     let done = durable::run(
         Plan {
             template,
-            ledger: &req.ledger,
-            file: req.out.as_deref(),
+            ledger: &plan.ledger,
+            file: plan.out.as_deref(),
             same_run: &same_run,
             end: units.end,
             threads,

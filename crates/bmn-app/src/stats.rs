@@ -13,7 +13,7 @@ use bmn_search::{DealSource, SearchConfig, Stats, TailFit, stream};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_SEED, EngineInput, RulesInput, TableInput};
+use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 use crate::observer::Observer;
 
 /// Games played when not told.
@@ -132,36 +132,106 @@ pub struct ComparedJson {
     pub tail: Option<TailJson>,
 }
 
-/// Plays the request's deals (and, for a plot, as many of the other kind); `stop` keeps the
-/// units done.
+/// A `stats` run, validated: what [`run`] plays; `StatsPlan::default()` holds every default.
+#[derive(Clone, Debug)]
+pub struct StatsPlan {
+    pub source: DealSource,
+    pub rules: Rules,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub engine: EnginePlan,
+    /// The plot's file, and the other kind of deal it compares with (none where the deck
+    /// cannot be shared out equally).
+    pub plot: Option<(PathBuf, Option<DealSource>)>,
+}
+
+impl Default for StatsPlan {
+    fn default() -> Self {
+        StatsPlan {
+            source: DealSource::new(bmn_core::Deck::STANDARD, false)
+                .expect("the standard deck deals to two"),
+            rules: Rules::STANDARD,
+            games: DEFAULT_STATS_GAMES,
+            seed: DEFAULT_SEED,
+            threads: input::every_core(),
+            engine: EnginePlan::fastest(
+                bmn_search::DEFAULT_GIVE_UP,
+                bmn_kernel::DEFAULT_MAX_TRICKS,
+            ),
+            plot: None,
+        }
+    }
+}
+
+impl TryFrom<&StatsRequest> for StatsPlan {
+    type Error = Error;
+
+    fn try_from(req: &StatsRequest) -> Result<Self> {
+        let default = StatsPlan::default();
+        let games = req.games.unwrap_or(default.games);
+        if games == 0 {
+            return Err(Error::input("bad --games: must be at least 1"));
+        }
+        let source = req.table.source()?;
+        let rules = req.rules.rules()?;
+        let threads = input::threads(req.threads)?;
+        let engine = req
+            .engine
+            .plan(rules, source.players(), source.len(), &default.engine)?;
+        let plot = match &req.plot {
+            Some(path) => {
+                input::plot_path(path)?;
+                let other = TableInput {
+                    balanced: !req.table.balanced,
+                    ..req.table.clone()
+                };
+                Some((path.clone(), other.source().ok()))
+            }
+            None => None,
+        };
+        Ok(StatsPlan {
+            source,
+            rules,
+            games,
+            seed: req.seed.unwrap_or(default.seed),
+            threads,
+            engine,
+            plot,
+        })
+    }
+}
+
+/// Plays the request's deals (see [`run`]).
 pub fn stats(
     req: &StatsRequest,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<StatsReport> {
-    let games = req.games.unwrap_or(DEFAULT_STATS_GAMES);
-    if games == 0 {
-        return Err(Error::input("bad --games: must be at least 1"));
-    }
-    let source = req.table.source()?;
-    let rules = req.rules.rules()?;
-    let threads = input::threads(req.threads)?;
-    let engine = req.engine.engine(
-        rules,
-        source.players(),
-        source.len(),
-        bmn_search::DEFAULT_GIVE_UP,
-    )?;
-    if let Some(path) = &req.plot {
-        input::plot_path(path)?;
-    }
-    let seed = req.seed.unwrap_or(DEFAULT_SEED);
+    run(&StatsPlan::try_from(req)?, observer, stop)
+}
+
+/// Plays the plan's deals (and, for a plot, as many of the other kind); `stop` keeps the
+/// units done.
+pub fn run(
+    plan: &StatsPlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<StatsReport> {
+    let (source, rules, games, threads, seed) = (
+        plan.source.clone(),
+        plan.rules,
+        plan.games,
+        plan.threads,
+        plan.seed,
+    );
+    let engine = plan.engine.engine;
     let config = |source: DealSource| SearchConfig {
         seed,
         source,
         top: 0,
         engine,
-        max_tricks: req.engine.max_tricks(bmn_kernel::DEFAULT_MAX_TRICKS),
+        max_tricks: plan.engine.max_tricks,
     };
     let started = Instant::now();
     let stats = play_stats(
@@ -178,12 +248,8 @@ pub fn stats(
     // The plot compares uniform with balanced deals (Casella et al. 2024, Figure 1): play the
     // other kind too, if the deck can be shared out equally.
     let mut compared = None;
-    if let Some(path) = &req.plot {
-        let other_table = TableInput {
-            balanced: !req.table.balanced,
-            ..req.table.clone()
-        };
-        let other_stats = match other_table.source().ok() {
+    if let Some((path, other)) = &plan.plot {
+        let other_stats = match other.clone() {
             Some(other) if !interrupted => Some(play_stats(
                 &config(other),
                 games,
@@ -202,12 +268,12 @@ pub fn stats(
             }
         };
         let mut series = vec![bmn_plot::Histogram {
-            label: label(req.table.balanced).into(),
+            label: label(source.balanced()).into(),
             counts: stats.tricks.clone(),
         }];
         if let Some(o) = &other_stats {
             series.push(bmn_plot::Histogram {
-                label: label(!req.table.balanced).into(),
+                label: label(!source.balanced()).into(),
                 counts: o.tricks.clone(),
             });
         }
@@ -219,8 +285,8 @@ pub fn stats(
         );
         bmn_plot::length_histogram(path, &title, "tricks", &series)?;
         compared = other_stats.map(|o| ComparedJson {
-            balanced: !req.table.balanced,
-            balanced_by_kind: !req.table.balanced,
+            balanced: !source.balanced(),
+            balanced_by_kind: !source.balanced(),
             games: o.games,
             mean_cards: o.mean_cards(),
             mean_tricks: o.mean_tricks(),
@@ -236,8 +302,8 @@ pub fn stats(
         threads,
         elapsed,
         interrupted,
-        give_up: req.engine.give_up.unwrap_or(bmn_search::DEFAULT_GIVE_UP),
-        plot: req.plot.clone(),
+        give_up: plan.engine.give_up,
+        plot: plan.plot.as_ref().map(|(path, _)| path.clone()),
         compared,
     })
 }

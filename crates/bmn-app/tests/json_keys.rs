@@ -355,10 +355,9 @@ fn every_other_report_is_documented() {
         graph: Some(5),
         ..Default::default()
     };
-    documented(
-        "basin",
-        &value(&bmn_app::backward::basin(&req, &mut Quiet).unwrap()),
-    );
+    let v = value(&bmn_app::backward::basin(&req, &mut Quiet).unwrap());
+    documented("basin", &v);
+    same(&v, "balanced_deals", "balanced_deal_list");
     let req = bmn_app::backward::ExtendRequest {
         deal: "-Q--J-/--K-A-".into(),
         leader: 1,

@@ -49,16 +49,17 @@ pub struct RulesArgs {
     #[arg(long, value_name = "TABLE")]
     pub penalties: Option<String>,
     /// With more than two players, what happens when a payer runs out part-way through a debt:
-    /// `pass` the rest to the next player (Paulhus) or the player with dibs `collect`s the pile.
-    #[arg(long, value_name = "RULE", default_value = "pass", value_parser = ["pass", "collect"])]
-    pub on_empty: String,
+    /// `pass` the rest to the next player (Paulhus) or the player with dibs `collect`s the pile
+    /// [default: pass].
+    #[arg(long, value_name = "RULE", value_parser = ["pass", "collect"])]
+    pub on_empty: Option<String>,
 }
 
 impl RulesArgs {
     pub fn input(&self) -> RulesInput {
         RulesInput {
             penalties: self.penalties.clone(),
-            on_empty: Some(self.on_empty.clone()),
+            on_empty: self.on_empty.clone(),
         }
     }
 }
@@ -147,7 +148,8 @@ impl LedgerArgs {
     }
 }
 
-/// `--shard`.
+/// `--shard`: only the flag; its text is read where every front end's is, by bmn-app with
+/// `bmn_search::Shard::parse_or_auto` (the one place a shard is parsed).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ShardArg {
     /// Play only shard i of N (1-based): N disjoint ranges of the run (units of a seed's

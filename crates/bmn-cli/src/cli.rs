@@ -232,7 +232,7 @@ pub struct PlayArgs {
 
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// How many random deals to play (default 1000000 unless --time is given).
+    /// How many random deals to play [default: 1000000 unless --time is given].
     #[arg(long, value_name = "N", conflicts_with = "time")]
     pub games: Option<u64>,
     /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
@@ -546,9 +546,10 @@ pub struct CensusArgs {
 /// `--filter`: the piece the template tests candidates behind.
 #[derive(Args, Debug, Clone)]
 pub struct FilterArg {
-    /// The known piece the template tests candidates behind (docs/rules.md's filter).
-    #[arg(long, default_value = bmn_app::pieces::DEFAULT_FILTER, value_name = "P", allow_hyphen_values = true)]
-    pub filter: String,
+    /// The known piece the template tests candidates behind (docs/rules.md's filter)
+    /// [default: --K---A----AA].
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    pub filter: Option<String>,
 }
 
 const PIECES_GIVE_UP: &str = "Give up on a template game that has neither ended nor repeated a \
@@ -559,9 +560,9 @@ const PIECES_GIVE_UP: &str = "Give up on a template game that has neither ended 
 pub struct PieceSearchArgs {
     #[command(flatten)]
     pub filter: FilterArg,
-    /// Longest candidate, in cards (every string of - Q K A up to it).
-    #[arg(long, default_value_t = 12, value_name = "L")]
-    pub max_len: u32,
+    /// Longest candidate, in cards (every string of - Q K A up to it) [default: 12].
+    #[arg(long, value_name = "L")]
+    pub max_len: Option<u32>,
     /// Only arrangements of these faces, e.g. "Q4,K3,A1" (any number of plain cards up to
     /// --max-len) or "Q4,K3,A1,-23" (exactly 23 plain cards).
     #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
@@ -586,15 +587,15 @@ pub struct PieceSearchArgs {
 pub struct ConstructArgs {
     #[command(flatten)]
     pub seed: SeedArg,
-    /// Decks to draw and play.
-    #[arg(long, default_value_t = 2000, value_name = "DECKS")]
-    pub budget: u64,
-    /// The pool: every piece up to this length...
-    #[arg(long, default_value_t = 14, value_name = "L")]
-    pub max_len: u32,
-    /// ...and every piece of at most one face up to this length.
-    #[arg(long, default_value_t = 30, value_name = "L")]
-    pub sparse_len: u32,
+    /// Decks to draw and play [default: 2000].
+    #[arg(long, value_name = "DECKS")]
+    pub budget: Option<u64>,
+    /// The pool: every piece up to this length... [default: 14]
+    #[arg(long, value_name = "L")]
+    pub max_len: Option<u32>,
+    /// ...and every piece of at most one face up to this length [default: 30].
+    #[arg(long, value_name = "L")]
+    pub sparse_len: Option<u32>,
     /// Extra pieces for the pool by face list, e.g. "Q4,K3,A1,-23" (repeatable).
     #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub faces: Vec<String>,
@@ -604,9 +605,9 @@ pub struct ConstructArgs {
     pub around: Option<String>,
     #[command(flatten)]
     pub filter: FilterArg,
-    /// Positions a basin search may visit per cycle.
-    #[arg(long, default_value_t = 2_000_000, value_name = "M")]
-    pub basin_limit: u64,
+    /// Positions a basin search may visit per cycle [default: 2000000].
+    #[arg(long, value_name = "M")]
+    pub basin_limit: Option<u64>,
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
@@ -723,9 +724,10 @@ pub struct OddsArgs {
     /// Games per second for the times [default: this machine's, measured by the fit run].
     #[arg(long, value_name = "R")]
     pub rate: Option<f64>,
-    /// Random standard two-player deals played to fit the model and time this machine.
-    #[arg(long, default_value_t = bmn_app::odds::DEFAULT_FIT_GAMES, value_name = "N")]
-    pub fit_games: u64,
+    /// Random standard two-player deals played to fit the model and time this machine
+    /// [default: 2000000].
+    #[arg(long, value_name = "N")]
+    pub fit_games: Option<u64>,
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]

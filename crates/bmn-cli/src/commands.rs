@@ -7,7 +7,7 @@ use bmn_app::backward::{BasinRequest, ExtendRequest, TreesRequest};
 use bmn_app::bench::BenchRequest;
 use bmn_app::deal::DealRequest;
 use bmn_app::exhaustive::ExhaustiveRequest;
-use bmn_app::input::TableInput;
+use bmn_app::input::{TableInput, TimeInput};
 use bmn_app::odds::OddsRequest;
 use bmn_app::pieces::{ConstructRequest, PieceSearchRequest};
 use bmn_app::play::PlayRequest;
@@ -70,7 +70,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Search(a) => {
             let req = SearchRequest {
                 games: a.games,
-                time: a.time,
+                time: a.time.map(TimeInput::from),
                 seed: a.seed.seed,
                 threads: a.threads.threads,
                 top: a.top.top,
@@ -161,8 +161,8 @@ pub fn run(command: Command) -> Result<()> {
         Command::Pieces(p) => match p.command {
             PiecesCommand::Search(a) => {
                 let req = PieceSearchRequest {
-                    filter: Some(a.filter.filter),
-                    max_len: Some(a.max_len),
+                    filter: a.filter.filter,
+                    max_len: a.max_len,
                     faces: a.faces,
                     prefix: a.prefix,
                     threads: a.threads.threads,
@@ -174,13 +174,13 @@ pub fn run(command: Command) -> Result<()> {
             PiecesCommand::Construct(a) => {
                 let req = ConstructRequest {
                     seed: a.seed.seed,
-                    budget: Some(a.budget),
-                    max_len: Some(a.max_len),
-                    sparse_len: Some(a.sparse_len),
+                    budget: a.budget,
+                    max_len: a.max_len,
+                    sparse_len: a.sparse_len,
                     faces: a.faces,
                     around: a.around,
-                    filter: Some(a.filter.filter),
-                    basin_limit: Some(a.basin_limit),
+                    filter: a.filter.filter,
+                    basin_limit: a.basin_limit,
                     threads: a.threads.threads,
                     give_up: a.give_up.give_up,
                 };
@@ -189,7 +189,7 @@ pub fn run(command: Command) -> Result<()> {
             PiecesCommand::Factory(a) => {
                 let req = bmn_app::factory::FactoryRequest {
                     seed: a.seed.seed,
-                    time: a.time,
+                    time: a.time.map(TimeInput::from),
                     rounds: a.rounds,
                     table: table(a.deck, a.players, false),
                     rules: a.rules.input(),
@@ -288,7 +288,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Climb(a) => {
             let req = bmn_app::climb::ClimbRequest {
                 seed: a.seed.seed,
-                time: a.time,
+                time: a.time.map(TimeInput::from),
                 evals: a.evals,
                 threads: a.threads.threads,
                 starts: crate::output::start_deals(&a.start)?,
@@ -326,7 +326,7 @@ pub fn run(command: Command) -> Result<()> {
                 games: a.games,
                 target_cards: a.target_cards,
                 rate: a.rate,
-                fit_games: Some(a.fit_games),
+                fit_games: a.fit_games,
                 seed: a.seed.seed,
                 threads: a.threads.threads,
                 mu: a.mu,

@@ -22,6 +22,7 @@ fn main() {
             moves: MoveSet::parse(&moves).unwrap(),
             basin_limit: 20000,
             keep_balanced: 3,
+            ..FactoryConfig::default()
         },
         &evaluator,
     );

@@ -6,10 +6,14 @@
 //! - [`climb`]: walkers that climb toward long games (hill climbing with restarts, simulated
 //!   annealing, or a population), in rounds, reproducible from the seed whatever the thread
 //!   count.
-//! - [`factory`]: walks from games that never end toward balanced starting deals that never
-//!   end, collecting every cycle they reach.
+//! - [`factory`]: the endless-game factory, driven by a [`factory::FactoryConfig`]: games
+//!   that never end to start from (Casella's pieces, or a random search), walks from them
+//!   toward balanced starting deals that never end, and the catalogue of every cycle reached.
+//! - [`rounds`]: the one driver of runs in rounds (the climb's and the factory's): a number of
+//!   rounds, a time, the stop flag; and [`Hooks`], how long jobs here report progress.
 //!
-//! Nothing here prints; results depend only on the inputs and the seed.
+//! Nothing here prints (progress goes to the caller's [`Hooks`]) and stops on an `AtomicBool`;
+//! results depend only on the inputs and the seed.
 
 #![forbid(unsafe_code)]
 
@@ -18,7 +22,9 @@ pub mod climb;
 pub mod eval;
 pub mod factory;
 pub mod moves;
+pub mod rounds;
 
 pub use cards::Cards;
 pub use eval::{Evaluator, Game, in_parallel};
 pub use moves::{Move, MoveSet, MoveSetError};
+pub use rounds::{Ended, Hooks, NoHooks, RoundLimits, Rounds, run_rounds};

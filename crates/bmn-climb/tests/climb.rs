@@ -155,6 +155,7 @@ fn the_factory_files_balanced_endless_deals_under_their_cycles() {
             moves: MoveSet::parse("transfer,swap").unwrap(),
             basin_limit: 20_000,
             keep_balanced: 3,
+            ..FactoryConfig::default()
         },
         &evaluator,
     );

@@ -162,14 +162,7 @@ proptest! {
 fn arrangements(mut cards: Vec<Kind>) -> Vec<Vec<Kind>> {
     cards.sort();
     let mut all = vec![cards.clone()];
-    // Next permutation (Narayana Pandita), which visits each multiset arrangement once.
-    while let Some(i) = (1..cards.len()).rev().find(|&i| cards[i - 1] < cards[i]) {
-        let j = (i..cards.len())
-            .rev()
-            .find(|&j| cards[j] > cards[i - 1])
-            .unwrap();
-        cards.swap(i - 1, j);
-        cards[i..].reverse();
+    while bmn_deals::next_arrangement(&mut cards) {
         all.push(cards.clone());
     }
     all

@@ -60,6 +60,11 @@ impl AllDeals {
         &self.deck
     }
 
+    /// Who leads every deal.
+    pub fn leader(&self) -> Player {
+        self.leader
+    }
+
     /// How many deals there are.
     pub fn count(&self) -> DealIndex {
         self.count

@@ -1,9 +1,9 @@
-//! A climb's recorded state (the `state` of a `bmn-climb-1` ledger row), read back as
+//! A climb's recorded state (the `summary` of a `bmn-climb-2` ledger row), read back as
 //! `bmn climb --resume` reads it: a bad state is an error, never a panic, and a state that is
 //! accepted plays a round and is still accepted after it.
 
 use bmn_app::climb::{ClimbParams, FORMAT, read_state};
-use bmn_climb::climb::{Accept, ClimbConfig, Objective};
+use bmn_climb::climb::{Accept, ClimbConfig, ClimbState, Objective};
 use bmn_climb::{Evaluator, MoveSet};
 use bmn_core::{Deck, Rules};
 use bmn_run::RunFile;
@@ -21,7 +21,7 @@ const MAX_WALKERS: usize = 8;
 /// The first byte picks the climb the state is resumed into (bits 0-1: hill, anneal,
 /// population; bit 2: balanced; bit 3: `mixed` moves rather than `swap`; bits 4-5: 1 to 4
 /// neighbours; bit 6: by tricks); the rest is a whole ledger row (a result file of the
-/// climb's format, whose `state` is read) or the `state` JSON alone.
+/// climb's format, whose `summary` is read) or the state's JSON alone.
 pub fn climb_state(data: &[u8]) {
     let Some((&flags, rest)) = data.split_first() else {
         return;
@@ -30,11 +30,8 @@ pub fn climb_state(data: &[u8]) {
         return;
     }
     let text = text(rest);
-    let saved = match RunFile::<ClimbParams>::from_text(&text, FORMAT) {
-        Ok(file) => match file.state {
-            Some(state) => state,
-            None => return,
-        },
+    let saved = match RunFile::<ClimbParams, ClimbState>::from_text(&text, FORMAT) {
+        Ok(file) => serde_json::to_value(&file.summary).expect("a climb's state serializes"),
         Err(_) => match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(value) => value,
             Err(_) => return,
@@ -96,7 +93,6 @@ fn config(flags: u8, walkers: usize) -> ClimbConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bmn_climb::climb::ClimbState;
 
     #[test]
     fn fresh_states_are_accepted() {

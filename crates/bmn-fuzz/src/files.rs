@@ -10,6 +10,7 @@ use bmn_app::climb::ClimbParams;
 use bmn_app::exhaustive::{self, ExhaustiveParams};
 use bmn_app::merge::MergeReport;
 use bmn_app::search::{self, SearchParams};
+use bmn_climb::climb::ClimbState;
 use bmn_run::{RunFile, file_format};
 use bmn_search::Summary;
 use serde::Serialize;
@@ -53,37 +54,40 @@ pub fn result_file(data: &[u8]) {
     };
     let sealed = flags & 4 != 0;
     match format.as_str() {
-        search::FORMAT => check_file::<SearchParams>(&text, &format, sealed),
-        exhaustive::FORMAT => check_file::<ExhaustiveParams>(&text, &format, sealed),
-        // The other formats are refused the same way whatever `P` is: read as a search's.
-        _ => check_file::<ClimbParams>(&text, &format, sealed),
+        search::FORMAT => check_file::<SearchParams, Summary>(&text, &format, sealed),
+        exhaustive::FORMAT => check_file::<ExhaustiveParams, Summary>(&text, &format, sealed),
+        // The other formats are refused the same way whatever `P` and `S` are: read as a
+        // climb's.
+        _ => check_file::<ClimbParams, ClimbState>(&text, &format, sealed),
     }
 }
 
 /// `text` sealed as a file of `format` (serde alone, then written with its checksum), if
 /// serde reads it.
-fn seal<P>(text: &str, format: &str) -> Option<String>
+fn seal<P, S>(text: &str, format: &str) -> Option<String>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
+    S: Serialize + DeserializeOwned + Clone,
 {
-    let mut file: RunFile<P> = serde_json::from_str(text).ok()?;
+    let mut file: RunFile<P, S> = serde_json::from_str(text).ok()?;
     file.format = format.to_owned();
     Some(file.to_text().expect("a file read by serde writes"))
 }
 
-fn check_file<P>(text: &str, format: &str, sealed: bool)
+fn check_file<P, S>(text: &str, format: &str, sealed: bool)
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone + Debug,
+    S: Serialize + DeserializeOwned + PartialEq + Clone + Debug,
 {
     let text = if sealed {
-        match seal::<P>(text, format) {
+        match seal::<P, S>(text, format) {
             Some(t) => t,
             None => return,
         }
     } else {
         text.to_owned()
     };
-    let file = match RunFile::<P>::from_text(&text, format) {
+    let file = match RunFile::<P, S>::from_text(&text, format) {
         Ok(f) => f,
         Err(e) => {
             assert!(!sealed, "a file bmn wrote does not load: {e}\n{text}");
@@ -91,7 +95,7 @@ where
         }
     };
     let written = file.to_text().expect("a loaded file writes");
-    let again = RunFile::<P>::from_text(&written, format)
+    let again = RunFile::<P, S>::from_text(&written, format)
         .unwrap_or_else(|e| panic!("a rewritten file does not load: {e}\n{written}"));
     assert_eq!(again, file, "{text}");
     // The written form is canonical: written again, the same bytes.
@@ -163,8 +167,8 @@ pub fn merge(data: &[u8]) {
 /// `text` sealed as the format it names, if it names one bmn merges and serde reads it.
 fn seal_any(text: &str) -> String {
     let sealed = match file_format(text).as_deref() {
-        Ok(search::FORMAT) => seal::<SearchParams>(text, search::FORMAT),
-        Ok(exhaustive::FORMAT) => seal::<ExhaustiveParams>(text, exhaustive::FORMAT),
+        Ok(search::FORMAT) => seal::<SearchParams, Summary>(text, search::FORMAT),
+        Ok(exhaustive::FORMAT) => seal::<ExhaustiveParams, Summary>(text, exhaustive::FORMAT),
         _ => None,
     };
     sealed.unwrap_or_else(|| text.to_owned())

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use bmn_app::backward::BasinRequest;
 use bmn_app::exhaustive::ExhaustiveRequest;
-use bmn_app::input::{EngineInput, RulesInput, TableInput};
+use bmn_app::input::{EngineInput, RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
@@ -49,10 +49,10 @@ fn as_array(py: Python<'_>, dict: &Bound<'_, PyAny>, path: &[&str]) -> PyResult<
     at.set_item(last, array)
 }
 
-fn rules(penalties: Option<String>, on_empty: &str) -> RulesInput {
+fn rules(penalties: Option<String>, on_empty: Option<String>) -> RulesInput {
     RulesInput {
         penalties,
-        on_empty: Some(on_empty.to_string()),
+        on_empty,
     }
 }
 
@@ -176,7 +176,7 @@ fn long<'py, R: Report + Send>(
 
 /// Plays one deal: `bmn play --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (deal, leader=1, players=None, deck=None, penalties=None, on_empty="pass", trace=false, tricks=None))]
+#[pyo3(signature = (deal, leader=1, players=None, deck=None, penalties=None, on_empty=None, trace=false, tricks=None))]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
@@ -185,7 +185,7 @@ fn play<'py>(
     players: Option<usize>,
     deck: Option<String>,
     penalties: Option<String>,
-    on_empty: &str,
+    on_empty: Option<String>,
     trace: bool,
     tricks: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -210,35 +210,35 @@ fn play<'py>(
 
 /// Random deals on the fast kernels: `bmn search --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (games=None, seed=1, threads=None, top=10, balanced=false, players=2, deck="standard", penalties=None, on_empty="pass", seconds=None, kernel=None, progress=false))]
+#[pyo3(signature = (games=None, seed=None, threads=None, top=None, balanced=false, players=None, deck=None, penalties=None, on_empty=None, seconds=None, kernel=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn search<'py>(
     py: Python<'py>,
     games: Option<u64>,
-    seed: u64,
+    seed: Option<u64>,
     threads: Option<usize>,
-    top: usize,
+    top: Option<usize>,
     balanced: bool,
-    players: usize,
-    deck: &str,
+    players: Option<usize>,
+    deck: Option<String>,
     penalties: Option<String>,
-    on_empty: &str,
+    on_empty: Option<String>,
     seconds: Option<f64>,
     kernel: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = SearchRequest {
         games,
-        time: seconds.map(|s| format!("{s}s")),
-        seed: Some(seed),
+        time: seconds.map(TimeInput::Seconds),
+        seed,
         threads,
-        top: Some(top),
+        top,
         shard: None,
         out: None,
         ledger: LedgerChoice::NONE,
         table: TableInput {
-            deck: Some(deck.to_string()),
-            players: Some(players),
+            deck,
+            players,
             balanced,
         },
         rules: rules(penalties, on_empty),
@@ -257,30 +257,30 @@ fn search<'py>(
 
 /// The length distribution and wins by seat: `bmn stats --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (games=1_000_000, seed=1, threads=None, balanced=false, players=2, deck="standard", penalties=None, on_empty="pass", kernel=None, progress=false))]
+#[pyo3(signature = (games=None, seed=None, threads=None, balanced=false, players=None, deck=None, penalties=None, on_empty=None, kernel=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
-    games: u64,
-    seed: u64,
+    games: Option<u64>,
+    seed: Option<u64>,
     threads: Option<usize>,
     balanced: bool,
-    players: usize,
-    deck: &str,
+    players: Option<usize>,
+    deck: Option<String>,
     penalties: Option<String>,
-    on_empty: &str,
+    on_empty: Option<String>,
     kernel: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = StatsRequest {
-        games: Some(games),
+        games,
         table: TableInput {
-            deck: Some(deck.to_string()),
-            players: Some(players),
+            deck,
+            players,
             balanced,
         },
         rules: rules(penalties, on_empty),
-        seed: Some(seed),
+        seed,
         threads,
         engine: EngineInput {
             kernel,
@@ -326,7 +326,7 @@ fn exhaustive<'py>(
     let req = ExhaustiveRequest {
         deck: deck.to_string(),
         leader,
-        rules: rules(penalties, "pass"),
+        rules: rules(penalties, None),
         list_cycles,
         shard,
         from: decimal(first)?,
@@ -348,13 +348,13 @@ fn exhaustive<'py>(
 
 /// Every position one trick before `position`: `bmn backward --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (position, leader=1, penalties=None, on_empty="pass"))]
+#[pyo3(signature = (position, leader=1, penalties=None, on_empty=None))]
 fn predecessors<'py>(
     py: Python<'py>,
     position: &str,
     leader: u64,
     penalties: Option<String>,
-    on_empty: &str,
+    on_empty: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = rules(penalties, on_empty);
     let report = py
@@ -365,7 +365,7 @@ fn predecessors<'py>(
 
 /// Every position reaching the same cycle or final position: `bmn basin --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (position, leader=1, balanced=false, limit=None, penalties=None, on_empty="pass", progress=false))]
+#[pyo3(signature = (position, leader=1, balanced=false, limit=None, penalties=None, on_empty=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn basin<'py>(
     py: Python<'py>,
@@ -374,7 +374,7 @@ fn basin<'py>(
     balanced: bool,
     limit: Option<u64>,
     penalties: Option<String>,
-    on_empty: &str,
+    on_empty: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = BasinRequest {
@@ -392,11 +392,15 @@ fn basin<'py>(
 /// The exact number of deals of a deck at a table: `bmn count --json`'s dict (counts as
 /// decimal strings, as they pass 2^64).
 #[pyfunction]
-#[pyo3(signature = (deck="standard", players=2))]
-fn count<'py>(py: Python<'py>, deck: &str, players: usize) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (deck=None, players=None))]
+fn count<'py>(
+    py: Python<'py>,
+    deck: Option<String>,
+    players: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
     let table = TableInput {
-        deck: Some(deck.to_string()),
-        players: Some(players),
+        deck,
+        players,
         balanced: false,
     };
     to_dict(py, &bmn_app::count::count(&table).map_err(py_err)?)
@@ -420,16 +424,16 @@ fn rank<'py>(
 
 /// Deal `k` of a deck (`bmn unrank --json`'s dict); `k` may be any size.
 #[pyfunction]
-#[pyo3(signature = (k, deck="standard", players=2, leader=1))]
+#[pyo3(signature = (k, deck=None, players=None, leader=1))]
 fn unrank<'py>(
     py: Python<'py>,
     k: &Bound<'py, PyAny>,
-    deck: &str,
-    players: usize,
+    deck: Option<&str>,
+    players: Option<usize>,
     leader: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let k = k.str()?.to_string();
-    let report = bmn_app::rank::unrank(&k, Some(deck), Some(players), leader.max(1));
+    let report = bmn_app::rank::unrank(&k, deck, players, leader.max(1));
     to_dict(py, &report.map_err(py_err)?)
 }
 
@@ -444,19 +448,19 @@ fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 
 /// Deal `index` of a seed's stream: `bmn deal --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (seed=1, index=0, players=2, deck="standard", balanced=false))]
+#[pyo3(signature = (seed=1, index=0, players=None, deck=None, balanced=false))]
 fn deal<'py>(
     py: Python<'py>,
     seed: u64,
     index: u64,
-    players: usize,
-    deck: &str,
+    players: Option<usize>,
+    deck: Option<String>,
     balanced: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = bmn_app::deal::DealRequest {
         table: TableInput {
-            deck: Some(deck.to_string()),
-            players: Some(players),
+            deck,
+            players,
             balanced,
         },
         seed: Some(seed),

@@ -15,9 +15,11 @@ use serde::{Deserialize, Serialize};
 use crate::error::RunError;
 
 /// A run's or shard's file. `P` is everything the result depends on besides the range
-/// (deck, seed, rules, ...): files merge only if their `P`s are equal.
+/// (deck, seed, rules, ...): files merge only if their `P`s are equal. `S` is what the run
+/// has reached: a search's or enumeration's [`Summary`] of the units done (independent units,
+/// merged), or a climb's whole state (its walkers, which a resumed climb goes on with).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
-pub struct RunFile<P> {
+pub struct RunFile<P, S = Summary> {
     /// What the file is and its version, e.g. `bmn-search-2`: an old file is refused, never
     /// misread.
     pub format: String,
@@ -35,19 +37,21 @@ pub struct RunFile<P> {
     /// Units of this shard: `first..end`, and the first not yet done.
     pub units: [u64; 2],
     pub next_unit: u64,
-    pub summary: Summary,
-    /// What a run keeps besides its summary to go on exactly where it stopped (a climb's
-    /// walkers); absent for searches and enumerations, whose units are independent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<serde_json::Value>,
+    /// What the units before `next_unit` reached (the key stays `summary` whatever `S` is, so
+    /// a search's file reads as it always has).
+    pub summary: S,
     /// FNV-1a 64 of the file's JSON with this field empty: a corrupt file is refused.
     #[serde(default)]
     pub checksum: String,
 }
 
-impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
+impl<P, S> RunFile<P, S>
+where
+    P: Serialize + DeserializeOwned + PartialEq + Clone,
+    S: Serialize + DeserializeOwned + Clone,
+{
     /// Whether `other` is a file of the same run and shard (what resuming from it needs).
-    pub fn same_run(&self, other: &RunFile<P>) -> bool {
+    pub fn same_run(&self, other: &RunFile<P, S>) -> bool {
         self.params == other.params
             && self.shard == other.shard
             && self.range == other.range
@@ -91,7 +95,7 @@ impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
 
     /// Reads a file written by [`Self::save`] with format `format`: refused, with the reason,
     /// if it is truncated, corrupt, of another format or of another kind of run.
-    pub fn load(path: &Path, format: &str) -> Result<RunFile<P>, RunError> {
+    pub fn load(path: &Path, format: &str) -> Result<RunFile<P, S>, RunError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| RunError::io(format!("reading {}", path.display()), &e))?;
         Self::from_text(&text, format)
@@ -99,14 +103,14 @@ impl<P: Serialize + DeserializeOwned + PartialEq + Clone> RunFile<P> {
     }
 
     /// Parses and checks a file's text (see [`Self::load`]); the error says what is wrong.
-    pub fn from_text(text: &str, format: &str) -> Result<RunFile<P>, String> {
+    pub fn from_text(text: &str, format: &str) -> Result<RunFile<P, S>, String> {
         let found = file_format(text)?;
         if found != format {
             return Err(format!(
                 "a {found} file, not {format} (of another kind of run, or another bmn)"
             ));
         }
-        let file: RunFile<P> = serde_json::from_str(text)
+        let file: RunFile<P, S> = serde_json::from_str(text)
             .map_err(|e| format!("not a complete {format} file (truncated or corrupt): {e}"))?;
         let sum = file.checksum_of().map_err(|e| e.to_string())?;
         if file.checksum != sum {
@@ -199,5 +203,79 @@ pub fn differences<P: Serialize>(a: &P, b: &P) -> String {
         "its run has another size".into()
     } else {
         diffs.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file<S>(format: &str, summary: S) -> RunFile<u64, S> {
+        RunFile {
+            format: format.into(),
+            params: 7,
+            shard: "1/1".into(),
+            range: [0, 10],
+            total: 10,
+            block: None,
+            units: [0, 1],
+            next_unit: 1,
+            summary,
+            checksum: String::new(),
+        }
+    }
+
+    /// A search's file keeps the keys and order it always had (`bmn-search-2` is unchanged):
+    /// the summary, then the checksum, and no key of another kind of run.
+    #[test]
+    fn a_summary_file_keeps_its_shape() {
+        let text = file("bmn-search-2", Summary::new(1)).to_text().unwrap();
+        let keys = [
+            "format",
+            "params",
+            "shard",
+            "range",
+            "total",
+            "units",
+            "next_unit",
+            "summary",
+            "checksum",
+        ];
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\":")).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert!(!text.contains("\"state\""), "{text}");
+        let back = RunFile::<u64>::from_text(&text, "bmn-search-2").unwrap();
+        assert_eq!(back.to_text().unwrap(), text);
+    }
+
+    /// A run that keeps its own state (a climb's) stores it as the summary, checksummed, and
+    /// reads it back whole.
+    #[test]
+    fn a_file_keeps_any_state_as_its_summary() {
+        let state = vec![(3u64, "walker".to_string())];
+        let text = file("bmn-climb-2", state.clone()).to_text().unwrap();
+        assert!(text.contains(r#""summary":[[3,"walker"]]"#), "{text}");
+        let back = RunFile::<u64, Vec<(u64, String)>>::from_text(&text, "bmn-climb-2").unwrap();
+        assert_eq!(back.summary, state);
+        let edited = text.replace("walker", "walkers");
+        assert!(
+            RunFile::<u64, Vec<(u64, String)>>::from_text(&edited, "bmn-climb-2")
+                .unwrap_err()
+                .contains("checksum")
+        );
+    }
+
+    /// An older format is refused by name, in one line, before its contents are read.
+    #[test]
+    fn an_old_format_is_refused_by_name() {
+        let old = file("bmn-climb-1", Summary::new(0)).to_text().unwrap();
+        let e = RunFile::<u64, Vec<u64>>::from_text(&old, "bmn-climb-2").unwrap_err();
+        assert_eq!(
+            e,
+            "a bmn-climb-1 file, not bmn-climb-2 (of another kind of run, or another bmn)"
+        );
     }
 }

@@ -38,15 +38,20 @@ pub struct Ledger {
     path: PathBuf,
 }
 
-/// An SQLite error as a `RunError`, with what to do for the failures a user can fix.
+/// An SQLite error as a `RunError`: the failures a user can act on (a busy or damaged
+/// database, a full or failing disk) say so.
 fn sql(context: impl std::fmt::Display) -> impl FnOnce(rusqlite::Error) -> RunError {
     use rusqlite::ErrorCode::{
         DatabaseBusy, DatabaseCorrupt, DatabaseLocked, DiskFull, NotADatabase, SystemIoFailure,
     };
     move |e| {
+        let (doing, cause) = (context.to_string(), crate::error::chain(&e));
         let hint = match e.sqlite_error_code() {
             Some(DatabaseBusy | DatabaseLocked) => {
-                " (another process holds the database: wait for it, or give another --db)"
+                return RunError::DatabaseBusy { doing, cause };
+            }
+            Some(NotADatabase | DatabaseCorrupt) => {
+                return RunError::DatabaseDamaged { doing, cause };
             }
             Some(DiskFull) => " (the disk is full; the last saved state is kept)",
             // SQLite's I/O errors (a write, or growing its shared-memory file, refused):
@@ -54,12 +59,9 @@ fn sql(context: impl std::fmt::Display) -> impl FnOnce(rusqlite::Error) -> RunEr
             Some(SystemIoFailure) => {
                 " (the disk is full, read-only or failing; the last saved state is kept)"
             }
-            Some(NotADatabase | DatabaseCorrupt) => {
-                " (the file is damaged or not a run database: move it away, or give another --db)"
-            }
             _ => "",
         };
-        RunError::io(format!("{context}{hint}"), &e)
+        RunError::Io(format!("{doing}{hint}: {cause}"))
     }
 }
 
@@ -105,34 +107,36 @@ impl Ledger {
 
     /// Starts recording `file`'s run: with `resume`, continues the latest unfinished run of
     /// the same parameters, shard and range (returning its recorded state), else adds a row.
-    pub fn begin<P>(
+    pub fn begin<P, S>(
         &self,
-        file: &RunFile<P>,
+        file: &RunFile<P, S>,
         resume: bool,
-    ) -> Result<(i64, Option<RunFile<P>>), RunError>
+    ) -> Result<(i64, Option<RunFile<P, S>>), RunError>
     where
         P: Serialize + DeserializeOwned + PartialEq + Clone,
+        S: Serialize + DeserializeOwned + Clone,
     {
         let key = run_key(file);
         let at = || format!("the run database {}", self.path.display());
         if resume {
             // The latest unfinished run of these parameters; failing that the latest finished
-            // one, whose result is then reported again without playing anything.
+            // one, whose result is then reported again without playing anything. Failing both,
+            // a run of these parameters in another format (an older bmn's, before its file
+            // changed shape) is read, to be refused as such rather than said not to exist.
             let row: Option<(i64, String)> = self
                 .conn
                 .query_row(
-                    "SELECT id, file FROM runs WHERE format = ?1 AND key = ?2
-                     ORDER BY finished ASC, id DESC LIMIT 1",
+                    "SELECT id, file FROM runs WHERE key = ?2
+                     ORDER BY format = ?1 DESC, finished ASC, id DESC LIMIT 1",
                     params![file.format, key],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .optional()
                 .map_err(sql(at()))?;
             let Some((id, text)) = row else {
-                return Err(RunError::Input(format!(
-                    "--resume: {} holds no run with these parameters (start it without --resume)",
-                    self.path.display()
-                )));
+                return Err(RunError::NoSuchRun {
+                    path: self.path.clone(),
+                });
             };
             let saved = RunFile::from_text(&text, &file.format).map_err(|e| {
                 RunError::Input(format!("run {id} in {}: {e}", self.path.display()))
@@ -149,9 +153,10 @@ impl Ledger {
     }
 
     /// Records run `id`'s state in one transaction.
-    pub fn save<P>(&self, id: i64, file: &RunFile<P>) -> Result<(), RunError>
+    pub fn save<P, S>(&self, id: i64, file: &RunFile<P, S>) -> Result<(), RunError>
     where
         P: Serialize + DeserializeOwned + PartialEq + Clone,
+        S: Serialize + DeserializeOwned + Clone,
     {
         self.conn
             .execute(
@@ -167,7 +172,7 @@ impl Ledger {
 }
 
 /// What identifies a run for `--resume`: its parameters, shard and range.
-fn run_key<P: Serialize>(file: &RunFile<P>) -> String {
+fn run_key<P: Serialize, S>(file: &RunFile<P, S>) -> String {
     serde_json::to_string(&(&file.params, &file.shard, file.range))
         .expect("run parameters serialize")
 }

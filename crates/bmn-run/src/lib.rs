@@ -8,9 +8,10 @@
 //! - [`Recorder`]: where a run records itself and what it resumes from.
 //! - [`drive`]: the one driver: units on threads, merged in order, recorded every second.
 //! - [`merge_files`]: shards checked to cover a run exactly once, then merged.
-//! - [`parse_shard`]: `--shard i/N` or `auto` (Slurm, Kubernetes).
 //!
-//! Errors are typed ([`RunError`]); nothing here prints.
+//! Shards are `bmn_search::Shard` (parsed, read from a scheduler, split into units there).
+//! Errors are typed ([`RunError`]), in this crate's words: it knows no front end's flags; nothing
+//! here prints.
 
 #![forbid(unsafe_code)]
 
@@ -21,7 +22,6 @@ mod ledger;
 mod lock;
 mod merge;
 mod recorder;
-mod schedule;
 
 pub use bmn_search::Progress;
 pub use driver::drive;
@@ -31,4 +31,3 @@ pub use ledger::{Ledger, default_path};
 pub use lock::RunLock;
 pub use merge::{Merged, merge_files};
 pub use recorder::{LedgerChoice, Opened, Recorder, SAVE_EVERY};
-pub use schedule::{parse_shard, shard_from_env, shard_units};

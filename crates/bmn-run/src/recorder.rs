@@ -40,22 +40,17 @@ impl LedgerChoice {
         }
         match &self.db {
             Some(path) => Ok(Some(path.clone())),
-            None => default_path().map(Some).ok_or_else(|| {
-                RunError::Input(
-                    "no place for the run database: set HOME or BMN_DB, give --db, or --no-db"
-                        .into(),
-                )
-            }),
+            None => default_path().map(Some).ok_or(RunError::NoDatabasePlace),
         }
     }
 }
 
 /// Where a run records its progress; saved at most every [`SAVE_EVERY`] while it runs and
-/// once at the end.
-pub struct Recorder<P> {
+/// once at the end. `S` is what the run's file keeps of it (see [`RunFile`]).
+pub struct Recorder<P, S = Summary> {
     /// The run's file with its ranges and parameters; `next_unit` and `summary` are filled
     /// in at each save.
-    template: RunFile<P>,
+    template: RunFile<P, S>,
     ledger: Option<(Ledger, i64)>,
     out: Option<PathBuf>,
     saved_at: Instant,
@@ -64,28 +59,30 @@ pub struct Recorder<P> {
 }
 
 /// A recorder just opened: where the run starts, and a warning for the person running it.
-pub struct Opened<P> {
-    pub recorder: Recorder<P>,
+pub struct Opened<P, S = Summary> {
+    pub recorder: Recorder<P, S>,
     /// The state to start from: the template, or the furthest recorded state of this run.
-    pub start: RunFile<P>,
-    /// Set when the default ledger could not be opened and the run goes on unrecorded.
-    pub warning: Option<String>,
+    pub start: RunFile<P, S>,
+    /// Why the default ledger could not be opened, when the run goes on unrecorded (for a
+    /// warning the front end words, naming its own flags).
+    pub warning: Option<RunError>,
 }
 
-impl<P> Recorder<P>
+impl<P, S> Recorder<P, S>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
+    S: Serialize + DeserializeOwned + Clone,
 {
     /// Opens the recording of `template`'s run. The state to start from is the furthest of
     /// the `out` file (if it exists and is of this run: `same_run` says why not) and, with
     /// `resume`, the ledger's latest unfinished run of these parameters. A default ledger
     /// (none named) that cannot be opened only costs the recording, with a warning.
     pub fn open(
-        template: RunFile<P>,
+        template: RunFile<P, S>,
         choice: &LedgerChoice,
         out: Option<&Path>,
-        same_run: impl Fn(&RunFile<P>, &RunFile<P>) -> Result<(), String>,
-    ) -> Result<Opened<P>, RunError> {
+        same_run: impl Fn(&RunFile<P, S>, &RunFile<P, S>) -> Result<(), String>,
+    ) -> Result<Opened<P, S>, RunError> {
         let db = choice.path()?;
         let (explicit_db, resume) = (choice.db.is_some(), choice.resume);
         let mut start = template.clone();
@@ -107,7 +104,7 @@ where
             // The default ledger is a convenience: where it cannot be opened (a read-only
             // home, say) the run goes on unrecorded rather than failing.
             Some(Err(e)) if !resume && !explicit_db => {
-                warning = Some(format!("not recording this run: {e}"));
+                warning = Some(e);
                 None
             }
             other => other.transpose()?,
@@ -124,11 +121,7 @@ where
                 }
                 Some((ledger, id))
             }
-            None if resume => {
-                return Err(RunError::Input(
-                    "--resume needs a run database: drop --no-db".into(),
-                ));
-            }
+            None if resume => return Err(RunError::ResumeNeedsDatabase),
             None => None,
         };
         let recorder = Recorder {
@@ -151,25 +144,15 @@ where
     }
 
     /// Saves if [`SAVE_EVERY`] has passed since the last save.
-    pub fn tick(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
+    pub fn tick(&mut self, summary: &S, next_unit: u64) -> Result<(), RunError> {
         if !self.due() {
             return Ok(());
         }
         self.save(summary, next_unit)
     }
 
-    /// Records the units before `next_unit` and their summary.
-    pub fn save(&mut self, summary: &Summary, next_unit: u64) -> Result<(), RunError> {
-        self.save_state(summary, next_unit, None)
-    }
-
-    /// [`Self::save`] with the run's state besides its summary (`RunFile::state`).
-    pub fn save_state(
-        &mut self,
-        summary: &Summary,
-        next_unit: u64,
-        state: Option<serde_json::Value>,
-    ) -> Result<(), RunError> {
+    /// Records the units before `next_unit` and what they reached.
+    pub fn save(&mut self, summary: &S, next_unit: u64) -> Result<(), RunError> {
         self.saved_at = Instant::now();
         if self.ledger.is_none() && self.out.is_none() {
             return Ok(());
@@ -177,7 +160,6 @@ where
         let file = RunFile {
             next_unit,
             summary: summary.clone(),
-            state,
             ..self.template.clone()
         };
         if let Some(out) = &self.out {

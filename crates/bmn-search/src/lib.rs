@@ -28,7 +28,7 @@ pub use run::{
     GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,
     units_of,
 };
-pub use shard::{CoverError, Shard, ShardError, check_cover};
+pub use shard::{CoverError, SchedulerError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
 pub use units::{Progress, run_units};
@@ -45,8 +45,9 @@ pub enum SearchError {
         players: usize,
         max: usize,
     },
+    /// Balanced deals asked for, which this deck cannot give (a front end names its flag).
     #[error(
-        "deck {deck}: its {kind} cards cannot be shared equally among {players} players (--balanced)"
+        "deck {deck}: its {kind} cards cannot be shared equally among {players} players, as a balanced deal needs"
     )]
     Unbalanceable {
         deck: String,

@@ -1,15 +1,21 @@
-//! `Shard`: one of `N` disjoint, contiguous ranges of a run (`--shard i/N`), and the check
+//! `Shard`: one of `N` disjoint, contiguous ranges of a run, everything about it (`i/N` read
+//! from text or from a batch scheduler's task index, the units a shard covers), and the check
 //! that a set of finished ranges tiles the whole run before their results are merged.
 //!
 //! Shard `i` of `N` (1-based, like every number a person reads in bmn) covers indices
 //! `total * (i-1) / N .. total * i / N`: the shards of one `N` tile `0..total` exactly, so
 //! their reports merge into the unsplit run's. Searches shard their units of games,
 //! enumerations their deal indices.
+//!
+//! A scheduler's index (Slurm, Kubernetes) is read by [`Shard::from_scheduler`] through a
+//! lookup it is given, so the rules are tested without touching the process's environment;
+//! only [`Shard::parse_or_auto`] reads the environment itself, in one line. Messages say what
+//! is wrong in this crate's words; a front end names its own flag (`--shard`) around them.
 
 use std::fmt;
 use std::ops::Range;
 
-/// Why a `--shard` value is not one.
+/// Why a shard's text (`i/N`, or `auto`) names no shard.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
     #[error("'{0}' is not of the form i/N (e.g. 3/8)")]
@@ -20,6 +26,24 @@ pub enum ShardError {
     NoShards(String),
     #[error("'{text}': i must be from 1 to {count}")]
     OutOfRange { text: String, count: u64 },
+    /// `auto`, where the scheduler's variables give no shard.
+    #[error("auto: {0}")]
+    Scheduler(SchedulerError),
+}
+
+/// Why a batch scheduler's variables give no shard ([`Shard::from_scheduler`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchedulerError {
+    #[error("{name}={value} is not a whole number")]
+    Number { name: String, value: String },
+    #[error("SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT or SLURM_ARRAY_TASK_MAX")]
+    SlurmCount,
+    #[error("JOB_COMPLETION_INDEX is set but not BMN_SHARDS (the Job's completions)")]
+    KubernetesCount,
+    #[error("no scheduler index found (SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX)")]
+    NoIndex,
+    #[error("the task index is outside the {count} tasks of the array")]
+    Outside { count: u64 },
 }
 
 /// Shard `index` of `count`, 1-based.
@@ -55,6 +79,72 @@ impl Shard {
             });
         }
         Ok(Shard { index, count })
+    }
+
+    /// `i/N`, or `auto`: the shard the batch scheduler running this process gives its task
+    /// ([`Self::from_scheduler`] on the process's environment).
+    pub fn parse_or_auto(text: &str) -> Result<Shard, ShardError> {
+        if text == "auto" {
+            return Shard::from_scheduler(|name| std::env::var(name).ok())
+                .map_err(ShardError::Scheduler);
+        }
+        Shard::parse(text)
+    }
+
+    /// The shard of a Slurm array task (its index counted from the array's first,
+    /// `SLURM_ARRAY_TASK_MIN`, so `--array=0-7` and `--array=1-8` both give 1/8 .. 8/8) or of
+    /// a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX` from 0, the count in `BMN_SHARDS`,
+    /// which Kubernetes does not pass), `var` looking up each variable.
+    pub fn from_scheduler(var: impl Fn(&str) -> Option<String>) -> Result<Shard, SchedulerError> {
+        let number = |name: &str| -> Result<Option<u64>, SchedulerError> {
+            var(name)
+                .map(|value| {
+                    value
+                        .trim()
+                        .parse::<u64>()
+                        .map_err(|_| SchedulerError::Number {
+                            name: name.to_string(),
+                            value,
+                        })
+                })
+                .transpose()
+        };
+        let (index0, count) = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let count = match (
+                number("SLURM_ARRAY_TASK_COUNT")?,
+                number("SLURM_ARRAY_TASK_MAX")?,
+            ) {
+                (Some(c), _) => c,
+                (None, Some(max)) => max.saturating_sub(min) + 1,
+                (None, None) => return Err(SchedulerError::SlurmCount),
+            };
+            (id.checked_sub(min), count)
+        } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+            let count = number("BMN_SHARDS")?.ok_or(SchedulerError::KubernetesCount)?;
+            (Some(index), count)
+        } else {
+            return Err(SchedulerError::NoIndex);
+        };
+        match index0 {
+            Some(i) if i < count => Ok(Shard {
+                index: i + 1,
+                count,
+            }),
+            _ => Err(SchedulerError::Outside { count }),
+        }
+    }
+
+    /// What this shard covers of a run of `units` units of `unit` indices each (the last unit
+    /// short when `items` is not a multiple): `(units, indices)`.
+    pub fn units(&self, units: u64, unit: u64, items: u64) -> (Range<u64>, Range<u64>) {
+        let r = self.range(u128::from(units));
+        // Within 0..units, which is a u64.
+        let (first, end) = (r.start as u64, r.end as u64);
+        (
+            first..end,
+            (first * unit).min(items)..(end * unit).min(items),
+        )
     }
 
     /// The ranks this shard covers out of `0..total`.
@@ -227,6 +317,71 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn shard_auto_reads_slurm_and_kubernetes() {
+        let s = |vars: &[(&str, &str)]| Shard::from_scheduler(env(vars)).map(|s| s.to_string());
+        // Slurm arrays from 0 or from 1 give the same shards.
+        let zero = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(s(&zero).unwrap(), "1/4");
+        let one = [
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "4"),
+        ];
+        assert_eq!(s(&one).unwrap(), "4/4");
+        assert_eq!(
+            s(&[("JOB_COMPLETION_INDEX", "2"), ("BMN_SHARDS", "3")]).unwrap(),
+            "3/3"
+        );
+        assert_eq!(
+            s(&[("JOB_COMPLETION_INDEX", "3"), ("BMN_SHARDS", "3")]),
+            Err(SchedulerError::Outside { count: 3 })
+        );
+        assert_eq!(
+            s(&[("JOB_COMPLETION_INDEX", "1")]),
+            Err(SchedulerError::KubernetesCount)
+        );
+        assert_eq!(
+            s(&[("SLURM_ARRAY_TASK_ID", "1")]),
+            Err(SchedulerError::SlurmCount)
+        );
+        assert_eq!(
+            s(&[
+                ("SLURM_ARRAY_TASK_ID", "x"),
+                ("SLURM_ARRAY_TASK_COUNT", "2")
+            ]),
+            Err(SchedulerError::Number {
+                name: "SLURM_ARRAY_TASK_ID".into(),
+                value: "x".into()
+            })
+        );
+        assert_eq!(s(&[]), Err(SchedulerError::NoIndex));
+    }
+
+    #[test]
+    fn shard_units_cover_the_run() {
+        let total = 10 * 7 + 3;
+        let mut covered = 0;
+        for index in 1..=4 {
+            let (_, items) = Shard { index, count: 4 }.units(11, 7, total);
+            assert_eq!(items.start, covered);
+            covered = items.end;
+        }
+        assert_eq!(covered, total);
     }
 
     #[test]

@@ -359,7 +359,7 @@ async function loadBasin() {
 
 /** A basin's balanced deals (player 1 leading) as deal rows. */
 function basinDeals(b) {
-  return b.balanced_deals.map((d) => ({
+  return b.balanced_deal_list.map((d) => ({
     rank: d.rank, deal: d.deal, leader: d.leader, preperiod_tricks: d.tricks, preperiod_cards: d.cards, renamed: d.renamed,
   }));
 }
@@ -442,7 +442,7 @@ async function loadPresets() {
     return;
   }
   const select = $("preset");
-  for (const group of [["records", "Record games"], ["cycles", "Games that never end"]]) {
+  for (const group of [["records", "Record games"], ["endless_list", "Games that never end"]]) {
     const og = document.createElement("optgroup");
     og.label = group[1];
     presets[group[0]].forEach((p) => {

@@ -18,7 +18,7 @@ use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use bmn_app::backward::BasinRequest;
-use bmn_app::input::{RulesInput, TableInput};
+use bmn_app::input::{RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::{LedgerChoice, Observer};
@@ -210,7 +210,12 @@ pub async fn presets() -> Answer {
         .iter()
         .map(|c| json!({ "name": c.name, "deal": c.deal, "leader": c.leader, "source": c.source }))
         .collect();
-    Ok(Json(json!({ "records": records, "cycles": cycles })).into_response())
+    // `cycles` is a count in the catalogue; here the list is `endless_list` (`cycles` kept,
+    // deprecated, for a release).
+    Ok(
+        Json(json!({ "records": records, "endless_list": cycles, "cycles": cycles }))
+            .into_response(),
+    )
 }
 
 /// `/api/basin?deal=...`: `bmn basin --json`, capped; with `graph=true` the positions and
@@ -326,7 +331,7 @@ pub async fn search(
     }
     let req = SearchRequest {
         games: p.number("games")?,
-        time: Some(format!("{seconds}s")),
+        time: Some(TimeInput::Seconds(seconds as f64)),
         seed: p.number("seed")?,
         threads: None,
         top,

@@ -167,8 +167,12 @@ fn records_presets_and_the_page() {
     assert_eq!(v["records"].as_array().unwrap().len(), 9);
     let v = ok("/api/presets");
     assert_eq!(v["records"].as_array().unwrap().len(), 9);
+    assert_eq!(
+        v["cycles"], v["endless_list"],
+        "the deprecated key keeps its value"
+    );
     assert!(
-        v["cycles"]
+        v["endless_list"]
             .as_array()
             .unwrap()
             .iter()
@@ -383,7 +387,7 @@ fn replays_and_basins_name_each_deal_by_its_rank() {
     let uneven = ok("/api/play?deal=--Q-J-/Q-");
     assert!(uneven["rank"].is_null(), "{uneven}");
     let b = ok(&format!("/api/basin?deal={}", enc(CASELLA)));
-    let deals = b["balanced_deals"].as_array().unwrap();
+    let deals = b["balanced_deal_list"].as_array().unwrap();
     assert_eq!(deals.len(), 30);
     for d in deals {
         let v = ok(&format!(

@@ -4,10 +4,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{bad, bmn, json, without};
+use crate::common::{bad, bmn, json, kill_when, recorded, without};
 use serde_json::Value;
 
 fn p(path: &Path) -> &str {
@@ -103,23 +101,8 @@ fn a_killed_climb_resumes_from_the_database_to_the_same_result() {
         "8",
         "--json",
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(args)
-        .args(["--threads", "1", "--db", p(&db)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_millis(1500) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the climb finished before it could be killed: make it longer"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let killed = [&args[..], &["--threads", "1", "--db", p(&db)]].concat();
+    kill_when(&killed, "a recorded round", || recorded(&db));
     let resume = [&args[..], &["--threads", "2", "--db", p(&db), "--resume"]].concat();
     let out = bmn(&resume, None);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -132,6 +115,41 @@ fn a_killed_climb_resumes_from_the_database_to_the_same_result() {
     bad(
         &["climb", "--evals", "777", "--db", p(&db), "--resume"],
         "holds no run with these parameters",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A climb recorded by an older bmn (a `bmn-climb-1` row: its state beside a search's empty
+/// summary) is refused by name on `--resume`, not misread nor said not to exist.
+#[test]
+fn a_climb_of_an_older_format_is_refused_on_resume() {
+    let dir = crate::common::scratch("climb-old-format");
+    let db = dir.join("runs.sqlite");
+    let args = [
+        "climb",
+        "--evals",
+        "64",
+        "--walkers",
+        "2",
+        "--neighbours",
+        "2",
+    ];
+    let first = bmn(&[&args[..], &["--db", p(&db)]].concat(), None);
+    assert!(first.status.success());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let file: String = conn
+        .query_row("SELECT file FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert!(file.starts_with(r#"{"format":"bmn-climb-2""#), "{file}");
+    conn.execute(
+        "UPDATE runs SET format = 'bmn-climb-1', file = replace(file, 'bmn-climb-2', 'bmn-climb-1')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    bad(
+        &[&args[..], &["--db", p(&db), "--resume"]].concat(),
+        ": a bmn-climb-1 file, not bmn-climb-2",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

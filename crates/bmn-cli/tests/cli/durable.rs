@@ -4,9 +4,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{bad, bmn, json, ok, without};
+use crate::common::{
+    bad, bmn, checkpointed, command, enumeration_result, json, json_of, kill, kill_when, ok,
+    recorded, scratch, start_until, without,
+};
 use serde_json::Value;
 
 /// A search report without what depends on the machine or the way it was run.
@@ -49,7 +51,7 @@ fn shard(seed: &str, i: u64, n: u64, file: &Path) -> Value {
 
 #[test]
 fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
-    let dir = crate::common::scratch("merge");
+    let dir = scratch("search-merge");
     let whole = json(&["search", "--games", GAMES, "--seed", "7", "--json"]);
     let files: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("s{i}.json"))).collect();
     for (i, f) in files.iter().enumerate() {
@@ -109,30 +111,6 @@ fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
     );
     std::fs::write(&cut, "hello").unwrap();
     bad(&["merge", p(&cut)], "not a bmn result file");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Starts `bmn args` in the background, its output thrown away.
-fn spawn(args: &[&str]) -> std::process::Child {
-    crate::common::command(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-/// Starts `bmn args`, lets it run for `after`, and kills it with SIGKILL (no chance to save).
-fn kill_after(args: &[&str], after: Duration) {
-    let mut child = spawn(args);
-    let started = Instant::now();
-    while started.elapsed() < after {
-        if child.try_wait().unwrap().is_some() {
-            panic!("{args:?} finished before it could be killed: make it longer");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap(); // SIGKILL on Unix
-    child.wait().unwrap();
 }
 
 /// Shard 1/2 of [`slow_search`] into `out`, on one thread, unrecorded.
@@ -166,10 +144,10 @@ fn slow_search<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn a_killed_run_resumes_from_the_database_to_the_same_result() {
-    let dir = crate::common::scratch("kill-db");
+    let dir = scratch("kill-db");
     let db = dir.join("runs.sqlite");
     let db_args = ["--db", p(&db), "--threads", "1"];
-    kill_after(&slow_search(&db_args), Duration::from_millis(2500));
+    kill_when(&slow_search(&db_args), "a recorded unit", || recorded(&db));
     let mut resume = db_args.to_vec();
     resume.push("--resume");
     let out = bmn(&slow_search(&resume), None);
@@ -188,15 +166,14 @@ fn a_killed_run_resumes_from_the_database_to_the_same_result() {
         &["search", "--games", "77", "--db", p(&db), "--resume"],
         "holds no run with these parameters",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
-    let dir = crate::common::scratch("kill-out");
+    let dir = scratch("kill-out");
     let out = dir.join("shard1.json");
     let args = slow_shard(&out);
-    kill_after(&args, Duration::from_millis(2000));
+    kill_when(&args, "a checkpoint", || checkpointed(&out));
     let other = dir.join("shard2.json");
     ok(&slow_search(&[
         "--shard",
@@ -210,15 +187,14 @@ fn a_killed_shard_resumes_from_its_out_file_and_merges_only_when_finished() {
     ok(&args);
     let merged = json(&["merge", p(&out), p(&other), "--json"]);
     assert_eq!(result(merged), slow_whole());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn shard_auto_reads_the_scheduler() {
-    let dir = crate::common::scratch("auto");
+    let dir = scratch("auto");
     let f = dir.join("a.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args([
+    let v = json_of(
+        command(&[
             "search",
             "--games",
             "50000",
@@ -231,15 +207,8 @@ fn shard_auto_reads_the_scheduler() {
         ])
         .env("SLURM_ARRAY_TASK_ID", "3")
         .env("SLURM_ARRAY_TASK_MIN", "1")
-        .env("SLURM_ARRAY_TASK_COUNT", "4")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        .env("SLURM_ARRAY_TASK_COUNT", "4"),
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["shard"], "3/4");
     bad(
         &["search", "--games", "10", "--shard", "auto"],
@@ -251,19 +220,12 @@ fn shard_auto_reads_the_scheduler() {
     let mut files = Vec::new();
     for task in 0..2 {
         let f = dir.join(format!("e{task}.json"));
-        let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
-            .args(deck)
-            .args(["--shard", "auto", "--checkpoint", p(&f), "--json"])
-            .env("SLURM_ARRAY_TASK_ID", task.to_string())
-            .env("SLURM_ARRAY_TASK_COUNT", "2")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let v = json_of(
+            command(&deck)
+                .args(["--shard", "auto", "--checkpoint", p(&f), "--json"])
+                .env("SLURM_ARRAY_TASK_ID", task.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "2"),
         );
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["shards"], format!("{}/2", task + 1));
         files.push(f);
     }
@@ -286,12 +248,11 @@ fn shard_auto_reads_the_scheduler() {
         &["search", "--time", "1s", "--shard", "1/2"],
         "give --games",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
-    let dir = crate::common::scratch("kill-exhaustive");
+    let dir = scratch("kill-exhaustive");
     let db = dir.join("runs.sqlite");
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -309,7 +270,7 @@ fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
     };
     let args = run(&[]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    kill_after(&args, Duration::from_millis(1200));
+    kill_when(&args, "a recorded unit", || recorded(&db));
     let resume = run(&["--resume"]);
     let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
     let out = bmn(&resume, None);
@@ -324,26 +285,12 @@ fn a_killed_enumeration_resumes_from_the_database_to_the_same_result() {
         "--json",
         "--no-db",
     ]);
-    let strip = |v: Value| {
-        crate::common::without(
-            v,
-            &[
-                "elapsed_seconds",
-                "deals_per_second",
-                "threads",
-                "kernel",
-                "engine",
-            ],
-        )
-    };
-    assert_eq!(strip(resumed), strip(whole));
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(enumeration_result(resumed), enumeration_result(whole));
 }
 
 #[test]
 fn an_unwritable_default_database_only_costs_the_recording() {
-    let out = Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(["search", "--games", "20000", "--json"])
+    let out = command(&["search", "--games", "20000", "--json"])
         .env("BMN_DB", "/proc/bmn-cannot-be-here/runs.sqlite")
         .output()
         .unwrap();
@@ -387,28 +334,13 @@ fn bmn_under(setup: &str, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// Starts `bmn args` and waits for `ready` to exist (the run has started and locked it).
-fn start_until(args: &[&str], ready: &Path) -> std::process::Child {
-    let mut child = spawn(args);
-    let started = Instant::now();
-    while !ready.exists() {
-        assert!(child.try_wait().unwrap().is_none(), "{args:?} ended early");
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "{} never appeared",
-            ready.display()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child
-}
-
 #[test]
 fn two_processes_cannot_go_on_with_the_same_run() {
-    let dir = crate::common::scratch("two-resumes");
+    let dir = scratch("two-resumes");
     let db = dir.join("runs.sqlite");
     let db_args = ["--db", p(&db), "--threads", "1"];
-    let mut first = start_until(&slow_search(&db_args), &dir.join("runs.sqlite.run-1.lock"));
+    let lock = dir.join("runs.sqlite.run-1.lock");
+    let first = start_until(&slow_search(&db_args), "its lock", || lock.exists());
     let mut resume = db_args.to_vec();
     resume.push("--resume");
     bad(
@@ -419,8 +351,7 @@ fn two_processes_cannot_go_on_with_the_same_run() {
             first.id()
         ),
     );
-    first.kill().unwrap();
-    first.wait().unwrap();
+    kill(first);
     // Killed, its lock went with it: the resume now goes on, to the unsplit result.
     let resumed = json(&slow_search(&resume));
     assert_eq!(result(resumed), slow_whole());
@@ -432,11 +363,24 @@ fn two_processes_cannot_go_on_with_the_same_run() {
     // The same for two runs writing one --out file.
     let out = dir.join("shard.json");
     let args = slow_shard(&out);
-    let mut first = start_until(&args, &dir.join("shard.json.lock"));
+    let lock = dir.join("shard.json.lock");
+    let first = start_until(&args, "its lock", || lock.exists());
     bad(&args, "shard.json is being run by another bmn process");
-    first.kill().unwrap();
-    first.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    kill(first);
+}
+
+/// The stderr of a run that failed for the machine's reason: exit code 1, no panic. Its last
+/// line is printed as `FAULT what: line`, the record of what each fault says.
+#[track_caller]
+fn failed(what: &str, out: &std::process::Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    println!(
+        "FAULT {what}: {}",
+        stderr.trim().lines().last().unwrap_or("")
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
 }
 
 /// The file-size limit of `ulimit -f 0` (its signal ignored, so writes fail with EFBIG) is a
@@ -445,24 +389,20 @@ const NO_ROOM: &str = "trap '' XFSZ; ulimit -f 0";
 
 #[test]
 fn a_full_disk_keeps_the_last_checkpoint_and_resume_goes_on_from_it() {
-    let dir = crate::common::scratch("full-disk");
+    let dir = scratch("full-disk");
     let out = dir.join("run.json");
     let db = dir.join("runs.sqlite");
     let args = slow_search(&["--out", p(&out), "--db", p(&db), "--threads", "1"]);
-    kill_after(&args, Duration::from_millis(2500));
+    kill_when(&args, "a checkpoint", || checkpointed(&out));
     let saved = std::fs::read(&out).expect("a checkpoint was saved");
     let mut resume = args.clone();
     resume.push("--resume");
     // The run file alone (its save fails), then with the database (which fails first).
     let file_only = slow_search(&["--out", p(&out), "--no-db", "--threads", "1"]);
     for (what, args) in [("run file", &file_only), ("database", &resume)] {
-        let full = bmn_under(NO_ROOM, args);
-        let stderr = String::from_utf8_lossy(&full.stderr);
+        let stderr = failed(&format!("ulimit -f 0 ({what})"), &bmn_under(NO_ROOM, args));
         let said = stderr.trim().lines().last().unwrap_or("");
-        println!("FAULT ulimit -f 0 ({what}): {said}");
-        assert_eq!(full.status.code(), Some(1), "{stderr}");
         assert!(said.contains("the last saved state is kept"), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
         assert_eq!(
             std::fs::read(&out).unwrap(),
             saved,
@@ -476,14 +416,13 @@ fn a_full_disk_keeps_the_last_checkpoint_and_resume_goes_on_from_it() {
     // Room again: the run goes on from its checkpoint to the unsplit result.
     let resumed = json(&resume);
     assert_eq!(result(resumed), slow_whole());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A real full disk and a read-only one: a small tmpfs, where this test may mount one (as
 /// root with the capability); elsewhere it says it did not run.
 #[test]
 fn a_real_full_and_read_only_file_system() {
-    let dir = crate::common::scratch("tmpfs");
+    let dir = scratch("tmpfs");
     let mounted = Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs", p(&dir)])
         .stderr(Stdio::null())
@@ -491,7 +430,6 @@ fn a_real_full_and_read_only_file_system() {
         .is_ok_and(|s| s.success());
     if !mounted {
         eprintln!("SKIPPED: cannot mount a tmpfs here (not root); the ulimit test stands in");
-        let _ = std::fs::remove_dir_all(&dir);
         return;
     }
     let umount = |dir: &Path| {
@@ -500,7 +438,7 @@ fn a_real_full_and_read_only_file_system() {
     };
     let out = dir.join("run.json");
     let args = slow_search(&["--out", p(&out), "--no-db", "--threads", "1"]);
-    kill_after(&args, Duration::from_millis(2500));
+    kill_when(&args, "a checkpoint", || checkpointed(&out));
     let saved = std::fs::read(&out).expect("a checkpoint was saved");
 
     // Full: a filler file takes every free byte.
@@ -509,13 +447,7 @@ fn a_real_full_and_read_only_file_system() {
         .args(["if=/dev/zero", &format!("of={}", p(&filler)), "bs=4k"])
         .stderr(Stdio::null())
         .status();
-    let full = bmn(&args, None);
-    let stderr = String::from_utf8_lossy(&full.stderr);
-    println!(
-        "FAULT tmpfs full: {}",
-        stderr.trim().lines().last().unwrap_or("")
-    );
-    assert_eq!(full.status.code(), Some(1), "{stderr}");
+    let stderr = failed("tmpfs full", &bmn(&args, None));
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(stderr.contains("the last saved state is kept"), "{stderr}");
     assert_eq!(std::fs::read(&out).unwrap(), saved);
@@ -530,15 +462,8 @@ fn a_real_full_and_read_only_file_system() {
             .unwrap()
     };
     assert!(ro("ro").success());
-    let refused = bmn(&args, None);
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    println!(
-        "FAULT tmpfs read-only: {}",
-        stderr.trim().lines().last().unwrap_or("")
-    );
-    assert!(!refused.status.success(), "{stderr}");
+    let stderr = failed("tmpfs read-only", &bmn(&args, None));
     assert!(stderr.contains("Read-only file system"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(ro("rw").success());
     assert_eq!(std::fs::read(&out).unwrap(), saved);
 
@@ -550,10 +475,10 @@ fn a_real_full_and_read_only_file_system() {
 #[test]
 #[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
 fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
-    let dir = crate::common::scratch("bad-db");
+    let dir = scratch("bad-db");
     let db = dir.join("runs.sqlite");
     let args = slow_search(&["--db", p(&db), "--threads", "1"]);
-    kill_after(&args, Duration::from_millis(2000));
+    kill_when(&args, "a recorded unit", || recorded(&db));
     let mut resume = args.clone();
     resume.push("--resume");
 
@@ -581,12 +506,7 @@ fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
     let locked = bmn(&resume, None);
     holder.kill().unwrap();
     holder.wait().unwrap();
-    let stderr = String::from_utf8_lossy(&locked.stderr);
-    println!(
-        "FAULT database locked by another process: {}",
-        stderr.trim().lines().last().unwrap_or("")
-    );
-    assert_eq!(locked.status.code(), Some(1), "{stderr}");
+    let stderr = failed("database locked by another process", &locked);
     assert!(stderr.contains("database is locked"), "{stderr}");
     assert!(
         stderr.contains("another process holds the database"),
@@ -601,20 +521,13 @@ fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
         let broken = dir.join("broken.sqlite");
         std::fs::write(&broken, damage).unwrap();
         let out = bmn(&["search", "--games", "1000", "--db", p(&broken)], None);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        println!(
-            "FAULT damaged database: {}",
-            stderr.trim().lines().last().unwrap_or("")
-        );
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let stderr = failed("damaged database", &out);
         assert!(stderr.contains("broken.sqlite"), "{stderr}");
         assert!(stderr.contains("not a run database"), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
         assert_eq!(
             std::fs::read(&broken).unwrap(),
             damage,
             "a damaged file is left as it was"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

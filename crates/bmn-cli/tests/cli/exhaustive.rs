@@ -1,23 +1,8 @@
 //! `bmn exhaustive` end to end: the JSON contract, cycles that replay in `bmn play`, shards
 //! with checkpoints merged into the unsplit run, resuming, and bad input.
 
-use crate::common::{bad, json, without};
+use crate::common::{bad, enumeration_result as result, json};
 use serde_json::Value;
-
-/// The result without what depends on the machine or on how the run was split.
-fn result(v: Value) -> Value {
-    without(
-        v,
-        &[
-            "elapsed_seconds",
-            "deals_per_second",
-            "threads",
-            "kernel",
-            "engine",
-            "shards",
-        ],
-    )
-}
 
 #[test]
 fn json_contract_and_cycles_that_replay() {
@@ -89,7 +74,7 @@ fn json_contract_and_cycles_that_replay() {
 
 #[test]
 fn shards_with_checkpoints_merge_into_the_unsplit_run() {
-    let dir = crate::common::scratch("merge");
+    let dir = crate::common::scratch("enumeration-merge");
     let deck = "2J,2Q,2K,2A,4-";
     let whole = json(&["exhaustive", "--deck", deck, "--leader", "2", "--json"]);
     let mut files = Vec::new();
@@ -97,34 +82,25 @@ fn shards_with_checkpoints_merge_into_the_unsplit_run() {
         let file = dir.join(format!("shard{i}.json"));
         let f = file.to_str().unwrap().to_string();
         let shard = format!("{i}/3");
-        let part = json(&[
-            "exhaustive",
-            "--deck",
-            deck,
-            "--leader",
-            "2",
-            "--shard",
-            &shard,
-            "--checkpoint",
-            &f,
-            "--threads",
-            "1",
-            "--json",
-        ]);
+        let run = |extra: &[&str]| {
+            let args = [
+                "exhaustive",
+                "--deck",
+                deck,
+                "--leader",
+                "2",
+                "--shard",
+                &shard,
+                "--checkpoint",
+                &f,
+                "--json",
+            ];
+            json(&[&args[..], extra].concat())
+        };
+        let part = run(&["--threads", "1"]);
         assert_eq!(part["complete"], false, "one shard is not every deal");
         // Run again: the finished checkpoint is resumed, nothing is played twice.
-        let again = json(&[
-            "exhaustive",
-            "--deck",
-            deck,
-            "--leader",
-            "2",
-            "--shard",
-            &shard,
-            "--checkpoint",
-            &f,
-            "--json",
-        ]);
+        let again = run(&[]);
         assert_eq!(result(again), result(part));
         files.push(f);
     }
@@ -186,7 +162,6 @@ fn shards_with_checkpoints_merge_into_the_unsplit_run() {
     let mut args = vec!["merge", "--json"];
     args.extend(files.iter().map(String::as_str));
     assert_eq!(result(json(&args)), result(whole.clone()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

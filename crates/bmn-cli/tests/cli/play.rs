@@ -1,6 +1,9 @@
 //! `bmn play` end to end: the golden fixtures in text and JSON, traces, limits, and every kind of bad input.
 
-use crate::common::{bad, bmn, json, ok};
+use std::io::{BufRead, BufReader, Lines};
+use std::process::{Child, ChildStderr, Stdio};
+
+use crate::common::{bad, bmn, command, json, kill, ok, scratch};
 use serde_json::json;
 
 #[test]
@@ -206,26 +209,22 @@ fn bad_input_is_named_with_exit_code_2() {
     bad(&["frobnicate"], "unrecognized subcommand");
 }
 
-/// `bmn serve ARGS` started on a free port: the child and the address it says it serves on.
-fn serve(args: &[&str]) -> (std::process::Child, String) {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(["serve", "--port", "0"])
-        .args(args)
-        .stderr(std::process::Stdio::piped())
+/// `bmn serve ARGS` started on a free port: the child, the address it says it serves on, and
+/// the rest of what it writes on stderr.
+fn serve(args: &[&str]) -> (Child, String, Lines<BufReader<ChildStderr>>) {
+    let mut child = command(&[&["serve", "--port", "0"], args].concat())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = lines.next().unwrap().unwrap();
     let address = line
         .split("http://")
         .nth(1)
         .and_then(|r| r.split('/').next())
         .unwrap_or_else(|| panic!("{line}"))
         .to_string();
-    (child, address)
+    (child, address, lines)
 }
 
 /// The whole HTTP answer to `GET path`.
@@ -245,11 +244,9 @@ fn http_get(address: &str, path: &str) -> String {
 /// `bmn serve` listens where it says and answers the API; a bad address is an error.
 #[test]
 fn serve_answers_on_the_port_it_names() {
-    use std::io::{BufRead, BufReader};
-    let (mut child, address) = serve(&[]);
+    let (child, address, _) = serve(&[]);
     let answer = http_get(&address, "/api/play?deal=--Q-J-/Q-J-");
-    child.kill().unwrap();
-    let _ = child.wait();
+    kill(child);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#"{"outcome":"cycle""#), "{answer}");
     let out = bmn(
@@ -260,17 +257,10 @@ fn serve_answers_on_the_port_it_names() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("serving on no.such.host.invalid:1"));
 
     // On every address, not only this machine's, the page has no login: a warning says so.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bmn"))
-        .args(["serve", "--bind", "0.0.0.0", "--port", "0"])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
+    let (child, address, mut lines) = serve(&["--bind", "0.0.0.0"]);
     let second = lines.next().unwrap().unwrap();
-    child.kill().unwrap();
-    let _ = child.wait();
-    assert!(first.contains("http://0.0.0.0:"), "{first}");
+    kill(child);
+    assert!(address.starts_with("0.0.0.0:"), "{address}");
     assert!(
         second.starts_with(
             "bmn: warning: 0.0.0.0 is not a loopback address and the page has no login"
@@ -283,20 +273,17 @@ fn serve_answers_on_the_port_it_names() {
 /// a folder it cannot read, or a file that is not a catalogue, stops it with what is wrong.
 #[test]
 fn serve_reads_its_catalogues_from_a_folder() {
-    let dir = std::env::temp_dir().join(format!("bmn-catalogue-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("catalogue");
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../docs/catalogue/census-camicia-half.json"
     );
     std::fs::copy(file, dir.join("half.json")).unwrap();
     std::fs::write(dir.join("notes.txt"), "not a catalogue, and not read").unwrap();
-    let (mut child, address) = serve(&["--catalogue", dir.to_str().unwrap()]);
+    let (child, address, _) = serve(&["--catalogue", dir.to_str().unwrap()]);
     let list = http_get(&address, "/api/catalogue");
     let one = http_get(&address, "/api/catalogue?table=half");
-    child.kill().unwrap();
-    let _ = child.wait();
+    kill(child);
     assert!(
         list.contains(r#""table":"half""#) && !list.contains("census-camicia"),
         "{list}"

@@ -19,14 +19,12 @@ fn records_verify_against_the_golden_file() {
         assert_eq!(r["replayed"]["winner"], g.winner);
         assert!(r["year"].as_u64().unwrap() >= 1999);
     }
-    let dir = std::env::temp_dir().join(format!("bmn-records-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("records");
     let plot = dir.join("records.svg");
     let text = ok(&["records", "--plot", plot.to_str().unwrap()]);
     assert!(text.contains("9 records, every one replayed"), "{text}");
     assert!(std::fs::metadata(&plot).unwrap().len() > 1000);
     bad(&["records", "--plot", "x.txt"], ".svg or .png");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Parses DOT text: (node ids, edges as (from, to)).
@@ -50,9 +48,10 @@ fn parse(dot: &str) -> (Vec<String>, Vec<(String, String)>) {
 }
 
 fn dot_of(args: &[&str]) -> String {
-    let dir = std::env::temp_dir().join(format!("bmn-dot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{}.dot", args.join("_").replace('/', "_")));
+    let name = args.join("_").replace('/', "_");
+    // The folder lives (and is removed) with this call.
+    let dir = crate::common::scratch(&format!("dot-{name}"));
+    let file = dir.join("graph.dot");
     let mut all = args.to_vec();
     all.extend(["--dot", file.to_str().unwrap()]);
     ok(&all);

@@ -221,8 +221,7 @@ fn search_plays_any_table() {
 
 #[test]
 fn plots_are_written() {
-    let dir = std::env::temp_dir().join(format!("bmn-plots-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("plots");
     let lengths = dir.join("lengths.svg");
     let text = ok(&[
         "stats",
@@ -242,7 +241,6 @@ fn plots_are_written() {
     for f in [&lengths, &stacks] {
         assert!(std::fs::metadata(f).unwrap().len() > 1000, "{f:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

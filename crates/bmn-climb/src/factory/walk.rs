@@ -1,4 +1,4 @@
-//! The endless-game factory: from games that never end, walk toward balanced starting deals
+//! The factory's walks: from games that never end, walk toward balanced starting deals
 //! (every hand the size round-robin dealing gives, player 1 leading) that never end, and keep
 //! a catalogue of every cycle reached.
 //!
@@ -17,28 +17,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bmn_backward::BasinConfig;
-use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
+use bmn_core::{CycleId, Outcome, Player, Position, Span, cycle_positions, play_out};
 use serde::{Deserialize, Serialize};
 
+use super::FactoryConfig;
 use crate::cards::Cards;
 use crate::eval::{Evaluator, Game};
-use crate::moves::{self, MoveSet};
-
-/// How to run the factory.
-#[derive(Clone, Debug)]
-pub struct FactoryConfig {
-    pub seed: u64,
-    pub rules: Rules,
-    /// Cycles edited per round (the closest to balance first).
-    pub walkers: usize,
-    /// Edits of each per round.
-    pub neighbours: usize,
-    pub moves: MoveSet,
-    /// Positions a basin search may visit per cycle.
-    pub basin_limit: u64,
-    /// Balanced deals kept per cycle (all are counted).
-    pub keep_balanced: usize,
-}
+use crate::moves;
 
 /// A cycle of the catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,7 +85,8 @@ impl Catalogue {
     }
 }
 
-/// The factory at work.
+/// The factory at work: the walks of `config` (`walkers`, `neighbours`, `moves`, `seed`,
+/// `basin_limit`, `keep_balanced`, `rules`) and what they found.
 pub struct Factory<'a> {
     pub config: FactoryConfig,
     pub evaluator: &'a Evaluator,

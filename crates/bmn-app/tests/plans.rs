@@ -1,0 +1,213 @@
+//! Every request is validated once into a typed plan (`TryFrom<&Request>`), whose `Default`
+//! holds the defaults: these tests call bmn-app directly, without the binary.
+
+use std::time::Duration;
+
+use bmn_app::exhaustive::{ExhaustivePlan, ExhaustiveRequest};
+use bmn_app::input::{EngineInput, TableInput, TimeInput};
+use bmn_app::odds::{OddsPlan, OddsRequest};
+use bmn_app::play::{PlayPlan, PlayRequest};
+use bmn_app::search::{SearchPlan, SearchRequest};
+use bmn_app::stats::{StatsPlan, StatsRequest};
+use bmn_search::Shard;
+
+fn error<T: std::fmt::Debug>(r: bmn_app::Result<T>) -> String {
+    r.expect_err("the request is refused").to_string()
+}
+
+#[test]
+fn an_empty_request_asks_for_the_plans_default() {
+    let plan = SearchPlan::try_from(&SearchRequest::default()).unwrap();
+    let default = SearchPlan::default();
+    assert_eq!(plan.games, default.games);
+    assert_eq!(plan.games, Some(bmn_app::search::DEFAULT_GAMES));
+    assert_eq!(plan.time, None);
+    assert_eq!((plan.seed, plan.top), (default.seed, default.top));
+    assert_eq!(plan.shard, Shard::WHOLE);
+    assert_eq!(plan.engine, default.engine);
+    assert_eq!(plan.source, default.source);
+    assert_eq!(plan.rules, default.rules);
+    assert_eq!(plan.threads, default.threads);
+
+    let plan = StatsPlan::try_from(&StatsRequest::default()).unwrap();
+    let default = StatsPlan::default();
+    assert_eq!((plan.games, plan.seed), (default.games, default.seed));
+    assert_eq!(plan.engine, default.engine);
+
+    let plan = OddsPlan::try_from(&OddsRequest::default()).unwrap();
+    let default = OddsPlan::default();
+    assert_eq!(plan.fit_games, default.fit_games);
+    assert_eq!(plan.target_cards, default.target_cards);
+    assert_eq!(plan.model, None);
+}
+
+#[test]
+fn a_time_is_the_same_given_as_text_or_as_seconds() {
+    let plan = |time: TimeInput| {
+        SearchPlan::try_from(&SearchRequest {
+            time: Some(time),
+            ..Default::default()
+        })
+    };
+    let text = plan("90s".into()).unwrap();
+    let seconds = plan(TimeInput::Seconds(90.0)).unwrap();
+    assert_eq!(text.time, Some(Duration::from_secs(90)));
+    assert_eq!(seconds.time, text.time);
+    // Only a time: play until it is up.
+    assert_eq!(text.games, None);
+    assert_eq!(
+        plan("1.5m".into()).unwrap().time,
+        Some(Duration::from_secs(90))
+    );
+    for bad in [-1.0, 0.0, f64::NAN, f64::INFINITY] {
+        let e = error(plan(TimeInput::Seconds(bad)));
+        assert!(e.starts_with("bad --time"), "{e}");
+    }
+    let e = error(plan("9x".into()));
+    assert!(e.contains("bad --time '9x'"), "{e}");
+}
+
+#[test]
+fn a_search_is_checked_once_with_each_fault_named() {
+    let plan = |req: SearchRequest| SearchPlan::try_from(&req);
+    let e = error(plan(SearchRequest {
+        games: Some(0),
+        ..Default::default()
+    }));
+    assert_eq!(e, "bad --games: must be at least 1");
+    let e = error(plan(SearchRequest {
+        time: Some("10s".into()),
+        shard: Some("1/2".into()),
+        ..Default::default()
+    }));
+    assert!(
+        e.contains("--shard and --out need a run of a known size"),
+        "{e}"
+    );
+    let e = error(plan(SearchRequest {
+        engine: EngineInput {
+            give_up: Some(0),
+            ..Default::default()
+        },
+        ..Default::default()
+    }));
+    assert_eq!(e, "bad --give-up: must be at least 1");
+    let e = error(plan(SearchRequest {
+        table: TableInput {
+            players: Some(11),
+            ..Default::default()
+        },
+        ..Default::default()
+    }));
+    assert!(e.starts_with("bad --players"), "{e}");
+    let ok = plan(SearchRequest {
+        shard: Some("2/3".into()),
+        games: Some(5000),
+        engine: EngineInput {
+            give_up: Some(77),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(ok.shard, Shard::parse("2/3").unwrap());
+    assert_eq!(ok.engine.give_up, 77);
+}
+
+#[test]
+fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
+    let req = SearchRequest {
+        games: Some(2000),
+        table: TableInput {
+            players: Some(3),
+            ..Default::default()
+        },
+        engine: EngineInput {
+            give_up: Some(5000),
+            ..Default::default()
+        },
+        ledger: bmn_app::LedgerChoice::NONE,
+        threads: Some(1),
+        ..Default::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let report = bmn_app::search::search(&req, &mut bmn_app::Quiet, &stop).unwrap();
+    assert_eq!(report.params.give_up, 5000);
+    let req = StatsRequest {
+        games: Some(2000),
+        table: req.table.clone(),
+        engine: req.engine.clone(),
+        threads: Some(1),
+        ..Default::default()
+    };
+    let report = bmn_app::stats::stats(&req, &mut bmn_app::Quiet, &stop).unwrap();
+    assert_eq!(report.give_up, 5000);
+}
+
+#[test]
+fn a_model_is_given_whole_or_not_at_all_on_every_front_end() {
+    let e = error(OddsPlan::try_from(&OddsRequest {
+        mu: Some(50.0),
+        x0: Some(1000.0),
+        ..Default::default()
+    }));
+    assert_eq!(
+        e,
+        "bad --mu/--x0/--p0: a model given needs all three (missing --p0)"
+    );
+    let e = error(OddsPlan::try_from(&OddsRequest {
+        p0: Some(0.1),
+        ..Default::default()
+    }));
+    assert!(e.ends_with("(missing --mu and --x0)"), "{e}");
+    let plan = OddsPlan::try_from(&OddsRequest {
+        mu: Some(50.0),
+        x0: Some(1000.0),
+        p0: Some(0.01),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(plan.model.is_some());
+}
+
+#[test]
+fn an_enumeration_plan_holds_its_shards_ranks() {
+    let req = |shard: &str| ExhaustiveRequest {
+        deck: "2J,2Q,2K,2A,4-".into(),
+        leader: 1,
+        shard: Some(shard.into()),
+        ..Default::default()
+    };
+    let whole = ExhaustivePlan::try_from(&req("1/1")).unwrap();
+    let deals = whole.enumeration.deals.count();
+    assert_eq!(whole.block, [0, deals]);
+    let mut covered = 0;
+    for i in 1..=3 {
+        let plan = ExhaustivePlan::try_from(&req(&format!("{i}/3"))).unwrap();
+        assert_eq!(plan.enumeration.range.start, covered);
+        covered = plan.enumeration.range.end;
+    }
+    assert_eq!(covered, deals);
+    let e = error(ExhaustivePlan::try_from(&ExhaustiveRequest {
+        deck: "2J,2Q,2K,2A,4-".into(),
+        leader: 3,
+        ..Default::default()
+    }));
+    assert!(e.starts_with("bad --deck") || e.contains("leader"), "{e}");
+}
+
+#[test]
+fn plays_and_plots_are_checked_before_anything_is_played() {
+    let e = error(PlayPlan::try_from(&PlayRequest {
+        deal: "--Q-J-/Q-J-".into(),
+        leader: 1,
+        give_up: Some(0),
+        ..Default::default()
+    }));
+    assert_eq!(e, "bad --give-up: must be at least 1");
+    let e = error(StatsPlan::try_from(&StatsRequest {
+        plot: Some("lengths.txt".into()),
+        ..Default::default()
+    }));
+    assert!(e.starts_with("bad --plot 'lengths.txt'"), "{e}");
+}

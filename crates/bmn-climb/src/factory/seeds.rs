@@ -1,0 +1,248 @@
+//! The factory's starting games: endless decks of Casella's construction drawn from a pool of
+//! pieces (and from third pieces searched by their cards, and pieces grown from those), or
+//! cycling deals from a seeded random search at tables where pieces do not fill the deck.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use bmn_core::{Player, Position};
+use bmn_pieces::{
+    Composition, ConstructConfig, FoundPiece, Piece, PieceSearchConfig, PieceSearchResult,
+    PoolConfig,
+};
+use bmn_search::{DealSource, SearchConfig, Summary};
+
+use super::{Completion, FactoryConfig, FactoryError};
+use crate::rounds::Hooks;
+
+/// A card list searched for third pieces (or grown), with what it gave: its pieces and the
+/// endless decks built around them that the factory started from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompletionFound {
+    pub composition: Composition,
+    pub pieces: Vec<String>,
+    pub decks: u64,
+}
+
+/// The third pieces searched and grown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completed {
+    /// Every completion searched that has pieces (with the template, its own even without).
+    pub completions: Vec<CompletionFound>,
+    /// How many completions were searched (fewer than asked if stopped).
+    pub searched: u64,
+    /// The prefixes grown from (each completion piece's form up to player 2's high water).
+    pub grow_prefixes: Vec<String>,
+    /// The new pieces they gave, by card list.
+    pub grown: Vec<CompletionFound>,
+}
+
+/// What the starting decks are drawn from at a table of Casella's construction.
+pub(super) struct SeedPlan<'a> {
+    pub config: &'a FactoryConfig,
+    /// Decks drawn from the pool, and around each searched card list.
+    pub decks: u64,
+    /// The cards of the three pieces.
+    pub target: Composition,
+    pub completion: Completion,
+}
+
+/// Endless decks of Casella's construction (Δ1 J Δ2 J Δ3 J - / J -) whose pieces hold
+/// `target` (the deck less its jacks and two plain cards), from a pool of pieces. With a
+/// completion, also the decks around the pieces of those cards (for the template, the ones
+/// that fill the test template to the deck: bmn_pieces::template_completion): the pool's decks
+/// start 50/2 on cycles whose basins never reach 26/26, and a long piece is what brings a cycle
+/// near balance (docs/results.md, Part 7). Stopped part-way, it returns what it has.
+pub(super) fn from_pieces(
+    plan: &SeedPlan,
+    threads: usize,
+    stop: &AtomicBool,
+    hooks: &mut dyn Hooks,
+) -> Result<(Vec<Position>, Completed), FactoryError> {
+    let SeedPlan {
+        config,
+        decks,
+        target,
+        completion,
+    } = *plan;
+    let filter = &config.filter;
+    let pool_config = PoolConfig {
+        filter: filter.clone(),
+        max_len: config.pool_max_len,
+        sparse_len: config.pool_sparse_len,
+        faces: Vec::new(),
+        give_up: config.give_up,
+    };
+    let mut pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, _| {
+        hooks.progress(done, Some("searching pieces"));
+    })?;
+    let construct = |pool: &[FoundPiece], around, hooks: &mut dyn Hooks| {
+        let construct = ConstructConfig {
+            seed: config.seed,
+            decks,
+            give_up: config.give_up,
+            basin_limit: config.deck_basin_limit,
+            target,
+            around,
+        };
+        bmn_pieces::construct(pool, &construct, threads, |_, done, _| {
+            hooks.progress(done, Some("playing decks"));
+        })
+        .map(|c| c.decks.into_iter().map(|g| g.deal).collect::<Vec<_>>())
+    };
+    let mut seeds = construct(&pool, None, hooks)?;
+    let mut done = Completed::default();
+    let wanted = match completion {
+        Completion::None => return Ok((seeds, done)),
+        Completion::Template(cards) => vec![cards],
+        Completion::Pairs(max_len) => {
+            let mut all = bmn_pieces::pair_completions(&pool, &pool_config, &target);
+            all.retain(|c| c.len() <= max_len);
+            all
+        }
+    };
+    let mut grow_from: Vec<Piece> = Vec::new();
+    for (i, &cards) in wanted.iter().enumerate() {
+        let (faces, plain) = cards.faces_and_plain();
+        let search = PieceSearchConfig {
+            filter: filter.clone(),
+            max_len: cards.len(),
+            faces: Some((faces, Some(plain))),
+            give_up: config.give_up,
+            prefix: Piece::default(),
+        };
+        let message = format!(
+            "searching pieces of {cards} (completion {} of {})",
+            i + 1,
+            wanted.len()
+        );
+        let Some(found) = search_pieces(&search, &message, threads, stop, hooks)? else {
+            done.searched = i as u64;
+            return Ok((seeds, done));
+        };
+        grow_from.extend(found.pieces.iter().flat_map(|p| p.forms.iter().cloned()));
+        if found.pieces.is_empty() && !matches!(completion, Completion::Template(_)) {
+            continue;
+        }
+        let pieces: Vec<String> = found.pieces.iter().map(|p| p.piece.to_string()).collect();
+        pool.extend(found.pieces);
+        let around = if pieces.is_empty() {
+            Vec::new()
+        } else {
+            construct(&pool, Some(cards), hooks)?
+        };
+        done.completions.push(CompletionFound {
+            composition: cards,
+            pieces,
+            decks: around.len() as u64,
+        });
+        seeds.extend(around);
+    }
+    done.searched = wanted.len() as u64;
+    if config.grow == 0 {
+        return Ok((seeds, done));
+    }
+    // Growing: every form's first cards up to player 2's high water, searched as a prefix of
+    // pieces up to `grow` cards longer than the form.
+    let mut prefixes: BTreeMap<Piece, u32> = BTreeMap::new();
+    for form in &grow_from {
+        if let Some((at, _)) = bmn_pieces::high_water(form).filter(|&(at, _)| at > 0) {
+            let prefix = Piece::new(form.cards()[..at].to_vec()).expect("a piece");
+            let len = form.len() as u32 + config.grow;
+            let e = prefixes.entry(prefix).or_insert(len);
+            *e = (*e).max(len);
+        }
+    }
+    done.grow_prefixes = prefixes.keys().map(|p| p.to_string()).collect();
+    let mut new: BTreeMap<Composition, Vec<String>> = BTreeMap::new();
+    for (i, (prefix, &max_len)) in prefixes.iter().enumerate() {
+        let search = PieceSearchConfig {
+            filter: filter.clone(),
+            max_len: max_len.min(config.grow_max_len),
+            faces: None,
+            give_up: config.give_up,
+            prefix: prefix.clone(),
+        };
+        let message = format!(
+            "growing pieces from {prefix} (prefix {} of {})",
+            i + 1,
+            prefixes.len()
+        );
+        let Some(found) = search_pieces(&search, &message, threads, stop, hooks)? else {
+            return Ok((seeds, done));
+        };
+        for p in found.pieces {
+            let cards = p.piece.composition();
+            if target.checked_sub(&cards).is_none() || pool.iter().any(|q| q.piece == p.piece) {
+                continue; // more of a kind than the deck holds, or known already
+            }
+            new.entry(cards).or_default().push(p.piece.to_string());
+            pool.push(p);
+        }
+    }
+    for (cards, pieces) in new {
+        let around = construct(&pool, Some(cards), hooks)?;
+        done.grown.push(CompletionFound {
+            composition: cards,
+            pieces,
+            decks: around.len() as u64,
+        });
+        seeds.extend(around);
+    }
+    Ok((seeds, done))
+}
+
+/// One piece search with progress; `None` if it was stopped (the factory then walks from
+/// what it has, and says it was interrupted).
+fn search_pieces(
+    search: &PieceSearchConfig,
+    message: &str,
+    threads: usize,
+    stop: &AtomicBool,
+    hooks: &mut dyn Hooks,
+) -> Result<Option<PieceSearchResult>, FactoryError> {
+    let found = bmn_pieces::search_until(search, threads, stop, |done, _| {
+        hooks.progress(done, Some(message));
+    })?;
+    Ok((found.units_done == found.units).then_some(found))
+}
+
+/// Up to `wanted` cycling deals of `source`'s table, from a seeded random search of at most
+/// `config.search_games` games.
+pub(super) fn from_search(
+    config: &FactoryConfig,
+    wanted: u64,
+    source: &DealSource,
+    threads: usize,
+    stop: &AtomicBool,
+    hooks: &mut dyn Hooks,
+) -> Vec<Position> {
+    let engine = bmn_search::Engine::choose(
+        bmn_kernel::Kernel::best_available(),
+        config.rules,
+        source.players(),
+        source.len(),
+        config.search_give_up,
+    );
+    let search = SearchConfig {
+        seed: config.seed,
+        source: source.clone(),
+        top: 0,
+        engine,
+        max_tricks: config.max_tricks,
+    };
+    let fresh = Summary::keeping(0, wanted as usize);
+    // The stream raises its stop flag when we have enough seeds; that must not read as the
+    // caller's interrupt, so it gets a flag of its own that also watches the caller's.
+    let enough = AtomicBool::new(false);
+    let games = Some(config.search_games);
+    let s = bmn_search::stream(&search, games, threads, &enough, &fresh, |s| {
+        hooks.progress(s.games, Some(&format!("{} cycling deals", s.cycling)))
+            && s.cycling < wanted
+            && !stop.load(Ordering::Relaxed)
+    });
+    s.cycles
+        .iter()
+        .filter_map(|c| Position::parse_deal(&c.deal, Player(0)).ok())
+        .collect()
+}
