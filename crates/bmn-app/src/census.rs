@@ -15,16 +15,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bmn_census::{CensusCycle, HandsConfig};
-use bmn_core::{CycleId, Player, Position};
+use bmn_core::{CycleId, Player, Position, Rules};
+use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::exhaustive::{ExhaustiveRequest, exhaustive};
-use crate::factory::{FactoryRequest, factory};
-use crate::input::{self, RulesInput, TableInput};
+use crate::factory::{FactoryPlan, FactoryRequest};
+use crate::input::{self, RulesInput, TableInput, TimeInput};
 use crate::json::{PositionJson, SpanJson};
 use crate::observer::Observer;
 use crate::plural;
@@ -40,8 +41,9 @@ pub struct CensusRequest {
     pub methods: Option<String>,
     /// The small hand's largest size for `hands` ([`DEFAULT_HANDS`]).
     pub hands: Option<usize>,
-    /// How long `hands` runs when its subspace is too big to finish ([`DEFAULT_HANDS_TIME`]).
-    pub hands_time: Option<String>,
+    /// How long `hands` runs when its subspace is too big to finish ([`DEFAULT_HANDS_TIME`]);
+    /// given, it bounds the stage whatever the subspace's size.
+    pub hands_time: Option<TimeInput>,
     /// `deals` runs only on decks of at most this many deals ([`DEFAULT_DEALS_MAX`]).
     pub deals_max: Option<u64>,
     /// Positions a basin search may visit per cycle.
@@ -51,7 +53,7 @@ pub struct CensusRequest {
 }
 
 pub const DEFAULT_HANDS: usize = 2;
-pub const DEFAULT_HANDS_TIME: &str = "60s";
+pub const DEFAULT_HANDS_TIME: Duration = Duration::from_secs(60);
 pub const DEFAULT_DEALS_MAX: u64 = 400_000_000;
 /// The same for tables the kernels do not play (three players or more: the reference engine).
 pub const DEFAULT_DEALS_MAX_REFERENCE: u64 = 20_000_000;
@@ -173,6 +175,9 @@ pub struct EstimateJson {
 pub struct CensusReport {
     pub deck: String,
     pub players: usize,
+    /// The rules the games were played by (a catalogue's basins and deals hold only under them).
+    pub penalties: String,
+    pub on_empty: String,
     pub seed: u64,
     pub methods: Vec<String>,
     /// Deprecated: `pieces_run`.
@@ -228,28 +233,96 @@ fn methods(req: &CensusRequest, players: usize, cards: u32) -> Result<Vec<&'stat
     Ok(chosen)
 }
 
-/// Runs the census.
+/// A census, validated: the table, the methods that run, each one's limits, and the factory's
+/// own plan for `pieces` (checked before anything is played).
+#[derive(Clone, Debug)]
+pub struct CensusPlan {
+    pub source: DealSource,
+    pub rules: Rules,
+    pub seed: u64,
+    pub threads: usize,
+    pub methods: Vec<&'static str>,
+    pub max_hand: usize,
+    /// Given: `hands` stops at this time whatever its subspace's size; `None`: it runs to
+    /// the end where the subspace is small enough, else [`DEFAULT_HANDS_TIME`].
+    pub hands_time: Option<Duration>,
+    pub deals_max: u64,
+    pub basin_limit: u64,
+    /// The factory run of `pieces` (when chosen).
+    pub factory: Option<FactoryPlan>,
+    /// The request's rules as given, for the enumeration of `deals`.
+    rules_input: RulesInput,
+}
+
+impl TryFrom<&CensusRequest> for CensusPlan {
+    type Error = Error;
+
+    fn try_from(req: &CensusRequest) -> Result<Self> {
+        let rules = req.rules.rules()?;
+        let source = req.table.source()?;
+        let players = source.players();
+        let threads = input::threads(req.threads)?;
+        let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
+        let methods = methods(req, players, source.deck().len())?;
+        let hands_time = req
+            .hands_time
+            .as_ref()
+            .map(|t| t.duration("--hands-time"))
+            .transpose()?;
+        let factory = if methods.contains(&"pieces") {
+            Some(FactoryPlan::try_from(&FactoryRequest {
+                seed: Some(seed),
+                rounds: req.rounds,
+                table: req.table.clone(),
+                rules: req.rules.clone(),
+                threads: Some(threads),
+                ..FactoryRequest::default()
+            })?)
+        } else {
+            None
+        };
+        Ok(CensusPlan {
+            rules,
+            seed,
+            threads,
+            methods,
+            max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+            hands_time,
+            deals_max: req.deals_max.unwrap_or(if players == 2 {
+                DEFAULT_DEALS_MAX
+            } else {
+                DEFAULT_DEALS_MAX_REFERENCE
+            }),
+            basin_limit: req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1),
+            factory,
+            rules_input: req.rules.clone(),
+            source,
+        })
+    }
+}
+
+/// Runs the census a request asks for (see [`run`]).
 pub fn census(
     req: &CensusRequest,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<CensusReport> {
+    run(&CensusPlan::try_from(req)?, observer, stop)
+}
+
+/// Runs the census.
+pub fn run(
+    plan: &CensusPlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<CensusReport> {
     let started = Instant::now();
-    let rules = req.rules.rules()?;
-    let source = req.table.source()?;
+    let (rules, source, threads, seed) = (plan.rules, &plan.source, plan.threads, plan.seed);
     let deck = *source.deck();
     let players = source.players();
-    let threads = input::threads(req.threads)?;
-    let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
-    let chosen = methods(req, players, deck.len())?;
-    let max_hand = req.hands.unwrap_or(DEFAULT_HANDS);
-    let hands_time = input::duration(req.hands_time.as_deref().unwrap_or(DEFAULT_HANDS_TIME))?;
-    let deals_max = req.deals_max.unwrap_or(if players == 2 {
-        DEFAULT_DEALS_MAX
-    } else {
-        DEFAULT_DEALS_MAX_REFERENCE
-    });
-    let basin_limit = req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1);
+    let chosen = &plan.methods;
+    let (max_hand, deals_max, basin_limit) = (plan.max_hand, plan.deals_max, plan.basin_limit);
+    let hands_time = plan.hands_time.unwrap_or(DEFAULT_HANDS_TIME);
     // Every cycle reached: a position reaching it, and who reached it.
     let mut reached: BTreeMap<CycleId, (Position, BTreeSet<String>)> = BTreeMap::new();
     let mut note = |id: CycleId, p: &Position, method: &str| {
@@ -261,20 +334,9 @@ pub fn census(
     };
 
     let mut pieces = None;
-    if chosen.contains(&"pieces") {
+    if let Some(factory) = &plan.factory {
         let t = Instant::now();
-        let r = factory(
-            &FactoryRequest {
-                seed: Some(seed),
-                rounds: req.rounds,
-                table: req.table.clone(),
-                rules: req.rules.clone(),
-                threads: Some(threads),
-                ..FactoryRequest::default()
-            },
-            observer,
-            stop,
-        )?;
+        let r = crate::factory::run(factory, observer, stop)?;
         for c in &r.catalogue {
             let p = representative(&c.representative, c.representative_leader)?;
             note(cycle_id(&c.cycle_id)?, &p, "pieces");
@@ -295,7 +357,7 @@ pub fn census(
             max_hand,
         };
         let positions = config.positions();
-        let limited = positions > HANDS_TO_THE_END || req.hands_time.is_some();
+        let limited = positions > HANDS_TO_THE_END || plan.hands_time.is_some();
         let t = Instant::now();
         let mut started_bar = false;
         // The time limit stops this stage only: the caller's flag means Ctrl-C.
@@ -344,7 +406,7 @@ pub fn census(
                 &ExhaustiveRequest {
                     deck: deck.to_string(),
                     leader: 1,
-                    rules: req.rules.clone(),
+                    rules: plan.rules_input.clone(),
                     ledger: crate::LedgerChoice::NONE,
                     threads: Some(threads),
                     ..ExhaustiveRequest::default()
@@ -360,7 +422,7 @@ pub fn census(
             (r.summary.games, r.summary.cycling, classes, r.range_done)
         } else {
             observer.start(None, 0, "deals (reference engine)");
-            let r = bmn_census::every_deal(&source, &rules, threads, stop)
+            let r = bmn_census::every_deal(source, &rules, threads, stop)
                 .map_err(|e| Error::bad("bad --deck", e))?;
             observer.finish();
             let cycling = r.cycles.values().map(|c| c.1).sum();
@@ -448,6 +510,8 @@ pub fn census(
     Ok(CensusReport {
         deck: deck.to_string(),
         players,
+        penalties: rules.penalties.to_string(),
+        on_empty: rules.on_empty.to_string(),
         seed,
         methods: chosen.iter().map(|m| m.to_string()).collect(),
         pieces_run: pieces.clone(),

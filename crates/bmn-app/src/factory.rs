@@ -61,6 +61,9 @@ pub struct FactoryReport {
     pub seed: u64,
     pub deck: String,
     pub players: usize,
+    /// The rules the games were played by (a catalogue's basins and deals hold only under them).
+    pub penalties: String,
+    pub on_empty: String,
     /// Where the starting endless games came from: `pieces` or `search`.
     pub seeds_from: &'static str,
     pub seeds: u64,
@@ -372,6 +375,8 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
         seed: plan.config.seed,
         deck: plan.source.deck().to_string(),
         players: plan.source.players(),
+        penalties: plan.config.rules.penalties.to_string(),
+        on_empty: plan.config.rules.on_empty.to_string(),
         seeds_from: found.seeds_from.name(),
         seeds: found.seeds,
         complete: mode,

@@ -211,3 +211,29 @@ fn plays_and_plots_are_checked_before_anything_is_played() {
     }));
     assert!(e.starts_with("bad --plot 'lengths.txt'"), "{e}");
 }
+
+#[test]
+fn a_census_names_its_own_time_flag_and_checks_the_factory_first() {
+    use bmn_app::census::{CensusPlan, CensusRequest};
+    let e = error(CensusPlan::try_from(&CensusRequest {
+        hands_time: Some("soon".into()),
+        ..Default::default()
+    }));
+    assert!(e.starts_with("bad --hands-time 'soon'"), "{e}");
+    let plan = CensusPlan::try_from(&CensusRequest {
+        table: TableInput {
+            deck: Some("camicia".into()),
+            ..Default::default()
+        },
+        hands_time: Some(TimeInput::Seconds(5.0)),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(plan.hands_time, Some(Duration::from_secs(5)));
+    assert!(plan.factory.is_some(), "pieces runs on Camicia");
+    let e = error(CensusPlan::try_from(&CensusRequest {
+        rounds: Some(0),
+        ..Default::default()
+    }));
+    assert!(e.starts_with("bad --rounds"), "{e}");
+}

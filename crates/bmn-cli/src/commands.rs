@@ -275,7 +275,7 @@ pub fn run(command: Command) -> Result<()> {
                 threads: a.threads.threads,
                 methods: a.methods,
                 hands: a.hands,
-                hands_time: a.hands_time,
+                hands_time: a.hands_time.map(TimeInput::from),
                 deals_max: a.deals_max,
                 basin_limit: a.basin_limit,
                 rounds: a.rounds,

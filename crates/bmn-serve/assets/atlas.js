@@ -194,7 +194,9 @@ async function openCycle(i) {
   $("cycle-downloads").textContent = "";
   let b;
   try {
-    b = await api("basin", { deal: c.representative, leader: c.representative_leader, graph: "true" });
+    // A catalogue's basins hold under its own rules.
+    const rules = { penalties: t.penalties, on_empty: t.on_empty };
+    b = await api("basin", { deal: c.representative, leader: c.representative_leader, graph: "true", ...rules });
   } catch (e) {
     $("cycle-about").textContent = e.message;
     return;

@@ -105,6 +105,10 @@ pub struct TableSummary {
     pub title: String,
     pub deck: String,
     pub players: u64,
+    /// The rules its games were played by: the file's own, or the standard ones for a file
+    /// made before catalogues named them.
+    pub penalties: String,
+    pub on_empty: String,
     /// `census` (every balanced deal listed, with its rank) or `factory` (a count and one
     /// example per cycle).
     pub made_by: &'static str,
@@ -216,6 +220,17 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
     if !(2..=10).contains(&players) {
         return Err(format!("players {players}: want 2 to 10"));
     }
+    let text_of = |key: &str| match v.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("its '{key}' is not text")),
+    };
+    let rules = bmn_app::input::RulesInput {
+        penalties: text_of("penalties")?,
+        on_empty: text_of("on_empty")?,
+    }
+    .rules()
+    .map_err(|e| e.to_string())?;
     let catalogue = v.get("catalogue").and_then(Value::as_array).ok_or(
         "it has no 'catalogue' list (is it the --json of bmn census or bmn pieces factory?)",
     )?;
@@ -288,6 +303,8 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
         title: format!("{deck_name}{seats} ({made_by})"),
         deck: deck_spec.to_string(),
         players,
+        penalties: rules.penalties.to_string(),
+        on_empty: rules.on_empty.to_string(),
         made_by,
         cycles: catalogue.len(),
         balanced_deals,
@@ -348,6 +365,8 @@ mod tests {
             e.contains("catalogue entry 1's representative: bad position"),
             "{e}"
         );
+        let e = bad(r#"{"deck":"standard","players":2,"penalties":"J9x","catalogue":[]}"#);
+        assert!(e.contains("bad --penalties: 'J9x'"), "{e}");
         let e = bad(r#"{"deck":"standard","players":11,"catalogue":[]}"#);
         assert!(e.contains("players 11"), "{e}");
     }
