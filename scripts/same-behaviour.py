@@ -4,11 +4,15 @@ inputs) run by each, in its own scratch folder, must give the same exit code, th
 (JSON with its timing fields removed; text with its timing lines removed), the same stderr for
 errors, and the same files written (plots, graphs, checkpoints, shard files).
 
-    python3 scripts/same-behaviour.py OLD_BMN NEW_BMN [--only SUBSTRING] [--keep DIR]
+    python3 scripts/same-behaviour.py OLD_BMN NEW_BMN [--only SUBSTRING] [--keep DIR] [--added-keys-ok]
 
 Used for refactors that promise no change of behaviour (e.g. moving code between crates):
 build the old binary, copy it aside, build the new one, run this. Exit 0 when every case
 agrees; otherwise each difference is printed and the exit code is 1.
+
+With --added-keys-ok, a JSON key the new binary prints and the old one does not is not a
+difference (a release that adds clear keys beside deprecated ones); each such key is listed once
+at the end, so what was added is on the record.
 """
 import json
 import os
@@ -117,6 +121,37 @@ def strip_timing(value):
     return value
 
 
+ADDED = set()
+
+
+def prune(old, new, path=""):
+    """`new` without the keys `old` lacks (recorded in ADDED), recursively."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in new:
+            if k not in old:
+                ADDED.add(f"{path}{k}")
+        return {k: prune(old[k], v, f"{path}{k}.") for k, v in new.items() if k in old}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [prune(o, n, path) for o, n in zip(old, new)]
+    return new
+
+
+def without_added(out_a, out_b):
+    """out_b with every JSON line pruned to the keys of out_a's line at the same place."""
+    lines_a, lines_b = out_a.split("\n"), out_b.split("\n")
+    if len(lines_a) != len(lines_b):
+        return out_b
+    kept = []
+    for a, b in zip(lines_a, lines_b):
+        if a.startswith("{") and b.startswith("{"):
+            try:
+                b = json.dumps(prune(json.loads(a), json.loads(b)), sort_keys=True)
+            except json.JSONDecodeError:
+                pass
+        kept.append(b)
+    return "\n".join(kept)
+
+
 def normalise(stdout, bench):
     text = stdout.decode(errors="replace")
     values = []
@@ -172,6 +207,9 @@ def main():
         i = args.index("--keep")
         keep = args[i + 1]
         del args[i : i + 2]
+    added_ok = "--added-keys-ok" in args
+    if added_ok:
+        args.remove("--added-keys-ok")
     if len(args) != 2:
         sys.exit(__doc__)
     old, new = (os.path.abspath(a) for a in args)
@@ -189,6 +227,8 @@ def main():
         problems = []
         if rc_a != rc_b:
             problems.append(f"exit code {rc_a} -> {rc_b}")
+        if added_ok:
+            out_b = without_added(out_a, out_b)
         if out_a != out_b:
             problems.append(f"stdout differs:\n--- old\n{out_a[:2000]}\n+++ new\n{out_b[:2000]}")
         if err_a != err_b:
@@ -204,6 +244,8 @@ def main():
     if not keep:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"{len(cases) - differences} of {len(cases)} cases agree")
+    if ADDED:
+        print("keys added by the new binary: " + ", ".join(sorted(ADDED)))
     sys.exit(1 if differences else 0)
 
 

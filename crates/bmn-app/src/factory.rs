@@ -12,7 +12,7 @@ use std::time::Duration;
 use bmn_climb::factory::{
     Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, PieceTable,
 };
-use bmn_climb::{Hooks, MoveSet, RoundLimits};
+use bmn_climb::{MoveSet, RoundLimits};
 use bmn_core::{Deck, Rules};
 use bmn_search::DealSource;
 use serde::Serialize;
@@ -242,23 +242,6 @@ pub fn factory(
     run(&FactoryPlan::try_from(req)?, observer, stop)
 }
 
-/// The observer as the factory's hooks.
-struct Watching<'a>(&'a mut dyn Observer);
-
-impl Hooks for Watching<'_> {
-    fn start(&mut self, total: Option<u64>, done: u64, what: &str) {
-        self.0.start(total, done, what);
-    }
-
-    fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
-        self.0.progress(done, message)
-    }
-
-    fn finish(&mut self) {
-        self.0.finish();
-    }
-}
-
 /// Runs the factory: `stop` (e.g. set by Ctrl-C) ends it after the round under way, with what
 /// it found reported as interrupted.
 pub fn run(
@@ -271,23 +254,16 @@ pub fn run(
         time: plan.time,
     };
     let source = &plan.source;
-    let found = bmn_climb::factory::run(
-        &plan.config,
-        source,
-        limits,
-        plan.threads,
-        stop,
-        &mut Watching(observer),
-    )
-    .map_err(|e| match e {
-        FactoryError::NoSeeds => Error::Failed(format!(
-            "no game that never ends was found at this table to start from ({} {} players); \
+    let found = bmn_climb::factory::run(&plan.config, source, limits, plan.threads, stop, observer)
+        .map_err(|e| match e {
+            FactoryError::NoSeeds => Error::Failed(format!(
+                "no game that never ends was found at this table to start from ({} {} players); \
              try more --seeds",
-            source.deck(),
-            source.players()
-        )),
-        FactoryError::Pieces(e) => Error::Failed(e.to_string()),
-    })?;
+                source.deck(),
+                source.players()
+            )),
+            FactoryError::Pieces(e) => Error::Failed(e.to_string()),
+        })?;
     Ok(report(plan, &found))
 }
 

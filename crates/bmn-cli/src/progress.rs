@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use bmn_app::Observer;
+use bmn_app::{Hooks, Observer};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// How often a run whose stderr is not a terminal writes a progress line; a shorter run
@@ -156,7 +156,7 @@ fn new_bar(len: Option<u64>, what: &str) -> ProgressBar {
     bar
 }
 
-impl Observer for Bar {
+impl Hooks for Bar {
     fn start(&mut self, total: Option<u64>, done: u64, what: &str) {
         if let Some(log) = &mut self.log {
             log.start(total, done, what);
@@ -198,7 +198,9 @@ impl Observer for Bar {
             bar.finish_and_clear();
         }
     }
+}
 
+impl Observer for Bar {
     fn warning(&mut self, text: &str) {
         eprintln!("bmn: warning: {text}");
     }

@@ -1,37 +1,14 @@
 //! The one driver of runs in rounds (a climb, the factory's walks): rounds until a number of
 //! them is done, a time is up or the stop flag is set, with the caller's progress and saving
-//! after each; and [`Hooks`], how this crate's long jobs report to whoever runs them.
+//! after each; and [`Hooks`] (bmn-search's), how the jobs report.
 //!
 //! A run stops only between rounds, so what it reports (and a climb records) is always whole
 //! rounds: a result is a function of the configuration and the number of rounds alone, and
 //! the time limit decides only how many rounds there are.
 
+pub use bmn_search::{Hooks, NoHooks};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// How a long job of this crate reports to whoever runs it, without printing: stages of work,
-/// progress within them. Every method has a default that does nothing.
-pub trait Hooks {
-    /// Work on `what` starts or changes stage; `total` if known, `done` already.
-    fn start(&mut self, total: Option<u64>, done: u64, what: &str) {
-        let _ = (total, done, what);
-    }
-
-    /// `done` so far, with a short message. Returning false asks the job to stop where it
-    /// can (in a round driver, before the next round).
-    fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
-        let _ = (done, message);
-        true
-    }
-
-    /// The work of the current stage is over.
-    fn finish(&mut self) {}
-}
-
-/// Hooks that see nothing and never stop a job.
-pub struct NoHooks;
-
-impl Hooks for NoHooks {}
 
 /// When a run of rounds ends: after `rounds` rounds in all (counting those done before a
 /// resume), once `time` has passed since it started, whichever comes first; with neither,

@@ -17,7 +17,7 @@ use bmn_app::input::{EngineInput, RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
-use bmn_app::{LedgerChoice, Observer, Report};
+use bmn_app::{Hooks, LedgerChoice, Observer, Report};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -103,7 +103,7 @@ impl Watch<'_> {
     }
 }
 
-impl Observer for Watch<'_> {
+impl Hooks for Watch<'_> {
     fn start(&mut self, total: Option<u64>, _done: u64, what: &str) {
         self.total = total;
         self.what = what.to_string();
@@ -140,7 +140,9 @@ impl Observer for Watch<'_> {
             Python::attach(|py| write_stderr(py, &line));
         }
     }
+}
 
+impl Observer for Watch<'_> {
     fn note(&mut self, line: &str) {
         if self.progress {
             Python::attach(|py| write_stderr(py, &format!("{line}\n")));

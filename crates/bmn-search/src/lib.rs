@@ -11,6 +11,7 @@
 pub mod bench;
 pub mod deals;
 pub mod device;
+pub mod hooks;
 pub mod odds;
 pub mod play;
 pub mod run;
@@ -20,6 +21,7 @@ pub mod summary;
 pub mod units;
 
 pub use deals::DealSource;
+pub use hooks::{Hooks, NoHooks};
 pub use odds::TailModel;
 pub use play::{
     DEFAULT_GIVE_UP, DealIndex, Deals, Engine, Tally, exact, play_deals, two_hand_text,

@@ -21,7 +21,7 @@ use bmn_app::backward::BasinRequest;
 use bmn_app::input::{RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
-use bmn_app::{LedgerChoice, Observer};
+use bmn_app::{Hooks, LedgerChoice, Observer};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -268,7 +268,7 @@ struct Stream {
 /// How often a streamed search reports its progress.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
-impl Observer for Stream {
+impl Hooks for Stream {
     fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
         if self.sent.is_some_and(|t| t.elapsed() < PROGRESS_EVERY) {
             return !self.sender.is_closed();
@@ -293,6 +293,8 @@ impl Observer for Stream {
         )
     }
 }
+
+impl Observer for Stream {}
 
 /// `/api/search?seconds=S`: a time-limited search (`bmn search --time S --json`); with
 /// `stream=true` progress events and then the result as server-sent events.
