@@ -145,12 +145,15 @@ pub struct ExhaustivePlan {
 }
 
 impl ExhaustivePlan {
-    /// Every deal of `deck` with player 1 leading, under the standard rules, on the fastest
+    /// Every deal of `deck` with `leader` leading, under the standard rules, on the fastest
     /// kernel and every core, recorded in the default ledger: the defaults of an enumeration.
-    pub fn of_deck(deck: Deck) -> std::result::Result<Self, bmn_exhaustive::ExhaustiveError> {
-        let deals = AllDeals::new(deck, Player(0))?;
+    pub fn of_deck(
+        deck: Deck,
+        leader: Player,
+    ) -> std::result::Result<Self, bmn_exhaustive::ExhaustiveError> {
+        let deals = AllDeals::new(deck, leader)?;
         let count = deals.count();
-        let engine = EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, MAX_TRICKS);
+        let engine = default_engine();
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 deals,
@@ -169,15 +172,22 @@ impl ExhaustivePlan {
     }
 }
 
+/// An enumeration's engine when not told: the fastest kernel, with the reference engine's
+/// give-up and the kernels' trick cap of an enumeration.
+fn default_engine() -> EnginePlan {
+    EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, MAX_TRICKS)
+}
+
 impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
     type Error = Error;
 
     fn try_from(req: &ExhaustiveRequest) -> Result<Self> {
         let deck = input::deck(&req.deck)?;
-        let default = ExhaustivePlan::of_deck(deck).map_err(|e| Error::bad("bad --deck", e))?;
         let rules = req.rules.rules()?;
         let leader = Player(usize::try_from(req.leader.max(1) - 1).unwrap_or(usize::MAX));
-        let deals = AllDeals::new(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
+        let default =
+            ExhaustivePlan::of_deck(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
+        let deals = default.enumeration.deals;
         let block = block(req, deals.count())?;
         let shard = match &req.shard {
             Some(text) => Shard::parse_or_auto(text)?,
@@ -192,14 +202,9 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
                 deals.count()
             )));
         }
-        let default_engine = EnginePlan {
-            engine: default.enumeration.engine,
-            give_up: bmn_search::DEFAULT_GIVE_UP,
-            max_tricks: default.enumeration.max_tricks,
-        };
         let engine = req
             .engine
-            .plan(rules, 2, deck.len() as usize, &default_engine)?;
+            .plan(rules, 2, deck.len() as usize, &default_engine())?;
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 deals,

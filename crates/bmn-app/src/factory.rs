@@ -13,7 +13,7 @@ use bmn_climb::factory::{
     Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, PieceTable,
 };
 use bmn_climb::{MoveSet, RoundLimits};
-use bmn_core::{Deck, Rules};
+use bmn_core::Rules;
 use bmn_search::DealSource;
 use serde::Serialize;
 
@@ -129,7 +129,7 @@ impl Default for FactoryPlan {
                 seed: DEFAULT_SEED,
                 ..FactoryConfig::default()
             },
-            source: DealSource::new(Deck::STANDARD, false).expect("the standard deck deals to two"),
+            source: TableInput::default_source(),
             rounds: Some(DEFAULT_ROUNDS),
             time: None,
             threads: input::every_core(),

@@ -57,6 +57,14 @@ pub struct TableInput {
 }
 
 impl TableInput {
+    /// The table a request that names none deals: [`DEFAULT_DECK`] among [`DEFAULT_PLAYERS`],
+    /// the same table `TableInput::default().source()` gives (the plans' `Default`s use it).
+    pub fn default_source() -> DealSource {
+        TableInput::default()
+            .source()
+            .expect("the default deck deals to the default players")
+    }
+
     /// The random deals of this table.
     pub fn source(&self) -> Result<DealSource> {
         let deck = deck(self.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
@@ -114,6 +122,14 @@ impl EnginePlan {
             give_up,
             max_tricks,
         }
+    }
+}
+
+impl Default for EnginePlan {
+    /// The engine of a run of random deals that names none: the fastest kernel, the reference
+    /// engine's give-up and the kernels' trick cap when not told.
+    fn default() -> Self {
+        EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, bmn_kernel::DEFAULT_MAX_TRICKS)
     }
 }
 
@@ -251,11 +267,7 @@ impl TimeInput {
     }
 }
 
-/// `90s`, `10m`, `2h`, `1d` or plain seconds (`--time`).
-pub fn duration(text: &str) -> Result<Duration> {
-    duration_of(text, "--time")
-}
-
+/// `90s`, `10m`, `2h`, `1d` or plain seconds, for the flag `flag`.
 fn duration_of(text: &str, flag: &str) -> Result<Duration> {
     let t = text.trim();
     let (number, unit) = t.split_at(

@@ -263,7 +263,7 @@ fn fit_run(
     stop: &AtomicBool,
 ) -> Result<Fit> {
     let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("bad --deck", e))?;
-    let plan = EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, bmn_kernel::DEFAULT_MAX_TRICKS);
+    let plan = EnginePlan::default();
     let engine = plan.engine;
     let config = SearchConfig {
         seed,

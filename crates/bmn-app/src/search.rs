@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use bmn_core::{Deck, Rules};
+use bmn_core::Rules;
 use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
     DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into,
@@ -160,7 +160,7 @@ pub struct SearchPlan {
 impl Default for SearchPlan {
     fn default() -> Self {
         SearchPlan {
-            source: DealSource::new(Deck::STANDARD, false).expect("the standard deck deals to two"),
+            source: TableInput::default_source(),
             rules: Rules::STANDARD,
             games: Some(DEFAULT_GAMES),
             time: None,
@@ -170,10 +170,7 @@ impl Default for SearchPlan {
             shard: Shard::WHOLE,
             out: None,
             ledger: LedgerChoice::default(),
-            engine: EnginePlan::fastest(
-                bmn_search::DEFAULT_GIVE_UP,
-                bmn_kernel::DEFAULT_MAX_TRICKS,
-            ),
+            engine: EnginePlan::default(),
         }
     }
 }

@@ -149,16 +149,12 @@ pub struct StatsPlan {
 impl Default for StatsPlan {
     fn default() -> Self {
         StatsPlan {
-            source: DealSource::new(bmn_core::Deck::STANDARD, false)
-                .expect("the standard deck deals to two"),
+            source: TableInput::default_source(),
             rules: Rules::STANDARD,
             games: DEFAULT_STATS_GAMES,
             seed: DEFAULT_SEED,
             threads: input::every_core(),
-            engine: EnginePlan::fastest(
-                bmn_search::DEFAULT_GIVE_UP,
-                bmn_kernel::DEFAULT_MAX_TRICKS,
-            ),
+            engine: EnginePlan::default(),
             plot: None,
         }
     }
