@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{bmn, command, json, ok, scratch};
+use crate::common::{bmn, command, json, ok, recorded, scratch, wait_until};
 
 /// `bmn args` with stderr piped (not a terminal); the output and how long it ran.
 fn timed(args: &[&str]) -> (Output, Duration) {
@@ -67,22 +67,30 @@ fn a_long_run_without_a_terminal_writes_a_progress_line_every_five_seconds() {
     );
 }
 
-/// Starts a search too long to finish, sends it `signal` after 1.5 s, and returns its output.
+/// Starts a search too long to finish, sends it `signal` once its run database holds a unit
+/// done (not after a fixed time, which a slow machine may not have saved anything by), and
+/// returns its output.
 fn signalled_search(signal: &str, seed: &str) -> Output {
-    let child = command(&[
+    let dir = scratch(&format!("signalled{signal}"));
+    let db = dir.join("runs.sqlite");
+    let db_text = db.to_str().unwrap();
+    let args = [
         "search",
         "--games",
         "100000000000",
         "--seed",
         seed,
+        "--db",
+        db_text,
         "--json",
-    ])
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("bmn runs");
-    std::thread::sleep(Duration::from_millis(1500));
+    ];
+    let child = command(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bmn runs");
+    let child = wait_until(child, "the search", "a unit recorded", || recorded(&db));
     let sent = Command::new("kill")
         .args([signal, &child.id().to_string()])
         .status()

@@ -134,15 +134,21 @@ pub fn spawn(args: &[&str]) -> Child {
 /// `what` was awaited, if the run ends first or [`PATIENCE`] passes.
 #[track_caller]
 pub fn start_until(args: &[&str], what: &str, ready: impl Fn() -> bool) -> Child {
-    let mut child = spawn(args);
+    wait_until(spawn(args), &format!("{args:?}"), what, ready)
+}
+
+/// Returns the running `child` (`run` names it) once `ready()` holds, polled every 10 ms.
+/// Fails, saying `what` was awaited, if it ends first or [`PATIENCE`] passes.
+#[track_caller]
+pub fn wait_until(mut child: Child, run: &str, what: &str, ready: impl Fn() -> bool) -> Child {
     let started = Instant::now();
     while !ready() {
         if let Some(status) = child.try_wait().unwrap() {
-            panic!("{args:?} ended ({status}) before {what}: make the run longer");
+            panic!("{run} ended ({status}) before {what}: make the run longer");
         }
         if started.elapsed() > PATIENCE {
             kill(child);
-            panic!("{args:?}: no {what} after {PATIENCE:?}");
+            panic!("{run}: no {what} after {PATIENCE:?}");
         }
         std::thread::sleep(Duration::from_millis(10));
     }
