@@ -593,8 +593,8 @@ impl TryFrom<&TreesRequest> for TreesPlan {
     fn try_from(req: &TreesRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
         let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
-        if req.samples == Some(0) {
-            return Err(Error::input("bad --samples: must be at least 1"));
+        if let Some(samples) = req.samples {
+            input::at_least_one(samples, "--samples")?;
         }
         Ok(TreesPlan {
             deck,

@@ -76,10 +76,7 @@ impl TryFrom<&BenchRequest> for BenchPlan {
     type Error = Error;
 
     fn try_from(req: &BenchRequest) -> Result<Self> {
-        let games = req.games.unwrap_or(DEFAULT_BENCH_GAMES);
-        if games == 0 {
-            return Err(Error::input("bad --games: must be at least 1"));
-        }
+        let games = input::at_least_one(req.games.unwrap_or(DEFAULT_BENCH_GAMES), "--games")?;
         let threads = input::threads(Some(req.threads.unwrap_or(1)))?;
         let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         if deck.len() > bmn_kernel::MAX_CARDS as u32 {

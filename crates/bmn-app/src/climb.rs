@@ -229,17 +229,9 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 "bad --temperature or --cooling: a positive temperature, a cooling factor in (0, 1]",
             ));
         }
-        let time = req
-            .time
-            .as_ref()
-            .map(|t| t.duration("--time"))
-            .transpose()?;
+        let (evals, time) =
+            input::count_or_time(req.evals, "--evals", req.time.as_ref(), default.evals)?;
         let threads = input::threads(req.threads)?;
-        let evals = match (req.evals, time) {
-            (Some(n), _) => Some(input::at_least_one(n, "--evals")?),
-            (None, Some(_)) => None,
-            (None, None) => default.evals,
-        };
         Ok(ClimbPlan {
             config: ClimbConfig {
                 seed: req.seed.unwrap_or(d.seed),

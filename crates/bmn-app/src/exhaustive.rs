@@ -340,10 +340,7 @@ fn block(req: &ExhaustiveRequest, deals: u128) -> Result<[u128; 2]> {
             if from.is_some() || count.is_some() {
                 return Err(Error::input("give --block or --from/--count, not both"));
             }
-            let size = size.unwrap_or(DEFAULT_BLOCK_SIZE);
-            if size == 0 {
-                return Err(Error::input("bad --block-size: must be at least 1"));
-            }
+            let size = input::at_least_one(size.unwrap_or(DEFAULT_BLOCK_SIZE), "--block-size")?;
             let first = b.saturating_mul(size);
             if first >= deals {
                 return Err(Error::input(format!(

@@ -145,16 +145,8 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
         let rules = req.rules.rules()?;
         let source = req.table.source()?;
         let threads = input::threads(req.threads)?;
-        let time = req
-            .time
-            .as_ref()
-            .map(|t| t.duration("--time"))
-            .transpose()?;
-        let rounds = match (req.rounds, time) {
-            (Some(r), _) => Some(input::at_least_one(r, "--rounds")?),
-            (None, Some(_)) => None,
-            (None, None) => default.rounds,
-        };
+        let (rounds, time) =
+            input::count_or_time(req.rounds, "--rounds", req.time.as_ref(), default.rounds)?;
         let d = default.config;
         let moves = match &req.moves {
             Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("bad --moves", e))?,

@@ -143,10 +143,7 @@ impl EngineInput {
         cards: usize,
         default: &EnginePlan,
     ) -> Result<EnginePlan> {
-        let give_up = self.give_up.unwrap_or(default.give_up);
-        if give_up == 0 {
-            return Err(Error::input("bad --give-up: must be at least 1"));
-        }
+        let give_up = at_least_one(self.give_up.unwrap_or(default.give_up), "--give-up")?;
         let on_device = match self.kernel.as_deref() {
             Some("gpu") => Some(false),
             Some("all") => Some(true),
@@ -314,11 +311,7 @@ pub fn kernel(name: Option<&str>) -> Result<Kernel> {
 
 /// Worker threads: the given count, or every core.
 pub fn threads(given: Option<usize>) -> Result<usize> {
-    match given {
-        Some(0) => Err(Error::input("bad --threads: must be at least 1")),
-        Some(t) => Ok(t),
-        None => Ok(every_core()),
-    }
+    given.map_or(Ok(every_core()), |t| at_least_one(t, "--threads"))
 }
 
 /// Every core of this machine: the worker threads of a run that is not told.
@@ -327,12 +320,30 @@ pub fn every_core() -> usize {
 }
 
 /// A count that must be at least 1 (`bad --games: must be at least 1`).
-pub fn at_least_one(value: u64, flag: &str) -> Result<u64> {
-    if value == 0 {
+pub fn at_least_one<T: PartialEq + From<u8>>(value: T, flag: &str) -> Result<T> {
+    if value == T::from(0) {
         Err(Error::input(format!("bad {flag}: must be at least 1")))
     } else {
         Ok(value)
     }
+}
+
+/// How far a run goes: `count` units (`count_flag`, at least 1), until `time` is up, or
+/// whichever comes first when both are given. A time alone means no count; neither means
+/// `default`.
+pub fn count_or_time(
+    count: Option<u64>,
+    count_flag: &str,
+    time: Option<&TimeInput>,
+    default: Option<u64>,
+) -> Result<(Option<u64>, Option<Duration>)> {
+    let time = time.map(|t| t.duration("--time")).transpose()?;
+    let count = match (count, time) {
+        (Some(n), _) => Some(at_least_one(n, count_flag)?),
+        (None, Some(_)) => None,
+        (None, None) => default,
+    };
+    Ok((count, time))
 }
 
 /// Deal `rank` (decimal) of `deck`, as a position.

@@ -151,13 +151,11 @@ impl TryFrom<&OddsRequest> for OddsPlan {
         let default = OddsPlan::default();
         let model = given_model(req)?;
         if let Some(games) = req.games {
-            at_least_one(positive(games, "--games")?, "--games")?;
+            at_least_one_game(positive(games, "--games")?, "--games")?;
         }
         let rate = req.rate.map(|r| positive(r, "--rate")).transpose()?;
-        let fit_games = req.fit_games.unwrap_or(default.fit_games);
-        if fit_games == 0 {
-            return Err(Error::input("bad --fit-games: must be at least 1"));
-        }
+        let fit_games =
+            input::at_least_one(req.fit_games.unwrap_or(default.fit_games), "--fit-games")?;
         Ok(OddsPlan {
             games: req.games,
             target_cards: req.target_cards.unwrap_or(default.target_cards),
@@ -244,7 +242,7 @@ fn positive(x: f64, flag: &str) -> Result<f64> {
     }
 }
 
-fn at_least_one(x: f64, flag: &str) -> Result<f64> {
+fn at_least_one_game(x: f64, flag: &str) -> Result<f64> {
     if x >= 1.0 {
         Ok(x)
     } else {

@@ -337,10 +337,10 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
             faces: face_lists,
             give_up,
         };
-        let basin_limit = req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT);
-        if basin_limit == 0 {
-            return Err(Error::input("bad --basin-limit: must be at least 1"));
-        }
+        let basin_limit = input::at_least_one(
+            req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT),
+            "--basin-limit",
+        )?;
         let threads = input::threads(req.threads)?;
         let construct = ConstructConfig {
             seed: req.seed.unwrap_or(DEFAULT_SEED),

@@ -182,17 +182,8 @@ impl TryFrom<&SearchRequest> for SearchPlan {
         let default = SearchPlan::default();
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
-        let time = req
-            .time
-            .as_ref()
-            .map(|t| t.duration("--time"))
-            .transpose()?;
-        let games = match (req.games, time) {
-            (Some(0), _) => return Err(Error::input("bad --games: must be at least 1")),
-            (Some(n), _) => Some(n),
-            (None, Some(_)) => None,
-            (None, None) => default.games,
-        };
+        let (games, time) =
+            input::count_or_time(req.games, "--games", req.time.as_ref(), default.games)?;
         let shard = req.shard.as_deref().map(Shard::parse_or_auto).transpose()?;
         if time.is_some() && (shard.is_some() || req.out.is_some()) {
             return Err(Error::input(

@@ -165,10 +165,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
 
     fn try_from(req: &StatsRequest) -> Result<Self> {
         let default = StatsPlan::default();
-        let games = req.games.unwrap_or(default.games);
-        if games == 0 {
-            return Err(Error::input("bad --games: must be at least 1"));
-        }
+        let games = input::at_least_one(req.games.unwrap_or(default.games), "--games")?;
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let threads = input::threads(req.threads)?;

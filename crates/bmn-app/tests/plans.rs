@@ -3,9 +3,14 @@
 
 use std::time::Duration;
 
+use bmn_app::backward::{TreesPlan, TreesRequest};
+use bmn_app::bench::{BenchPlan, BenchRequest};
+use bmn_app::climb::{ClimbPlan, ClimbRequest};
 use bmn_app::exhaustive::{ExhaustivePlan, ExhaustiveRequest};
+use bmn_app::factory::{FactoryPlan, FactoryRequest};
 use bmn_app::input::{EngineInput, TableInput, TimeInput};
 use bmn_app::odds::{OddsPlan, OddsRequest};
+use bmn_app::pieces::{ConstructPlan, ConstructRequest};
 use bmn_app::play::{PlayPlan, PlayRequest};
 use bmn_app::search::{SearchPlan, SearchRequest};
 use bmn_app::stats::{StatsPlan, StatsRequest};
@@ -65,6 +70,119 @@ fn a_time_is_the_same_given_as_text_or_as_seconds() {
     }
     let e = error(plan("9x".into()));
     assert!(e.contains("bad --time '9x'"), "{e}");
+}
+
+/// Every count that must be at least 1 is refused at 0 in the same words, naming its flag.
+#[test]
+fn a_count_of_zero_is_refused_by_its_flag() {
+    let refused = |e: String, flag: &str| assert_eq!(e, format!("bad {flag}: must be at least 1"));
+    refused(
+        error(StatsPlan::try_from(&StatsRequest {
+            games: Some(0),
+            ..Default::default()
+        })),
+        "--games",
+    );
+    refused(
+        error(BenchPlan::try_from(&BenchRequest {
+            games: Some(0),
+            ..Default::default()
+        })),
+        "--games",
+    );
+    refused(
+        error(OddsPlan::try_from(&OddsRequest {
+            fit_games: Some(0),
+            ..Default::default()
+        })),
+        "--fit-games",
+    );
+    refused(
+        error(FactoryPlan::try_from(&FactoryRequest {
+            rounds: Some(0),
+            ..Default::default()
+        })),
+        "--rounds",
+    );
+    refused(
+        error(ClimbPlan::try_from(&ClimbRequest {
+            evals: Some(0),
+            ..Default::default()
+        })),
+        "--evals",
+    );
+    refused(
+        error(TreesPlan::try_from(&TreesRequest {
+            samples: Some(0),
+            ..Default::default()
+        })),
+        "--samples",
+    );
+    refused(
+        error(ConstructPlan::try_from(&ConstructRequest {
+            basin_limit: Some(0),
+            ..Default::default()
+        })),
+        "--basin-limit",
+    );
+    refused(
+        error(ExhaustivePlan::try_from(&ExhaustiveRequest {
+            deck: "4A,8-".into(),
+            leader: 1,
+            block: Some("0".into()),
+            block_size: Some("0".into()),
+            ..Default::default()
+        })),
+        "--block-size",
+    );
+    refused(
+        error(SearchPlan::try_from(&SearchRequest {
+            threads: Some(0),
+            ..Default::default()
+        })),
+        "--threads",
+    );
+}
+
+/// A run's extent: a count, a time, or both; a time alone means no count, neither the default.
+#[test]
+fn a_run_goes_for_its_count_its_time_or_both() {
+    let climb = |evals, time: Option<&str>| {
+        ClimbPlan::try_from(&ClimbRequest {
+            evals,
+            time: time.map(TimeInput::from),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let default = ClimbPlan::default();
+    let plan = climb(None, None);
+    assert_eq!((plan.evals, plan.time), (default.evals, None));
+    let plan = climb(None, Some("5s"));
+    assert_eq!(
+        (plan.evals, plan.time),
+        (None, Some(Duration::from_secs(5)))
+    );
+    let plan = climb(Some(64), Some("5s"));
+    assert_eq!(
+        (plan.evals, plan.time),
+        (Some(64), Some(Duration::from_secs(5)))
+    );
+    let rounds = |rounds, time: Option<&str>| {
+        let plan = FactoryPlan::try_from(&FactoryRequest {
+            rounds,
+            time: time.map(TimeInput::from),
+            ..Default::default()
+        })
+        .unwrap();
+        (plan.rounds, plan.time)
+    };
+    assert_eq!(rounds(None, None), (FactoryPlan::default().rounds, None));
+    assert_eq!(
+        rounds(None, Some("2s")),
+        (None, Some(Duration::from_secs(2)))
+    );
+    assert_eq!(rounds(Some(3), None), (Some(3), None));
 }
 
 #[test]

@@ -378,59 +378,27 @@ fn play_and_basin_name_the_files_they_write() {
 #[test]
 fn the_defaults_the_help_states_are_the_librarys() {
     use bmn_app::{odds, pieces, search, stats};
-    let says = |command: &[&str], flag: &str, value: String| {
+    let (search_cmd, pieces_search, construct): (&[&str], &[&str], &[&str]) =
+        (&["search"], &["pieces", "search"], &["pieces", "construct"]);
+    let defaults: [(&[&str], &str, &dyn std::fmt::Display); 11] = [
+        (search_cmd, "--games", &search::DEFAULT_GAMES),
+        (search_cmd, "--top", &search::DEFAULT_TOP),
+        (&["stats"], "--games", &stats::DEFAULT_STATS_GAMES),
+        (&["odds"], "--fit-games", &odds::DEFAULT_FIT_GAMES),
+        (search_cmd, "--on-empty", &bmn_app::input::DEFAULT_ON_EMPTY),
+        (pieces_search, "--filter", &pieces::DEFAULT_FILTER),
+        (pieces_search, "--max-len", &pieces::DEFAULT_SEARCH_MAX_LEN),
+        (construct, "--max-len", &pieces::DEFAULT_POOL_MAX_LEN),
+        (construct, "--sparse-len", &pieces::DEFAULT_SPARSE_LEN),
+        (construct, "--budget", &pieces::DEFAULT_BUDGET),
+        (construct, "--basin-limit", &pieces::DEFAULT_BASIN_LIMIT),
+    ];
+    for (command, flag, value) in defaults {
         let help = flag_help(command, flag);
         assert!(
             help.contains(&format!("[default: {value}]"))
                 || help.contains(&format!("[default: {value} unless")),
             "{command:?} {flag}: {help}"
         );
-    };
-    says(&["search"], "--games", search::DEFAULT_GAMES.to_string());
-    says(&["search"], "--top", search::DEFAULT_TOP.to_string());
-    says(
-        &["stats"],
-        "--games",
-        stats::DEFAULT_STATS_GAMES.to_string(),
-    );
-    says(
-        &["odds"],
-        "--fit-games",
-        odds::DEFAULT_FIT_GAMES.to_string(),
-    );
-    says(
-        &["search"],
-        "--on-empty",
-        bmn_app::input::DEFAULT_ON_EMPTY.into(),
-    );
-    says(
-        &["pieces", "search"],
-        "--filter",
-        pieces::DEFAULT_FILTER.into(),
-    );
-    says(
-        &["pieces", "search"],
-        "--max-len",
-        pieces::DEFAULT_SEARCH_MAX_LEN.to_string(),
-    );
-    says(
-        &["pieces", "construct"],
-        "--max-len",
-        pieces::DEFAULT_POOL_MAX_LEN.to_string(),
-    );
-    says(
-        &["pieces", "construct"],
-        "--sparse-len",
-        pieces::DEFAULT_SPARSE_LEN.to_string(),
-    );
-    says(
-        &["pieces", "construct"],
-        "--budget",
-        pieces::DEFAULT_BUDGET.to_string(),
-    );
-    says(
-        &["pieces", "construct"],
-        "--basin-limit",
-        pieces::DEFAULT_BASIN_LIMIT.to_string(),
-    );
+    }
 }
