@@ -23,7 +23,7 @@ use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::exhaustive::{ExhaustiveRequest, exhaustive};
+use crate::exhaustive::{self, ExhaustivePlan, ExhaustiveRequest};
 use crate::factory::{FactoryPlan, FactoryRequest};
 use crate::input::{self, RulesInput, TableInput, TimeInput};
 use crate::json::{PositionJson, SpanJson};
@@ -233,8 +233,9 @@ fn methods(req: &CensusRequest, players: usize, cards: u32) -> Result<Vec<&'stat
     Ok(chosen)
 }
 
-/// A census, validated: the table, the methods that run, each one's limits, and the factory's
-/// own plan for `pieces` (checked before anything is played).
+/// A census, validated: the table, the methods that run, each one's limits, and the plans of
+/// the enumeration for `deals` and the factory for `pieces` (checked before anything is
+/// played).
 #[derive(Clone, Debug)]
 pub struct CensusPlan {
     pub source: DealSource,
@@ -250,8 +251,9 @@ pub struct CensusPlan {
     pub basin_limit: u64,
     /// The factory run of `pieces` (when chosen).
     pub factory: Option<FactoryPlan>,
-    /// The request's rules as given, for the enumeration of `deals`.
-    rules_input: RulesInput,
+    /// The enumeration of `deals` at a two-player table of at most `deals_max` deals (at
+    /// other tables `deals` plays every deal through the reference engine).
+    pub enumeration: Option<ExhaustivePlan>,
 }
 
 impl TryFrom<&CensusRequest> for CensusPlan {
@@ -281,6 +283,24 @@ impl TryFrom<&CensusRequest> for CensusPlan {
         } else {
             None
         };
+        let deals_max = req.deals_max.unwrap_or(if players == 2 {
+            DEFAULT_DEALS_MAX
+        } else {
+            DEFAULT_DEALS_MAX_REFERENCE
+        });
+        let enumeration =
+            if methods.contains(&"deals") && players == 2 && enumerable(&source, deals_max) {
+                Some(ExhaustivePlan::try_from(&ExhaustiveRequest {
+                    deck: source.deck().to_string(),
+                    leader: 1,
+                    rules: req.rules.clone(),
+                    ledger: crate::LedgerChoice::NONE,
+                    threads: Some(threads),
+                    ..ExhaustiveRequest::default()
+                })?)
+            } else {
+                None
+            };
         Ok(CensusPlan {
             rules,
             seed,
@@ -288,17 +308,18 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             methods,
             max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
             hands_time,
-            deals_max: req.deals_max.unwrap_or(if players == 2 {
-                DEFAULT_DEALS_MAX
-            } else {
-                DEFAULT_DEALS_MAX_REFERENCE
-            }),
+            deals_max,
             basin_limit: req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1),
             factory,
-            rules_input: req.rules.clone(),
+            enumeration,
             source,
         })
     }
+}
+
+/// Whether every deal of the table is few enough (at most `deals_max`) to play them all.
+fn enumerable(source: &DealSource, deals_max: u64) -> bool {
+    bmn_deals::rank::count(&source.deck().counts()) <= bmn_deals::BigUint::from(deals_max)
 }
 
 /// Runs the census a request asks for (see [`run`]).
@@ -397,23 +418,11 @@ pub fn run(
 
     let mut deals = None;
     let mut truth: Option<BTreeMap<CycleId, u64>> = None;
-    let count = bmn_deals::rank::count(&deck.counts());
-    let enumerable = count <= bmn_deals::BigUint::from(deals_max);
+    let enumerable = enumerable(source, deals_max);
     if chosen.contains(&"deals") && enumerable && !stop.load(Ordering::Relaxed) {
         let t = Instant::now();
-        let (played, cycling, classes, done) = if players == 2 {
-            let r = exhaustive(
-                &ExhaustiveRequest {
-                    deck: deck.to_string(),
-                    leader: 1,
-                    rules: plan.rules_input.clone(),
-                    ledger: crate::LedgerChoice::NONE,
-                    threads: Some(threads),
-                    ..ExhaustiveRequest::default()
-                },
-                observer,
-                stop,
-            )?;
+        let (played, cycling, classes, done) = if let Some(enumeration) = &plan.enumeration {
+            let r = exhaustive::run(enumeration, observer, stop)?;
             let mut classes = BTreeMap::new();
             for (id, c) in &r.summary.classes {
                 let p = representative(&c.representative, c.representative_leader)?;

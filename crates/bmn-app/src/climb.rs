@@ -259,8 +259,12 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
 impl ClimbPlan {
     /// Rounds in the whole climb, enough for its evaluations (`None`: until the time is up).
     pub fn rounds(&self) -> Option<u64> {
-        let per_round = (self.config.walkers * self.config.neighbours) as u64;
-        self.evals.map(|n| n.div_ceil(per_round))
+        self.evals.map(|n| n.div_ceil(self.evals_per_round()))
+    }
+
+    /// Evaluations in one round: every walker tries each of its neighbours.
+    pub fn evals_per_round(&self) -> u64 {
+        (self.config.walkers * self.config.neighbours) as u64
     }
 
     /// What the climb's result depends on, as its ledger row keeps it.
@@ -376,7 +380,6 @@ pub fn run(
 ) -> Result<ClimbReport> {
     let config = &plan.config;
     let threads = plan.threads;
-    let per_round = (config.walkers * config.neighbours) as u64;
     let rounds = plan.rounds();
     let template = RunFile {
         format: FORMAT.into(),
@@ -414,7 +417,11 @@ pub fn run(
     let evaluator = Evaluator::new(Rules::STANDARD);
     let started = Instant::now();
     let first_evals = state.evals;
-    observer.start(rounds.map(|r| r * per_round), state.evals, "evaluations");
+    observer.start(
+        rounds.map(|r| r * plan.evals_per_round()),
+        state.evals,
+        "evaluations",
+    );
     let mut climbing = Climbing {
         config,
         evaluator: &evaluator,

@@ -355,3 +355,40 @@ fn a_census_names_its_own_time_flag_and_checks_the_factory_first() {
     }));
     assert!(e.starts_with("bad --rounds"), "{e}");
 }
+
+/// The census plans its enumeration of `deals` up front: two players and few enough deals
+/// enumerate under the census's rules; more players play every deal on the reference engine,
+/// too many deals are not played at all.
+#[test]
+fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
+    use bmn_app::census::{CensusPlan, CensusRequest};
+    use bmn_app::input::RulesInput;
+    let census = |deck: &str, players, deals_max| {
+        CensusPlan::try_from(&CensusRequest {
+            table: TableInput {
+                deck: Some(deck.into()),
+                players,
+                ..Default::default()
+            },
+            methods: Some("deals".into()),
+            deals_max,
+            rules: RulesInput {
+                on_empty: Some("collect".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let plan = census("2J,2Q,2K,2A,6-", None, None);
+    let enumeration = plan.enumeration.expect("two players, 7,567,560 deals");
+    assert_eq!(enumeration.rules, plan.rules);
+    assert_eq!(enumeration.threads, plan.threads);
+    assert_eq!(enumeration.block, [0, 7_567_560]);
+    assert!(
+        census("2J,2Q,2K,2A,6-", None, Some(1000))
+            .enumeration
+            .is_none()
+    );
+    assert!(census("2J,1Q,1K,6-", Some(3), None).enumeration.is_none());
+}
