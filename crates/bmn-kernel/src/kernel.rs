@@ -140,16 +140,7 @@ pub fn play_many(
         max_tricks,
     };
     match kernel {
-        Kernel::Portable if job.fits_queue() && split != 0 && split != deal_len => {
-            for (d, o) in deals.chunks_exact(deal_len).zip(out.iter_mut()) {
-                *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, max_tricks);
-            }
-        }
-        Kernel::Portable => {
-            for (d, o) in deals.chunks_exact(deal_len).zip(out.iter_mut()) {
-                *o = crate::play(&d[..split], &d[split..], 0, max_tricks);
-            }
-        }
+        Kernel::Portable => portable(&job, out),
         Kernel::Lockstep => dispatch::<LANES_BASELINE, false>(&job, out),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `kernel.is_available()` was asserted above, so the CPU has AVX2.
@@ -164,19 +155,22 @@ pub fn play_many(
 }
 
 /// Lanes per batch. Measured on Zen 4 (1e6 standard deals): AVX-512 8 / 16 / 32 lanes
-/// gave 2.07 / 2.18 / 1.96 M games/s; AVX2 4 / 8 / 16 gave 1.02 / 0.96-1.03 / 0.97.
+/// gave 2.07 / 2.18 / 1.96 M games/s.
 /// The baseline build gains nothing from more lanes (no vector shifts or tzcnt in SSE2), so
 /// it keeps a few lanes to exercise the lane bookkeeping.
 const LANES_AVX512: usize = 16;
-const LANES_AVX2: usize = 8;
 const LANES_BASELINE: usize = 4;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn run_avx2(job: &Job, out: &mut [Played]) {
-    // The queue lanes, as everywhere: plane-encoded lanes measured the same within noise
-    // (kernel_speed 1e6 deals, same session: queue 1.11-1.31, planes 0.90-1.53 M games/s).
-    dispatch::<LANES_AVX2, true>(job, out)
+    // Decks of at most 52 cards and 17 penalty cards stream through `queue::avx2`; the rest
+    // (larger decks, odd shapes) play on the portable path, which beat the auto-vectorised
+    // AVX2 lanes that used to take them (BENCHMARKS.md).
+    if crate::queue::avx2::fits(job) && crate::queue::avx2::run(job, out) {
+        return;
+    }
+    portable(job, out)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -197,6 +191,20 @@ fn run_avx512(job: &Job, out: &mut [Played]) {
         return;
     }
     dispatch::<LANES_AVX512, true>(job, out)
+}
+
+/// The portable kernel: one game at a time, on the queue encoding where every deal fits it.
+fn portable(job: &Job, out: &mut [Played]) {
+    let (deals, len, split, cap) = (job.deals, job.deal_len, job.split, job.max_tricks);
+    if job.fits_queue() && split != 0 && split != len {
+        for (d, o) in deals.chunks_exact(len).zip(out.iter_mut()) {
+            *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, cap);
+        }
+    } else {
+        for (d, o) in deals.chunks_exact(len).zip(out.iter_mut()) {
+            *o = crate::play(&d[..split], &d[split..], 0, cap);
+        }
+    }
 }
 
 /// Runs the batch on the queue lanes when every deal fits them (every deal of at most 21

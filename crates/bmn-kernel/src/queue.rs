@@ -283,3 +283,7 @@ impl<const N: usize, const PEXT: bool> LaneSet for QueueLanes<N, PEXT> {
 /// The queue lanes written with AVX-512 intrinsics, the state held in registers.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
+
+/// The queue lanes written with AVX2 intrinsics, streamed as the AVX-512 ones are.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;

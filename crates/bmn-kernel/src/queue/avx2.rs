@@ -1,0 +1,461 @@
+//! The queue lanes written with AVX2 intrinsics and streamed like `avx512.rs`: four games in
+//! 64-bit lanes of a 256-bit vector, two vectors in flight, for decks of at most 52 cards and
+//! 17 penalty cards (the standard deck, Camicia, Paulhus's reduced decks). A hot kernel: this
+//! file is its whole step and driver, kept together so the step inlines into the driver.
+//!
+//! Why: on a CPU without AVX-512 the scalar kernel was the fastest, and it spends about half
+//! its cycles on mispredicted branches (who meets a penalty card first, whether a debt is
+//! paid off). Here those choices are blends, four games a vector, and what AVX2 lacks is
+//! built from what it has:
+//! - trailing-zero counts (the first event of a stack): isolate the lowest set bit, OR it
+//!   into the mantissa of 2^52 and subtract 2^52 as doubles; the difference is the bit as a
+//!   double, whose exponent field is `1023 + index`. Exact for bits below 52, which is why
+//!   the decks stop at 52 cards (a running stack holds at most 51).
+//! - a stack's length and its queue's marker (where a taken pile goes): the same conversion
+//!   of the whole word, whose highest bit is the marker; exact below 2^52, hence at most 17
+//!   penalty cards (the marker of a queue sits at 3 per card).
+//! - shifts: `vpsrlvq`/`vpsllvq` give 0 for counts of 64 and more, what the scalar `shl`
+//!   and `shr` mean, so no rotation trick is needed.
+//! - `k` masks: lanes of all ones, combined with `and`/`andn` and `vblendvpd`.
+//! - `vpexpand`/`vpcompress` (refills, results): one `vpermd` by a 16-entry table indexed
+//!   by the 4-bit mask of lanes.
+//!
+//! The deals are encoded up front without BMI2's `pext` (slow on some AVX2 CPUs): a byte
+//! compare gives the penalty mask and a short loop over its bits packs the codes.
+
+use crate::Played;
+use crate::lockstep::Job;
+use core::arch::x86_64::*;
+
+/// Most cards a deal may hold here (see the module documentation).
+pub(crate) const MAX_LEN: usize = 52;
+/// Most penalty cards a deal may hold here.
+const MAX_PENALTY: u32 = 17;
+/// Flags of a reported counter word (`cards | tricks << 32`; cards stay below 2^30).
+const CAPPED: u64 = 1 << 30;
+const WINNER: u64 = 1 << 31;
+/// Lanes a vector.
+const LANES: usize = 4;
+
+/// Whether the AVX2 lanes can play a batch of this shape (every deal must also hold at most
+/// 17 penalty cards, which [`run`] checks as it encodes).
+pub(crate) fn fits(job: &Job) -> bool {
+    job.deal_len <= MAX_LEN
+        && 0 < job.split
+        && job.split < job.deal_len
+        && (1..=super::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
+}
+
+/// One vector of lanes, as `QueueLanes`, with `pm` and `pq` XOR-ed with 1, `ctr` holding
+/// `cards | tricks << 32` and `xid` all ones where `x` is player 2 (after a finishing step:
+/// where player 2 won). Booleans are lanes of all ones.
+#[derive(Clone, Copy)]
+struct Lanes {
+    xm: __m256i,
+    xq: __m256i,
+    ym: __m256i,
+    yq: __m256i,
+    pm: __m256i,
+    pq: __m256i,
+    ps: __m256i,
+    m: __m256i,
+    v: __m256i,
+    xid: __m256i,
+    ctr: __m256i,
+    /// The deal each lane plays.
+    slot: __m256i,
+}
+
+/// Constants of a step, built once per batch.
+#[derive(Clone, Copy)]
+struct Consts {
+    one: __m256i,
+    three: __m256i,
+    seven: __m256i,
+    nine: __m256i,
+    /// The bits of 2^52 as a double, and 1023 (the exponent bias).
+    magic: __m256i,
+    bias: __m256i,
+    trick: __m256i,
+    /// The trick cap in the counter's units, less one (compares are "greater than").
+    max_less_one: __m256i,
+}
+
+/// `vpermd` index vectors and lane masks for each 4-bit mask of lanes, built at compile time.
+struct Tables {
+    /// Lane `i` of the mask takes element `rank of i among the mask's lanes` (an expand).
+    expand: [[u32; 8]; 16],
+    /// The mask's lanes moved to the front in order (a compress).
+    compress: [[u32; 8]; 16],
+    /// All ones in the mask's lanes.
+    lanes: [[i64; 4]; 16],
+}
+
+const TABLES: Tables = {
+    let mut t = Tables {
+        expand: [[0; 8]; 16],
+        compress: [[0; 8]; 16],
+        lanes: [[0; 4]; 16],
+    };
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut rank, mut i) = (0u32, 0usize);
+        while i < LANES {
+            let from = if mask >> i & 1 != 0 { rank } else { i as u32 };
+            t.expand[mask][2 * i] = 2 * from;
+            t.expand[mask][2 * i + 1] = 2 * from + 1;
+            if mask >> i & 1 != 0 {
+                t.compress[mask][2 * rank as usize] = 2 * i as u32;
+                t.compress[mask][2 * rank as usize + 1] = 2 * i as u32 + 1;
+                t.lanes[mask][i] = -1;
+                rank += 1;
+            }
+            i += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// `1023 + log2(x)` of each lane (the exponent of `x` as a double), exact for
+/// `1 <= x < 2^52`; what it gives for 0 is never used.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn exponent(x: __m256i, c: &Consts) -> __m256i {
+    let d = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(x, c.magic)),
+        _mm256_castsi256_pd(c.magic),
+    );
+    _mm256_srli_epi64::<52>(_mm256_castpd_si256(d))
+}
+
+/// Index of each lane's lowest set bit, given that bit alone (never 0, below 2^52).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lowest(low: __m256i, c: &Consts) -> __m256i {
+    _mm256_sub_epi64(exponent(low, c), c.bias)
+}
+
+/// Index of each lane's highest set bit.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn highest(x: __m256i, c: &Consts) -> __m256i {
+    _mm256_sub_epi64(exponent(x, c), c.bias)
+}
+
+/// `a` where `m` is 0, `b` where it is all ones.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn select(m: __m256i, a: __m256i, b: __m256i) -> __m256i {
+    _mm256_blendv_epi8(a, b, m)
+}
+
+/// `QueueLanes::step` on every lane; returns the lanes that finished and those that reached
+/// the cap. Comments give the scalar names.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
+    let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
+    let zero = _mm256_setzero_si256();
+    // Lowest set bits: each stack's first event (masks always hold their sentinel).
+    let bx = _mm256_and_si256(xm, _mm256_sub_epi64(zero, xm));
+    let by = _mm256_and_si256(ym, _mm256_sub_epi64(zero, ym));
+    let kx = lowest(bx, c);
+    let ky = lowest(by, c);
+    let opening = _mm256_cmpeq_epi64(v, zero);
+    let act_y = _mm256_and_si256(opening, _mm256_cmpgt_epi64(kx, ky));
+    let k = select(act_y, kx, ky);
+    let aq = select(act_y, xq, yq);
+    // payoff = !opening & kx >= v.
+    let all = _mm256_cmpeq_epi64(zero, zero);
+    let payoff = _mm256_xor_si256(_mm256_or_si256(opening, _mm256_cmpgt_epi64(v, kx)), all);
+    // The actor's first event is its sentinel iff the mask is its lowest bit.
+    let empty = select(act_y, _mm256_cmpeq_epi64(xm, bx), _mm256_cmpeq_epi64(ym, by));
+    let out = _mm256_andnot_si256(payoff, empty);
+    let ends = _mm256_or_si256(payoff, out);
+    let pen = _mm256_xor_si256(ends, all);
+    let pen_x = _mm256_andnot_si256(act_y, pen);
+    let pen_y = _mm256_and_si256(act_y, pen);
+    // before = kx in a payment, 2k + act_y in the opening (k = kx in a payment); act_y
+    // lanes are -1.
+    let opening_k = _mm256_and_si256(opening, k);
+    let before = _mm256_sub_epi64(_mm256_add_epi64(k, opening_k), act_y);
+    let w = _mm256_and_si256(aq, c.seven);
+    let pos = _mm256_add_epi64(m, before);
+    let pm = _mm256_xor_si256(s.pm, _mm256_and_si256(pen, _mm256_sllv_epi64(c.one, pos)));
+    let pushed = _mm256_sllv_epi64(_mm256_xor_si256(w, c.nine), s.ps);
+    let pq = _mm256_xor_si256(s.pq, _mm256_and_si256(pen, pushed));
+    let ps = _mm256_add_epi64(s.ps, _mm256_and_si256(pen, c.three));
+    let k1 = _mm256_add_epi64(k, c.one);
+    let rx = select(payoff, k1, v);
+    let ry = select(act_y, opening_k, k1);
+    let xm2 = _mm256_srlv_epi64(xm, rx);
+    let mut ym2 = _mm256_srlv_epi64(ym, ry);
+    let xq2 = select(pen_x, xq, _mm256_srli_epi64::<3>(xq));
+    let mut yq2 = select(pen_y, yq, _mm256_srli_epi64::<3>(yq));
+    // pen lanes are -1: the penalty card itself is one more card on the pile.
+    let add_m = _mm256_sub_epi64(before, pen);
+    let m2 = _mm256_add_epi64(m, select(payoff, add_m, v));
+    // Payoff: y takes the pile (its mask gains the sentinel at m2) under its stack, at its
+    // mask's sentinel and its queue's marker.
+    let ny = highest(ym2, c);
+    let pile = _mm256_or_si256(pm, _mm256_sllv_epi64(c.one, m2));
+    ym2 = _mm256_xor_si256(ym2, _mm256_and_si256(payoff, _mm256_sllv_epi64(pile, ny)));
+    let qy = highest(yq2, c);
+    yq2 = _mm256_xor_si256(yq2, _mm256_and_si256(payoff, _mm256_sllv_epi64(pq, qy)));
+    s.ctr = _mm256_add_epi64(s.ctr, _mm256_and_si256(ends, _mm256_add_epi64(m2, c.trick)));
+    let paid_last = _mm256_and_si256(payoff, _mm256_cmpeq_epi64(xm2, c.one));
+    let finished = _mm256_or_si256(out, paid_last);
+    let over = _mm256_and_si256(payoff, _mm256_cmpgt_epi64(s.ctr, c.max_less_one));
+    let capped = _mm256_andnot_si256(finished, over);
+    let swap = _mm256_or_si256(pen_x, payoff);
+    // The winner is y after a payoff (swap), the actor's opponent when it is out.
+    s.xid = _mm256_xor_si256(s.xid, _mm256_or_si256(swap, _mm256_andnot_si256(act_y, out)));
+    s.pm = select(payoff, pm, c.one);
+    s.pq = _mm256_andnot_si256(payoff, pq);
+    s.ps = _mm256_andnot_si256(payoff, ps);
+    s.m = _mm256_andnot_si256(payoff, m2);
+    s.v = _mm256_and_si256(pen, w);
+    s.xm = select(swap, xm2, ym2);
+    s.ym = select(swap, ym2, xm2);
+    s.xq = select(swap, xq2, yq2);
+    s.yq = select(swap, yq2, xq2);
+    (finished, capped)
+}
+
+/// A batch's deals encoded up front, one array per stack word, padded with a vector of
+/// empty deals so that a refill may always load a whole vector; and the results as they
+/// leave the lanes, in the order they finish. Kept per thread and reused, as in `avx512.rs`.
+#[derive(Default)]
+struct Scratch {
+    xm: Vec<u64>,
+    xq: Vec<u64>,
+    ym: Vec<u64>,
+    yq: Vec<u64>,
+    res: Vec<u64>,
+    idx: Vec<u64>,
+}
+
+std::thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::default();
+}
+
+/// Encodes every deal of the batch; false if some deal holds more than [`MAX_PENALTY`]
+/// penalty cards.
+#[target_feature(enable = "avx2")]
+fn encode_all(job: &Job, n: usize, e: &mut Scratch) -> bool {
+    let (len, split) = (job.deal_len, job.split);
+    debug_assert!(0 < split && split < len && len <= MAX_LEN);
+    for v in [&mut e.xm, &mut e.xq, &mut e.ym, &mut e.yq] {
+        // Past the deals: empty stacks (an idle lane's).
+        v.clear();
+        v.resize(n + LANES, 1);
+    }
+    let in_deal = u64::MAX >> (64 - len);
+    let first = (1u64 << split) - 1;
+    let stacks =
+        e.xm.iter_mut()
+            .zip(&mut e.xq)
+            .zip(e.ym.iter_mut().zip(&mut e.yq));
+    let zero = _mm256_setzero_si256();
+    let mut tail = [0u8; 64];
+    for (d, ((xm, xq), (ym, yq))) in stacks.take(n).enumerate() {
+        let at = d * len;
+        // 64 bytes from the deal's first: straight from the batch where it holds them,
+        // else from a copy (the batch's last deals).
+        let bytes: &[u8] = if at + 64 <= job.deals.len() {
+            &job.deals[at..at + 64]
+        } else {
+            tail[..len].copy_from_slice(&job.deals[at..at + len]);
+            &tail
+        };
+        // SAFETY: `bytes` holds 64 bytes; the loads are unaligned.
+        let (lo, hi) = unsafe {
+            (
+                _mm256_loadu_si256(bytes.as_ptr().cast()),
+                _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
+            )
+        };
+        let plain_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) as u32;
+        let plain_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) as u32;
+        let pen = !(u64::from(plain_lo) | u64::from(plain_hi) << 32) & in_deal;
+        let total = pen.count_ones();
+        if total > MAX_PENALTY {
+            return false;
+        }
+        let (mut rest, mut q, mut s) = (pen, 0u64, 0u32);
+        while rest != 0 {
+            q |= u64::from(bytes[rest.trailing_zeros() as usize]) << s;
+            s += 3;
+            rest &= rest - 1;
+        }
+        let mine = (pen & first).count_ones();
+        let (sx, sy) = (3 * mine, 3 * (total - mine));
+        *xm = (pen & first) | (1 << split);
+        *xq = (q & ((1u64 << sx) - 1)) | (1 << sx);
+        *ym = (pen >> split) | (1 << (len - split));
+        *yq = (q >> sx) | (1 << sy);
+    }
+    true
+}
+
+/// The lanes of a 4-bit mask as a vector of all ones.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_of(mask: usize) -> __m256i {
+    // SAFETY: one table entry is one vector's bytes.
+    unsafe { _mm256_loadu_si256(TABLES.lanes[mask & 15].as_ptr().cast()) }
+}
+
+/// A `vpermd` index vector from one of the tables.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn perm(table: &[[u32; 8]; 16], mask: usize) -> __m256i {
+    // SAFETY: one table entry is one vector's bytes.
+    unsafe { _mm256_loadu_si256(table[mask & 15].as_ptr().cast()) }
+}
+
+/// Loads the next deals into the lanes in `ended` (in lane order) and resets their pile,
+/// counters and roles; `live` marks the lanes that hold a deal of the batch.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn refill(s: &mut Lanes, live: &mut u32, ended: u32, enc: &Scratch, next: &mut usize, n: usize) {
+    let at = *next;
+    let e = ended as usize;
+    let (to, fresh) = (perm(&TABLES.expand, e), lanes_of(e));
+    // SAFETY: `at <= n` and each array holds `n + LANES` entries.
+    let load = |v: &Vec<u64>| unsafe {
+        let x = _mm256_loadu_si256(v.as_ptr().add(at).cast());
+        _mm256_permutevar8x32_epi32(x, to)
+    };
+    s.xm = select(fresh, s.xm, load(&enc.xm));
+    s.xq = select(fresh, s.xq, load(&enc.xq));
+    s.ym = select(fresh, s.ym, load(&enc.ym));
+    s.yq = select(fresh, s.yq, load(&enc.yq));
+    let iota = _mm256_set_epi64x(3, 2, 1, 0);
+    let numbers = _mm256_add_epi64(_mm256_set1_epi64x(at as i64), iota);
+    s.slot = select(fresh, s.slot, _mm256_permutevar8x32_epi32(numbers, to));
+    // Lanes past the batch's end hold empty stacks and are not live.
+    let mut taken = ended;
+    while taken.count_ones() as usize > n - at {
+        taken &= !(1 << (31 - taken.leading_zeros()));
+    }
+    *live = (*live & !ended) | taken;
+    *next = (at + ended.count_ones() as usize).min(n);
+    let one = _mm256_set1_epi64x(1);
+    s.pm = select(fresh, s.pm, one);
+    s.pq = _mm256_andnot_si256(fresh, s.pq);
+    s.ps = _mm256_andnot_si256(fresh, s.ps);
+    s.m = _mm256_andnot_si256(fresh, s.m);
+    s.v = _mm256_andnot_si256(fresh, s.v);
+    s.xid = _mm256_andnot_si256(fresh, s.xid);
+    s.ctr = _mm256_andnot_si256(fresh, s.ctr);
+}
+
+/// Plays the batch; false (nothing written) if some deal has more than 17 penalty cards.
+/// Needs [`fits`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) fn run(job: &Job, out: &mut [Played]) -> bool {
+    debug_assert!(fits(job));
+    let mut scratch = SCRATCH.take();
+    let played = play(job, out, &mut scratch);
+    SCRATCH.set(scratch);
+    played
+}
+
+/// [`run`] with its buffers.
+#[target_feature(enable = "avx2")]
+fn play(job: &Job, out: &mut [Played], enc: &mut Scratch) -> bool {
+    let n = out.len();
+    if !encode_all(job, n, enc) {
+        return false;
+    }
+    // Every entry read back below is written first; a shorter buffer only grows.
+    let (mut res, mut idx) = (core::mem::take(&mut enc.res), core::mem::take(&mut enc.idx));
+    if res.len() < n + LANES {
+        res.resize(n + LANES, 0);
+        idx.resize(n + LANES, 0);
+    }
+    let c = Consts {
+        one: _mm256_set1_epi64x(1),
+        three: _mm256_set1_epi64x(3),
+        seven: _mm256_set1_epi64x(7),
+        nine: _mm256_set1_epi64x(9),
+        magic: _mm256_set1_epi64x(0x4330_0000_0000_0000),
+        bias: _mm256_set1_epi64x(1023),
+        trick: _mm256_set1_epi64x(1 << 32),
+        max_less_one: _mm256_set1_epi64x((i64::from(job.max_tricks) << 32) - 1),
+    };
+    let (capped_flag, winner_flag) = (
+        _mm256_set1_epi64x(CAPPED as i64),
+        _mm256_set1_epi64x(WINNER as i64),
+    );
+    let idle = {
+        let z = _mm256_setzero_si256();
+        Lanes {
+            xm: c.one,
+            xq: c.one,
+            ym: c.one,
+            yq: c.one,
+            pm: c.one,
+            pq: z,
+            ps: z,
+            m: z,
+            v: z,
+            xid: z,
+            ctr: z,
+            slot: z,
+        }
+    };
+    let (mut next, mut done) = (0usize, 0usize);
+    let mut st = [idle, idle];
+    let mut live = [0u32; 2];
+    refill(&mut st[0], &mut live[0], 15, enc, &mut next, n);
+    refill(&mut st[1], &mut live[1], 15, enc, &mut next, n);
+    // Literal indices, so that no vector is addressed by a variable index.
+    macro_rules! one {
+        ($j:literal) => {{
+            let (fin, cap) = step(&mut st[$j], &c);
+            let ended = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(fin, cap))) as u32;
+            // A branch: in most steps no lane ends.
+            if ended != 0 {
+                let k = (ended & live[$j]) as usize;
+                let word = _mm256_or_si256(st[$j].ctr, _mm256_and_si256(cap, capped_flag));
+                let won = _mm256_and_si256(_mm256_and_si256(fin, st[$j].xid), winner_flag);
+                let word = _mm256_or_si256(word, won);
+                let to = perm(&TABLES.compress, k);
+                // SAFETY: `done + popcnt(k) <= n`, both arrays hold `n + LANES` entries.
+                unsafe {
+                    let at = res.as_mut_ptr().add(done).cast();
+                    _mm256_storeu_si256(at, _mm256_permutevar8x32_epi32(word, to));
+                    let at = idx.as_mut_ptr().add(done).cast();
+                    _mm256_storeu_si256(at, _mm256_permutevar8x32_epi32(st[$j].slot, to));
+                }
+                done += k.count_ones() as usize;
+                refill(&mut st[$j], &mut live[$j], ended, enc, &mut next, n);
+            }
+        }};
+    }
+    while done < n {
+        one!(0);
+        one!(1);
+    }
+    for (&w, &d) in res[..n].iter().zip(&idx[..n]) {
+        let plain = w & !(CAPPED | WINNER);
+        let (cards, tricks) = ((plain & 0xffff_ffff) as u32, (plain >> 32) as u32);
+        out[d as usize] = if w & CAPPED == 0 {
+            Played::Finished {
+                winner: u8::from(w & WINNER != 0),
+                cards,
+                tricks,
+            }
+        } else {
+            Played::Capped { cards, tricks }
+        };
+    }
+    (enc.res, enc.idx) = (res, idx);
+    true
+}
