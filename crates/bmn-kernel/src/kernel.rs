@@ -1,6 +1,7 @@
 //! [`Kernel`] and [`play_many`]: which kernel plays a batch of deals, chosen at run time from
 //! what this CPU can run, and the dispatch to each (the lockstep lanes of `lockstep.rs` and
-//! `queue.rs`, the AVX-512 streaming kernel of `queue/avx512.rs`, or the scalar kernel).
+//! `queue.rs`, the streaming kernels of `queue/avx512.rs` and `queue/avx2.rs`, or the scalar
+//! kernel).
 
 use crate::Played;
 use crate::lockstep::{Job, run};
@@ -13,7 +14,8 @@ pub enum Kernel {
     Portable,
     /// The lockstep kernel compiled for the baseline target (safe, any CPU).
     Lockstep,
-    /// The lockstep kernel compiled with AVX2 (x86-64 only, chosen at run time).
+    /// The AVX2 streaming kernel, four games a vector (x86-64 only, chosen at run time);
+    /// decks of more than 52 cards or 17 penalty cards play on the portable path.
     Avx2,
     /// The lockstep kernel compiled with AVX-512 F/CD/VL/DQ/BW (x86-64 only, run time).
     Avx512,
@@ -32,13 +34,14 @@ impl Kernel {
         v
     }
 
-    /// The fastest kernel this CPU can run: AVX-512 where there is one, else the portable
-    /// scalar kernel, which beats the AVX2 and baseline lanes (kernel_speed 1e6 standard
-    /// deals on Zen 4, CPU time: portable 1.90-1.95, avx2 1.1-1.5, lockstep 0.65 M games/s;
-    /// AVX2 has no vector zero count, so each event costs several emulated ones).
+    /// The fastest kernel this CPU can run: AVX-512, else AVX2, else the portable scalar
+    /// kernel (on Zen 4, `kernel_speed` 1e6 standard deals, one thread: avx512 4.2, avx2 3.1-3.3,
+    /// portable 2.0, lockstep 0.66 M games/s; BENCHMARKS.md).
     pub fn best_available() -> Kernel {
         if Kernel::Avx512.is_available() {
             Kernel::Avx512
+        } else if Kernel::Avx2.is_available() {
+            Kernel::Avx2
         } else {
             Kernel::Portable
         }
