@@ -290,6 +290,13 @@ fn duration_of(text: &str, flag: &str) -> Result<Duration> {
     }
 }
 
+/// `BMN_SIMD`, the widest instruction set bmn may use (`bmn_kernel::SimdLimit`), checked:
+/// front ends call this before anything else so that a misspelt value is refused, not
+/// ignored.
+pub fn simd_limit() -> Result<bmn_kernel::SimdLimit> {
+    bmn_kernel::SimdLimit::from_env().map_err(Error::input)
+}
+
 /// A kernel by name, which this CPU must be able to run; `None` picks the fastest.
 pub fn kernel(name: Option<&str>) -> Result<Kernel> {
     let all = Kernel::all_available();

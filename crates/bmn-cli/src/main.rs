@@ -17,7 +17,8 @@ use crate::output::BadInput;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match commands::run(cli.command) {
+    let run = bmn_app::input::simd_limit().map_err(anyhow::Error::from);
+    match run.and_then(|_| commands::run(cli.command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS, // `bmn ... | head`
         Err(err) => {

@@ -47,13 +47,15 @@ impl Kernel {
         }
     }
 
-    /// Whether this CPU can run the kernel.
+    /// Whether this CPU can run the kernel (and `BMN_SIMD` lets it: `simd.rs`).
     pub fn is_available(self) -> bool {
+        let limit = crate::SimdLimit::current();
         match self {
             Kernel::Portable | Kernel::Lockstep => true,
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => {
-                std::arch::is_x86_feature_detected!("avx2")
+                limit >= crate::SimdLimit::Avx2
+                    && std::arch::is_x86_feature_detected!("avx2")
                     && std::arch::is_x86_feature_detected!("bmi1")
                     && std::arch::is_x86_feature_detected!("bmi2")
                     && std::arch::is_x86_feature_detected!("lzcnt")
@@ -61,7 +63,8 @@ impl Kernel {
             }
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512 => {
-                std::arch::is_x86_feature_detected!("avx512f")
+                limit >= crate::SimdLimit::Avx512
+                    && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512cd")
                     && std::arch::is_x86_feature_detected!("avx512vl")
                     && std::arch::is_x86_feature_detected!("avx512dq")

@@ -9,6 +9,7 @@
 //!   (`queue.rs`); larger ones fall back to the three bit planes of `hand.rs`.
 //! - [`dealer`]: a specified PRNG stream and exact Fisher-Yates, deal `k` = f(seed, k).
 //! - [`cardwise`]: a plain card-by-card loop, the speed baseline.
+//! - [`SimdLimit`]: `BMN_SIMD` hides instruction sets from the choice of kernel and dealer.
 //!
 //! Scope: two players, at most 64 cards, codes 0 plain, 1 J, 2 Q, 3 K, 4 A, 5 joker. The
 //! library does no I/O and never allocates per game.
@@ -22,10 +23,12 @@ mod kernel;
 mod lockstep;
 mod queue;
 mod scalar;
+mod simd;
 
 pub use hand::{MAX_CARDS, MAX_CODE};
 pub use kernel::{Kernel, play_many};
 pub use scalar::{CodedPosition, play, play_to_position};
+pub use simd::SimdLimit;
 
 /// Default trick cap for searches: the longest known finite game has 1164 tricks, so a game
 /// still running after this many is handed to exact cycle detection.

@@ -207,7 +207,8 @@ fn no_kernel_this_cpu_runs_is_skipped() {
             );
         }
     }
-    let Some(flags) = cpu_flags() else {
+    // `BMN_SIMD` hides what the CPU has on purpose.
+    let Some(flags) = cpu_flags().filter(|_| std::env::var_os("BMN_SIMD").is_none()) else {
         return;
     };
     let has = |names: &[&str]| names.iter().all(|n| flags.iter().any(|f| f == n));
@@ -238,5 +239,9 @@ fn no_kernel_this_cpu_runs_is_skipped() {
     } else {
         Kernel::Portable
     };
-    assert_eq!(Kernel::best_available(), best, "the fastest kernel this CPU runs");
+    assert_eq!(
+        Kernel::best_available(),
+        best,
+        "the fastest kernel this CPU runs"
+    );
 }

@@ -176,7 +176,11 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     let all = _mm256_cmpeq_epi64(zero, zero);
     let payoff = _mm256_xor_si256(_mm256_or_si256(opening, _mm256_cmpgt_epi64(v, kx)), all);
     // The actor's first event is its sentinel iff the mask is its lowest bit.
-    let empty = select(act_y, _mm256_cmpeq_epi64(xm, bx), _mm256_cmpeq_epi64(ym, by));
+    let empty = select(
+        act_y,
+        _mm256_cmpeq_epi64(xm, bx),
+        _mm256_cmpeq_epi64(ym, by),
+    );
     let out = _mm256_andnot_si256(payoff, empty);
     let ends = _mm256_or_si256(payoff, out);
     let pen = _mm256_xor_si256(ends, all);
@@ -216,7 +220,10 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     let capped = _mm256_andnot_si256(finished, over);
     let swap = _mm256_or_si256(pen_x, payoff);
     // The winner is y after a payoff (swap), the actor's opponent when it is out.
-    s.xid = _mm256_xor_si256(s.xid, _mm256_or_si256(swap, _mm256_andnot_si256(act_y, out)));
+    s.xid = _mm256_xor_si256(
+        s.xid,
+        _mm256_or_si256(swap, _mm256_andnot_si256(act_y, out)),
+    );
     s.pm = select(payoff, pm, c.one);
     s.pq = _mm256_andnot_si256(payoff, pq);
     s.ps = _mm256_andnot_si256(payoff, ps);
@@ -454,7 +461,16 @@ fn play(job: &Job, out: &mut [Played], enc: &mut Scratch) -> bool {
                     _mm256_storeu_si256(at, _mm256_permutevar8x32_epi32(st[$j].slot, to));
                 }
                 done += k.count_ones() as usize;
-                refill(&mut st[$j], &mut live[$j], ended, enc, &mut next, n, &c, &tables);
+                refill(
+                    &mut st[$j],
+                    &mut live[$j],
+                    ended,
+                    enc,
+                    &mut next,
+                    n,
+                    &c,
+                    &tables,
+                );
             }
         }};
     }
