@@ -236,18 +236,8 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     (finished, capped)
 }
 
-/// A batch's deals encoded up front, one array per stack word, padded with a vector of
-/// empty deals so that a refill may always load a whole vector; and the results as they
-/// leave the lanes, in the order they finish. Kept per thread and reused, as in `avx512.rs`.
-#[derive(Default)]
-struct Scratch {
-    xm: Vec<u64>,
-    xq: Vec<u64>,
-    ym: Vec<u64>,
-    yq: Vec<u64>,
-    res: Vec<u64>,
-    idx: Vec<u64>,
-}
+/// This kernel's buffers.
+type Scratch = crate::queue::Scratch<u64>;
 
 std::thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::default();
@@ -478,19 +468,7 @@ fn play(job: &Job, out: &mut [Played], enc: &mut Scratch) -> bool {
         one!(0);
         one!(1);
     }
-    for (&w, &d) in res[..n].iter().zip(&idx[..n]) {
-        let plain = w & !(CAPPED | WINNER);
-        let (cards, tricks) = ((plain & 0xffff_ffff) as u32, (plain >> 32) as u32);
-        out[d as usize] = if w & CAPPED == 0 {
-            Played::Finished {
-                winner: u8::from(w & WINNER != 0),
-                cards,
-                tricks,
-            }
-        } else {
-            Played::Capped { cards, tricks }
-        };
-    }
+    crate::queue::write_results(&res[..n], &idx[..n], 32, (CAPPED, WINNER), out);
     (enc.res, enc.idx) = (res, idx);
     true
 }

@@ -217,20 +217,8 @@ macro_rules! stream_kernel {
                 s.ctr = maskz_mov(!fresh, s.ctr);
             }
 
-            /// A batch's deals encoded up front, one array per stack word, padded with a
-            /// vector of empty deals so that a refill may always load a whole vector; and
-            /// the results as they leave the lanes, in the order they finish (`res`: the
-            /// counter with the flags; `idx`: the deal). Kept per thread and reused: fresh
-            /// buffers for every batch cost 10% of an enumeration's time in page faults.
-            #[derive(Default)]
-            struct Scratch {
-                xm: Vec<$t>,
-                xq: Vec<$t>,
-                ym: Vec<$t>,
-                yq: Vec<$t>,
-                res: Vec<$t>,
-                idx: Vec<$t>,
-            }
+            /// This width's buffers.
+            type Scratch = crate::queue::Scratch<$t>;
 
             std::thread_local! {
                 static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::default();
@@ -432,22 +420,13 @@ macro_rules! stream_kernel {
                     one!(0);
                     one!(1);
                 }
-                for (&w, &d) in res[..n].iter().zip(&idx[..n]) {
-                    let plain = w & !(CAPPED | WINNER);
-                    let (cards, tricks) = (
-                        (plain & ((1 << $shift) - 1)) as u32,
-                        (plain >> $shift) as u32,
-                    );
-                    out[d as usize] = if w & CAPPED == 0 {
-                        Played::Finished {
-                            winner: u8::from(w & WINNER != 0),
-                            cards,
-                            tricks,
-                        }
-                    } else {
-                        Played::Capped { cards, tricks }
-                    };
-                }
+                crate::queue::write_results(
+                    &res[..n],
+                    &idx[..n],
+                    $shift,
+                    (CAPPED.into(), WINNER.into()),
+                    out,
+                );
                 (enc.res, enc.idx) = (res, idx);
                 true
             }
