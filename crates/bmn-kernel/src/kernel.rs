@@ -186,7 +186,7 @@ fn run_avx512(job: &Job, out: &mut [Played]) {
     // `queue::avx512` (why, and their measured gains: that file and BENCHMARKS.md); the
     // auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an empty hand, a
     // cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
-    if (1..=crate::queue::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
+    if (1..=crate::queue::MAX_PACKED_TRICKS).contains(&job.max_tricks)
         && 0 < job.split
         && job.split < job.deal_len
         && Kernel::avx512_streams()

@@ -281,6 +281,12 @@ impl<const N: usize, const PEXT: bool> LaneSet for QueueLanes<N, PEXT> {
     }
 }
 
+/// Largest trick cap the streaming kernels' 64-bit packed `cards | tricks << 32` counter
+/// takes: below it a game lays fewer than 64 * 2^24 = 2^30 cards, so the cards never reach
+/// the flag bits.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const MAX_PACKED_TRICKS: u32 = 1 << 24;
+
 /// A streaming kernel's buffers (`avx512.rs`, `avx2.rs`): a batch's deals encoded up front,
 /// one array per stack word, padded with a vector of empty deals so that a refill may always
 /// load a whole vector; and the results as they leave the lanes, in the order they finish

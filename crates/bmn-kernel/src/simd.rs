@@ -23,17 +23,16 @@ impl SimdLimit {
     /// The limit `BMN_SIMD` sets; an error naming the value if it is not one of `none`,
     /// `avx2`, `avx512`.
     pub fn from_env() -> Result<SimdLimit, String> {
-        match std::env::var("BMN_SIMD") {
-            Err(std::env::VarError::NotPresent) => Ok(SimdLimit::Avx512),
-            Ok(v) => match v.as_str() {
-                "none" => Ok(SimdLimit::None),
-                "avx2" => Ok(SimdLimit::Avx2),
-                "avx512" | "" => Ok(SimdLimit::Avx512),
-                _ => Err(format!("bad BMN_SIMD {v:?}: expected none, avx2 or avx512")),
-            },
-            Err(std::env::VarError::NotUnicode(v)) => {
-                Err(format!("bad BMN_SIMD {v:?}: expected none, avx2 or avx512"))
-            }
+        let Some(value) = std::env::var_os("BMN_SIMD") else {
+            return Ok(SimdLimit::Avx512);
+        };
+        match value.to_str() {
+            Some("none") => Ok(SimdLimit::None),
+            Some("avx2") => Ok(SimdLimit::Avx2),
+            Some("avx512" | "") => Ok(SimdLimit::Avx512),
+            _ => Err(format!(
+                "bad BMN_SIMD {value:?}: expected none, avx2 or avx512"
+            )),
         }
     }
 

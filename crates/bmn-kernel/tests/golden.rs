@@ -3,7 +3,7 @@
 mod common;
 
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, play, play_many};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, SimdLimit, play, play_many};
 use common::{oracle, parse_deal};
 
 /// Runs one deal through every engine and kernel; all must give `expected`.
@@ -193,8 +193,9 @@ fn cpu_flags() -> Option<Vec<String>> {
 
 /// Every test here loops over `Kernel::all_available()`, so a kernel that detection wrongly
 /// left out would go untested without a word. This fails instead: each kernel whose features
-/// the CPU reports must be available (and the AVX-512 kernel must stream where it can), and
-/// `BMN_REQUIRE_KERNELS=avx512,avx2` makes a machine known to have them insist on them.
+/// the CPU reports (and `BMN_SIMD` does not hide) must be available (and the AVX-512 kernel
+/// must stream where it can), and `BMN_REQUIRE_KERNELS=avx512,avx2` makes a machine known to
+/// have them insist on them.
 #[test]
 fn no_kernel_this_cpu_runs_is_skipped() {
     assert_eq!(Kernel::all_available()[0], Kernel::Portable);
@@ -207,15 +208,18 @@ fn no_kernel_this_cpu_runs_is_skipped() {
             );
         }
     }
-    // `BMN_SIMD` hides what the CPU has on purpose.
-    let Some(flags) = cpu_flags().filter(|_| std::env::var_os("BMN_SIMD").is_none()) else {
+    let Some(flags) = cpu_flags() else {
         return;
     };
+    // `BMN_SIMD` hides what the CPU has on purpose: what it hides must stay hidden.
+    let limit = SimdLimit::current();
     let has = |names: &[&str]| names.iter().all(|n| flags.iter().any(|f| f == n));
     // lzcnt is `abm` in /proc/cpuinfo.
     let base = ["bmi1", "bmi2", "abm", "popcnt"];
-    let avx2 = has(&["avx2"]) && has(&base);
-    let avx512 = has(&["avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"]) && has(&base);
+    let avx2 = limit >= SimdLimit::Avx2 && has(&["avx2"]) && has(&base);
+    let avx512 = limit >= SimdLimit::Avx512
+        && has(&["avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"])
+        && has(&base);
     let streams = avx512 && has(&["avx512_vpopcntdq", "avx512_vbmi2"]);
     assert_eq!(
         Kernel::Avx2.is_available(),

@@ -43,7 +43,7 @@ pub(crate) fn fits(job: &Job) -> bool {
     job.deal_len <= MAX_LEN
         && 0 < job.split
         && job.split < job.deal_len
-        && (1..=super::avx512::MAX_PACKED_TRICKS).contains(&job.max_tricks)
+        && (1..=super::MAX_PACKED_TRICKS).contains(&job.max_tricks)
 }
 
 /// One vector of lanes, as `QueueLanes`, with `pm` and `pq` XOR-ed with 1, `ctr` holding
@@ -123,30 +123,17 @@ const TABLES: Tables = {
     t
 };
 
-/// `1023 + log2(x)` of each lane (the exponent of `x` as a double), exact for
-/// `1 <= x < 2^52`; what it gives for 0 is never used.
+/// Index of each lane's highest set bit (for a lone bit, its index), exact for
+/// `1 <= x < 2^52`; what it gives for 0 is never used. `x` as a double has the exponent
+/// field `1023 + index`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn exponent(x: __m256i, c: &Consts) -> __m256i {
+fn log2(x: __m256i, c: &Consts) -> __m256i {
     let d = _mm256_sub_pd(
         _mm256_castsi256_pd(_mm256_or_si256(x, c.magic)),
         _mm256_castsi256_pd(c.magic),
     );
-    _mm256_srli_epi64::<52>(_mm256_castpd_si256(d))
-}
-
-/// Index of each lane's lowest set bit, given that bit alone (never 0, below 2^52).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn lowest(low: __m256i, c: &Consts) -> __m256i {
-    _mm256_sub_epi64(exponent(low, c), c.bias)
-}
-
-/// Index of each lane's highest set bit.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn highest(x: __m256i, c: &Consts) -> __m256i {
-    _mm256_sub_epi64(exponent(x, c), c.bias)
+    _mm256_sub_epi64(_mm256_srli_epi64::<52>(_mm256_castpd_si256(d)), c.bias)
 }
 
 /// `a` where `m` is 0, `b` where it is all ones.
@@ -166,8 +153,8 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     // Lowest set bits: each stack's first event (masks always hold their sentinel).
     let bx = _mm256_and_si256(xm, _mm256_sub_epi64(zero, xm));
     let by = _mm256_and_si256(ym, _mm256_sub_epi64(zero, ym));
-    let kx = lowest(bx, c);
-    let ky = lowest(by, c);
+    let kx = log2(bx, c);
+    let ky = log2(by, c);
     let opening = _mm256_cmpeq_epi64(v, zero);
     let act_y = _mm256_and_si256(opening, _mm256_cmpgt_epi64(kx, ky));
     let k = select(act_y, kx, ky);
@@ -208,10 +195,10 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     let m2 = _mm256_add_epi64(m, select(payoff, add_m, v));
     // Payoff: y takes the pile (its mask gains the sentinel at m2) under its stack, at its
     // mask's sentinel and its queue's marker.
-    let ny = highest(ym2, c);
+    let ny = log2(ym2, c);
     let pile = _mm256_or_si256(pm, _mm256_sllv_epi64(c.one, m2));
     ym2 = _mm256_xor_si256(ym2, _mm256_and_si256(payoff, _mm256_sllv_epi64(pile, ny)));
-    let qy = highest(yq2, c);
+    let qy = log2(yq2, c);
     yq2 = _mm256_xor_si256(yq2, _mm256_and_si256(payoff, _mm256_sllv_epi64(pq, qy)));
     s.ctr = _mm256_add_epi64(s.ctr, _mm256_and_si256(ends, _mm256_add_epi64(m2, c.trick)));
     let paid_last = _mm256_and_si256(payoff, _mm256_cmpeq_epi64(xm2, c.one));

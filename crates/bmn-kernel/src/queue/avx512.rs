@@ -30,10 +30,6 @@
 use crate::Played;
 use crate::lockstep::Job;
 
-/// Largest trick cap the 64-bit packed `cards | tricks << 32` counter takes: below it a
-/// game lays fewer than 64 * 2^24 = 2^30 cards, so the cards never reach the flag bits.
-pub(crate) const MAX_PACKED_TRICKS: u32 = 1 << 24;
-
 /// Whether the 32-bit lanes can play a batch of this shape: stacks of at most 30 cards keep
 /// bit 31 free for the rotation trick, and the `cards | tricks << 17` counter must hold the
 /// most cards a capped game can lay and the cap itself, with bits 30 and 31 free for the
@@ -468,7 +464,7 @@ stream_kernels!(
 
 /// Plays the batch on the narrowest lanes that take it; false if neither does (a deal of
 /// more than 21 penalty cards), with nothing written. Needs `0 < split < deal_len <= 64`
-/// and `1 <= max_tricks <= MAX_PACKED_TRICKS`.
+/// and `1 <= max_tricks <= queue::MAX_PACKED_TRICKS`.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW, CD, VPOPCNTDQ and VBMI2, BMI2 and POPCNT.
