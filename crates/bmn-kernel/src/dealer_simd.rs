@@ -19,12 +19,13 @@
 //! - Tried and slower: the indices of a whole group drawn before its swaps (41 ns per deal),
 //!   drawn step by step right before their swaps (36 ns), as bytes (30.9 ns), all loads of a
 //!   swap pair before its stores (31.5 ns), bit planes in vector lanes (36 ns).
-
 //!
-//! The AVX2 lanes build what AVX2 lacks: the 64-bit multiplies of the seeding from three
-//! 32x32-bit ones, the rotations from two shifts, the unsigned compares by flipping the sign
-//! bit. Measured (Zen 4, 2e6 standard deals in calls of 4096, one thread, same run):
-//! `deal_range` 66 ns per deal, AVX2 lanes 41 ns, AVX-512 lanes 32 ns.
+//! The generators are written once over [`Vector`], the u64-lane operations they are made
+//! of, and instantiated for `zmm` and `ymm` lanes. The `ymm` lanes build what AVX2 lacks: the
+//! 64-bit multiplies of the seeding from three 32x32-bit ones, the rotations from two shifts,
+//! the unsigned compares by flipping the sign bit. Measured (Zen 4, 2e6 standard deals in
+//! calls of 4096, one thread, same run): `deal_range` 64 ns per deal, AVX2 lanes 37.5 ns,
+//! AVX-512 lanes 28.8 ns.
 
 use core::arch::x86_64::*;
 
@@ -32,6 +33,8 @@ use bmn_deals::{GAMMA, deal_for};
 
 /// Largest deck the table holds (the kernel's limit too).
 pub(crate) const MAX_LEN: usize = 64;
+/// Deals a group holds at most.
+const MAX_LANES: usize = 8;
 
 /// Which SIMD dealer this CPU runs, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +64,8 @@ impl Lanes {
     /// Deals per group.
     pub(crate) fn width(self) -> usize {
         match self {
-            Lanes::Avx512 => Xoshiro8::LANES,
-            Lanes::Avx2 => Xoshiro4::LANES,
+            Lanes::Avx512 => Zmm::LANES,
+            Lanes::Avx2 => Ymm::LANES,
         }
     }
 
@@ -83,122 +86,257 @@ impl Lanes {
     }
 }
 
-/// What the shared dealing loop needs of a group's generators.
-trait Group: Sized {
-    /// Deals a group.
+/// The u64-lane operations the generators are made of, in one vector width. Each method
+/// enables its width's features itself: as `#[inline(always)]` methods without them, the
+/// intrinsics inlined late and the AVX2 dealer took 40 ns a deal instead of 37.5.
+///
+/// # Safety
+/// Every method: the CPU must have the width's features.
+trait Vector: Copy {
+    /// u64 lanes in a vector.
     const LANES: usize;
-    /// The generators of deals `first .. first + LANES` of `seed`.
-    ///
-    /// # Safety
-    /// The CPU must have the implementation's features.
-    unsafe fn for_deals(seed: u64, first: u64) -> Self;
-    /// Each lane's indices of the swaps at `b - 1` and `b - 2` (bounds `b` and `b - 1`),
-    /// written to `row[..LANES]` (low and high half of each entry); returns a mask with bit
-    /// `2l` set where lane `l` might have rejected a word (`bounded_pair`).
-    ///
-    /// # Safety
-    /// As [`Group::for_deals`].
-    unsafe fn draw_pair(&mut self, b: u32, row: &mut [u64; MAX_LANES]) -> u16;
+    unsafe fn splat(x: u64) -> Self;
+    /// `0, 1, 2, ...`: lane numbers.
+    unsafe fn iota() -> Self;
+    unsafe fn add(self, other: Self) -> Self;
+    unsafe fn xor(self, other: Self) -> Self;
+    unsafe fn shl<const K: i32>(self) -> Self;
+    unsafe fn shr<const K: i32>(self) -> Self;
+    /// Rotated left by `L` bits; `R = 64 - L` (AVX2 shifts by immediates).
+    unsafe fn rol<const L: i32, const R: i32>(self) -> Self;
+    /// The low 64 bits of each lane's product.
+    unsafe fn mullo(self, other: Self) -> Self;
+    /// Lemire for two swaps of every lane: bound `b` on the low half of each u64 lane and
+    /// `b - 1` on its high half. Writes the indices `(word * bound) >> 32` to `row[..LANES]`,
+    /// the first swap's in the low half of each entry and the second's in the high half, and
+    /// returns a mask with bit `2l` set where a low product word of lane `l` is below its
+    /// bound (where the word might be rejected).
+    unsafe fn bounded_pair(self, b: u32, row: &mut [u64; MAX_LANES]) -> u16;
 }
 
-/// Deals a group holds at most.
-const MAX_LANES: usize = 8;
+/// Eight u64 lanes (AVX-512 F and DQ).
+#[derive(Clone, Copy)]
+struct Zmm(__m512i);
 
-/// SplitMix64's output function on eight lanes.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-fn mix(z: __m512i) -> __m512i {
-    let z = _mm512_mullo_epi64(
-        _mm512_xor_si512(z, _mm512_srli_epi64::<30>(z)),
-        _mm512_set1_epi64(0xBF58_476D_1CE4_E5B9_u64 as i64),
-    );
-    let z = _mm512_mullo_epi64(
-        _mm512_xor_si512(z, _mm512_srli_epi64::<27>(z)),
-        _mm512_set1_epi64(0x94D0_49BB_1331_11EB_u64 as i64),
-    );
-    _mm512_xor_si512(z, _mm512_srli_epi64::<31>(z))
-}
-
-/// Eight xoshiro256++ generators, one per u64 lane.
-struct Xoshiro8([__m512i; 4]);
-
-impl Group for Xoshiro8 {
+impl Vector for Zmm {
     const LANES: usize = 8;
 
-    #[inline(always)]
-    unsafe fn for_deals(seed: u64, first: u64) -> Self {
-        // SAFETY: the caller guarantees AVX-512 F and DQ.
-        unsafe { xoshiro8(seed, first) }
-    }
-
-    #[inline(always)]
-    unsafe fn draw_pair(&mut self, b: u32, row: &mut [u64; MAX_LANES]) -> u16 {
-        // SAFETY: the caller guarantees AVX-512 F and DQ; `row` is 64 writable bytes and
-        // `storeu` needs no alignment.
-        unsafe {
-            let (j, risky) = bounded_pair(self.next(), b);
-            _mm512_storeu_si512(row.as_mut_ptr().cast(), j);
-            risky
-        }
-    }
-}
-
-/// Deals `first .. first + 8` of `seed`, seeded as `bmn_deals::deal_rng`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-fn xoshiro8(seed: u64, first: u64) -> Xoshiro8 {
-    let index = _mm512_add_epi64(
-        _mm512_set1_epi64(first as i64),
-        _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
-    );
-    // seed + 4 * index * GAMMA (mod 2^64), the SplitMix64 counter of each deal.
-    let base = _mm512_add_epi64(
-        _mm512_set1_epi64(seed as i64),
-        _mm512_mullo_epi64(index, _mm512_set1_epi64(GAMMA.wrapping_mul(4) as i64)),
-    );
-    let at = |k: u64| {
-        mix(_mm512_add_epi64(
-            base,
-            _mm512_set1_epi64(GAMMA.wrapping_mul(k) as i64),
-        ))
-    };
-    Xoshiro8([at(1), at(2), at(3), at(4)])
-}
-
-impl Xoshiro8 {
-    /// Next output of every lane.
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    fn next(&mut self) -> __m512i {
-        let [s0, s1, s2, s3] = &mut self.0;
-        let result = _mm512_add_epi64(_mm512_rol_epi64::<23>(_mm512_add_epi64(*s0, *s3)), *s0);
-        let t = _mm512_slli_epi64::<17>(*s1);
-        *s2 = _mm512_xor_si512(*s2, *s0);
-        *s3 = _mm512_xor_si512(*s3, *s1);
-        *s1 = _mm512_xor_si512(*s1, *s2);
-        *s0 = _mm512_xor_si512(*s0, *s3);
-        *s2 = _mm512_xor_si512(*s2, t);
-        *s3 = _mm512_rol_epi64::<45>(*s3);
-        result
+    unsafe fn splat(x: u64) -> Zmm {
+        Zmm(_mm512_set1_epi64(x as i64))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn iota() -> Zmm {
+        Zmm(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn add(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_add_epi64(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn xor(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_xor_si512(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn shl<const K: i32>(self) -> Zmm {
+        // A constant count: the compiler emits `vpsllq` with an immediate.
+        Zmm(_mm512_sll_epi64(self.0, _mm_cvtsi32_si128(K)))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn shr<const K: i32>(self) -> Zmm {
+        Zmm(_mm512_srl_epi64(self.0, _mm_cvtsi32_si128(K)))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn rol<const L: i32, const R: i32>(self) -> Zmm {
+        Zmm(_mm512_rol_epi64::<L>(self.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn mullo(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_mullo_epi64(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn bounded_pair(self, b: u32, row: &mut [u64; MAX_LANES]) -> u16 {
+        let x = self.0;
+        let b1 = _mm512_set1_epi64(i64::from(b));
+        let b2 = _mm512_set1_epi64(i64::from(b - 1));
+        let m1 = _mm512_mul_epu32(x, b1);
+        let m2 = _mm512_mul_epu32(_mm512_srli_epi64::<32>(x), b2);
+        // Odd 32-bit lanes compare a high word with 0: never below.
+        let risky = _mm512_cmplt_epu32_mask(m1, b1) | _mm512_cmplt_epu32_mask(m2, b2);
+        let j = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(m1), m2);
+        // SAFETY: `row` is 64 writable bytes and `storeu` needs no alignment.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), j) };
+        risky
     }
 }
 
-/// Lemire for two swaps of all eight lanes: bound `b` on the low half of each u64 lane of
-/// `x` and `b - 1` on its high half. Returns the indices `(word * bound) >> 32`, the first
-/// swap's in the low half of each lane and the second's in the high half, and a mask with
-/// bit `2l` set where a low product word of lane `l` is below its bound (where the word
-/// might be rejected).
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-fn bounded_pair(x: __m512i, b: u32) -> (__m512i, u16) {
-    let b1 = _mm512_set1_epi64(i64::from(b));
-    let b2 = _mm512_set1_epi64(i64::from(b - 1));
-    let m1 = _mm512_mul_epu32(x, b1);
-    let m2 = _mm512_mul_epu32(_mm512_srli_epi64::<32>(x), b2);
-    // Odd 32-bit lanes compare a high word with 0: never below.
-    let risky = _mm512_cmplt_epu32_mask(m1, b1) | _mm512_cmplt_epu32_mask(m2, b2);
-    let j = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(m1), m2);
-    (j, risky)
+/// Four u64 lanes (AVX2).
+#[derive(Clone, Copy)]
+struct Ymm(__m256i);
+
+impl Vector for Ymm {
+    const LANES: usize = 4;
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn splat(x: u64) -> Ymm {
+        Ymm(_mm256_set1_epi64x(x as i64))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn iota() -> Ymm {
+        Ymm(_mm256_setr_epi64x(0, 1, 2, 3))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn add(self, other: Ymm) -> Ymm {
+        Ymm(_mm256_add_epi64(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn xor(self, other: Ymm) -> Ymm {
+        Ymm(_mm256_xor_si256(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn shl<const K: i32>(self) -> Ymm {
+        Ymm(_mm256_slli_epi64::<K>(self.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn shr<const K: i32>(self) -> Ymm {
+        Ymm(_mm256_srli_epi64::<K>(self.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rol<const L: i32, const R: i32>(self) -> Ymm {
+        // No rotation in AVX2: two shifts.
+        Ymm(_mm256_or_si256(
+            _mm256_slli_epi64::<L>(self.0),
+            _mm256_srli_epi64::<R>(self.0),
+        ))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn mullo(self, other: Ymm) -> Ymm {
+        // No 64-bit multiply in AVX2: three 32x32-bit ones.
+        let (a, b) = (self.0, other.0);
+        let low = _mm256_mul_epu32(a, b);
+        let cross = _mm256_add_epi64(
+            _mm256_mul_epu32(_mm256_srli_epi64::<32>(a), b),
+            _mm256_mul_epu32(a, _mm256_srli_epi64::<32>(b)),
+        );
+        Ymm(_mm256_add_epi64(low, _mm256_slli_epi64::<32>(cross)))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn bounded_pair(self, b: u32, row: &mut [u64; MAX_LANES]) -> u16 {
+        let x = self.0;
+        let b1 = _mm256_set1_epi64x(i64::from(b));
+        let b2 = _mm256_set1_epi64x(i64::from(b - 1));
+        let m1 = _mm256_mul_epu32(x, b1);
+        let m2 = _mm256_mul_epu32(_mm256_srli_epi64::<32>(x), b2);
+        // Unsigned compares: both sides with their sign bits flipped. Odd 32-bit lanes
+        // compare a high word with 0: never below.
+        let sign = _mm256_set1_epi32(i32::MIN);
+        let below = |m: __m256i, b: __m256i| {
+            _mm256_cmpgt_epi32(_mm256_xor_si256(b, sign), _mm256_xor_si256(m, sign))
+        };
+        let risky = _mm256_or_si256(below(m1, b1), below(m2, b2));
+        let risky = _mm256_movemask_ps(_mm256_castsi256_ps(risky)) as u16;
+        let j = _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>(m1), m2);
+        // SAFETY: `row` holds at least 32 writable bytes; `storeu` needs no alignment.
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), j) };
+        risky
+    }
+}
+
+/// SplitMix64's output function on every lane.
+///
+/// # Safety
+/// As [`Vector`].
+#[inline(always)]
+unsafe fn mix<V: Vector>(z: V) -> V {
+    unsafe {
+        let z = z.xor(z.shr::<30>()).mullo(V::splat(0xBF58_476D_1CE4_E5B9));
+        let z = z.xor(z.shr::<27>()).mullo(V::splat(0x94D0_49BB_1331_11EB));
+        z.xor(z.shr::<31>())
+    }
+}
+
+/// xoshiro256++ generators, one per u64 lane.
+struct Xoshiro<V>([V; 4]);
+
+impl<V: Vector> Xoshiro<V> {
+    /// Deals `first .. first + V::LANES` of `seed`, seeded as `bmn_deals::deal_rng`.
+    ///
+    /// # Safety
+    /// As [`Vector`].
+    #[inline(always)]
+    unsafe fn for_deals(seed: u64, first: u64) -> Self {
+        unsafe {
+            let index = V::splat(first).add(V::iota());
+            // seed + 4 * index * GAMMA (mod 2^64), the SplitMix64 counter of each deal.
+            let base = V::splat(seed).add(index.mullo(V::splat(GAMMA.wrapping_mul(4))));
+            let at = |k: u64| mix(base.add(V::splat(GAMMA.wrapping_mul(k))));
+            Xoshiro([at(1), at(2), at(3), at(4)])
+        }
+    }
+
+    /// Next output of every lane.
+    ///
+    /// # Safety
+    /// As [`Vector`].
+    #[inline(always)]
+    unsafe fn next(&mut self) -> V {
+        unsafe {
+            let [s0, s1, s2, s3] = &mut self.0;
+            let result = s0.add(*s3).rol::<23, 41>().add(*s0);
+            let t = s1.shl::<17>();
+            *s2 = s2.xor(*s0);
+            *s3 = s3.xor(*s1);
+            *s1 = s1.xor(*s2);
+            *s0 = s0.xor(*s3);
+            *s2 = s2.xor(t);
+            *s3 = s3.rol::<45, 19>();
+            result
+        }
+    }
+
+    /// The indices of the swaps at `b - 1` and `b - 2` of every lane into `row` (see
+    /// [`Vector::bounded_pair`]); returns the lanes that might have rejected a word.
+    ///
+    /// # Safety
+    /// As [`Vector`].
+    #[inline(always)]
+    unsafe fn draw_pair(&mut self, b: u32, row: &mut [u64; MAX_LANES]) -> u16 {
+        unsafe { self.next().bounded_pair(b, row) }
+    }
 }
 
 /// One group's swap indices: entry `[s][l]` holds lane `l`'s indices for the swaps at
@@ -209,12 +347,12 @@ type Rows = [[u64; MAX_LANES]; MAX_LEN / 2];
 #[target_feature(enable = "avx512f,avx512dq")]
 fn deal_groups_avx512(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
     // The standard deck gets its own copy with `n` a constant (immediate offsets).
-    // SAFETY: this function's target features are the ones `Xoshiro8` needs.
+    // SAFETY: this function's target features are the ones `Zmm` needs.
     unsafe {
         if deck.len() == 52 {
-            deal_groups_n::<Xoshiro8>(seed, first, deck, out, 52);
+            deal_groups_n::<Zmm>(seed, first, deck, out, 52);
         } else {
-            deal_groups_n::<Xoshiro8>(seed, first, deck, out, deck.len());
+            deal_groups_n::<Zmm>(seed, first, deck, out, deck.len());
         }
     }
 }
@@ -222,25 +360,25 @@ fn deal_groups_avx512(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
 /// [`Lanes::deal_groups`] on AVX2.
 #[target_feature(enable = "avx2")]
 fn deal_groups_avx2(seed: u64, first: u64, deck: &[u8], out: &mut [u8]) {
-    // SAFETY: this function's target features are the ones `Xoshiro4` needs.
+    // SAFETY: this function's target features are the ones `Ymm` needs.
     unsafe {
         if deck.len() == 52 {
-            deal_groups_n::<Xoshiro4>(seed, first, deck, out, 52);
+            deal_groups_n::<Ymm>(seed, first, deck, out, 52);
         } else {
-            deal_groups_n::<Xoshiro4>(seed, first, deck, out, deck.len());
+            deal_groups_n::<Ymm>(seed, first, deck, out, deck.len());
         }
     }
 }
 
-/// The deals of `out`, `G::LANES` at a time, for `n = deck.len()`. Software-pipelined: while
+/// The deals of `out`, `V::LANES` at a time, for `n = deck.len()`. Software-pipelined: while
 /// the swaps of group `g` run (scalar loads and stores), the vector unit draws the indices
 /// of group `g + 1`, so every swap's addresses come from a table written one group earlier.
 ///
 /// # Safety
-/// The CPU must have `G`'s features (this is inlined into the functions that enable them).
+/// The CPU must have `V`'s features (this is inlined into the functions that enable them).
 #[inline(always)]
-unsafe fn deal_groups_n<G: Group>(seed: u64, first: u64, deck: &[u8], out: &mut [u8], n: usize) {
-    let lanes = G::LANES;
+unsafe fn deal_groups_n<V: Vector>(seed: u64, first: u64, deck: &[u8], out: &mut [u8], n: usize) {
+    let lanes = V::LANES;
     assert!(deck.len() == n && (2..=MAX_LEN).contains(&n));
     assert!(out.len().is_multiple_of(lanes * n));
     let groups = out.len() / (lanes * n);
@@ -249,9 +387,9 @@ unsafe fn deal_groups_n<G: Group>(seed: u64, first: u64, deck: &[u8], out: &mut 
     }
     let steps = (n - 1).div_ceil(2);
     let mut rows: [Rows; 2] = [[[0; MAX_LANES]; MAX_LEN / 2]; 2];
-    // SAFETY (every call of a `Group` method here): the caller guarantees `G`'s features.
-    let mut rng = unsafe { G::for_deals(seed, first) };
-    // `risky[g % 2]`: the lanes of group `g` to redeal (see `bounded_pair`).
+    // SAFETY (every call of a `Vector` method here): the caller guarantees `V`'s features.
+    let mut rng = unsafe { Xoshiro::<V>::for_deals(seed, first) };
+    // `risky[g % 2]`: the lanes of group `g` to redeal (see `Vector::bounded_pair`).
     let mut risky = [0u16; 2];
     for (s, row) in rows[0][..steps].iter_mut().enumerate() {
         risky[0] |= unsafe { rng.draw_pair((n - 2 * s) as u32, row) };
@@ -260,7 +398,8 @@ unsafe fn deal_groups_n<G: Group>(seed: u64, first: u64, deck: &[u8], out: &mut 
         let group_first = first.wrapping_add((g * lanes) as u64);
         let (now, next) = (g % 2, (g + 1) % 2);
         let more = g + 1 < groups;
-        let mut rng = unsafe { G::for_deals(seed, group_first.wrapping_add(lanes as u64)) };
+        let mut rng =
+            unsafe { Xoshiro::<V>::for_deals(seed, group_first.wrapping_add(lanes as u64)) };
         risky[next] = 0;
         for lane in group.chunks_exact_mut(n) {
             lane.copy_from_slice(deck);
@@ -314,123 +453,4 @@ unsafe fn deal_groups_n<G: Group>(seed: u64, first: u64, deck: &[u8], out: &mut 
             deal_for(seed, group_first.wrapping_add(lane as u64), deck, cards);
         }
     }
-}
-
-/// Four xoshiro256++ generators, one per u64 lane of a `ymm`.
-struct Xoshiro4([__m256i; 4]);
-
-/// The low 64 bits of each lane's product, from three 32x32-bit multiplies (AVX2 has no
-/// 64-bit one).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mullo4(a: __m256i, b: __m256i) -> __m256i {
-    let low = _mm256_mul_epu32(a, b);
-    let cross = _mm256_add_epi64(
-        _mm256_mul_epu32(_mm256_srli_epi64::<32>(a), b),
-        _mm256_mul_epu32(a, _mm256_srli_epi64::<32>(b)),
-    );
-    _mm256_add_epi64(low, _mm256_slli_epi64::<32>(cross))
-}
-
-/// `x` rotated left by `L` bits (`R = 64 - L`).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn rol4<const L: i32, const R: i32>(x: __m256i) -> __m256i {
-    _mm256_or_si256(_mm256_slli_epi64::<L>(x), _mm256_srli_epi64::<R>(x))
-}
-
-/// SplitMix64's output function on four lanes.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mix4(z: __m256i) -> __m256i {
-    let z = mullo4(
-        _mm256_xor_si256(z, _mm256_srli_epi64::<30>(z)),
-        _mm256_set1_epi64x(0xBF58_476D_1CE4_E5B9_u64 as i64),
-    );
-    let z = mullo4(
-        _mm256_xor_si256(z, _mm256_srli_epi64::<27>(z)),
-        _mm256_set1_epi64x(0x94D0_49BB_1331_11EB_u64 as i64),
-    );
-    _mm256_xor_si256(z, _mm256_srli_epi64::<31>(z))
-}
-
-impl Group for Xoshiro4 {
-    const LANES: usize = 4;
-
-    #[inline(always)]
-    unsafe fn for_deals(seed: u64, first: u64) -> Self {
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { xoshiro4(seed, first) }
-    }
-
-    #[inline(always)]
-    unsafe fn draw_pair(&mut self, b: u32, row: &mut [u64; MAX_LANES]) -> u16 {
-        // SAFETY: the caller guarantees AVX2; `row` holds at least 32 writable bytes and
-        // `storeu` needs no alignment.
-        unsafe {
-            let (j, risky) = bounded_pair4(self.next4(), b);
-            _mm256_storeu_si256(row.as_mut_ptr().cast(), j);
-            risky
-        }
-    }
-}
-
-/// Deals `first .. first + 4` of `seed`, seeded as `bmn_deals::deal_rng`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn xoshiro4(seed: u64, first: u64) -> Xoshiro4 {
-    let index = _mm256_add_epi64(
-        _mm256_set1_epi64x(first as i64),
-        _mm256_setr_epi64x(0, 1, 2, 3),
-    );
-    // seed + 4 * index * GAMMA (mod 2^64), the SplitMix64 counter of each deal.
-    let base = _mm256_add_epi64(
-        _mm256_set1_epi64x(seed as i64),
-        mullo4(index, _mm256_set1_epi64x(GAMMA.wrapping_mul(4) as i64)),
-    );
-    let at = |k: u64| {
-        mix4(_mm256_add_epi64(
-            base,
-            _mm256_set1_epi64x(GAMMA.wrapping_mul(k) as i64),
-        ))
-    };
-    Xoshiro4([at(1), at(2), at(3), at(4)])
-}
-
-impl Xoshiro4 {
-    /// Next output of every lane.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn next4(&mut self) -> __m256i {
-        let [s0, s1, s2, s3] = &mut self.0;
-        let sum = _mm256_add_epi64(*s0, *s3);
-        let result = _mm256_add_epi64(rol4::<23, 41>(sum), *s0);
-        let t = _mm256_slli_epi64::<17>(*s1);
-        *s2 = _mm256_xor_si256(*s2, *s0);
-        *s3 = _mm256_xor_si256(*s3, *s1);
-        *s1 = _mm256_xor_si256(*s1, *s2);
-        *s0 = _mm256_xor_si256(*s0, *s3);
-        *s2 = _mm256_xor_si256(*s2, t);
-        *s3 = rol4::<45, 19>(*s3);
-        result
-    }
-}
-
-/// `bounded_pair` on four lanes: the unsigned compares flip the sign bits of both sides.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn bounded_pair4(x: __m256i, b: u32) -> (__m256i, u16) {
-    let b1 = _mm256_set1_epi64x(i64::from(b));
-    let b2 = _mm256_set1_epi64x(i64::from(b - 1));
-    let m1 = _mm256_mul_epu32(x, b1);
-    let m2 = _mm256_mul_epu32(_mm256_srli_epi64::<32>(x), b2);
-    let sign = _mm256_set1_epi32(i32::MIN);
-    let below = |m: __m256i, b: __m256i| {
-        _mm256_cmpgt_epi32(_mm256_xor_si256(b, sign), _mm256_xor_si256(m, sign))
-    };
-    // Odd 32-bit lanes compare a high word with 0: never below.
-    let risky = _mm256_or_si256(below(m1, b1), below(m2, b2));
-    let risky = _mm256_movemask_ps(_mm256_castsi256_ps(risky)) as u16;
-    let j = _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>(m1), m2);
-    (j, risky)
 }
