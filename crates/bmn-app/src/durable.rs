@@ -2,11 +2,12 @@
 //! a result file), say where a resumed run starts, drive the units with the observer's
 //! progress, save, and say how to go on after an interruption.
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use bmn_run::{LedgerChoice, Progress, Recorder, RunFile, drive};
+use bmn_run::{LedgerChoice, Progress, Recorder, RunFile, Workers, drive};
 use bmn_search::Summary;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -29,6 +30,8 @@ pub struct Plan<'a, P> {
     /// The last unit to play (`None`: until stopped).
     pub end: Option<u64>,
     pub threads: usize,
+    /// Consecutive units a worker plays as one (more than one on a device).
+    pub block: u64,
     /// What the observer counts ("games", "deals") and how many of them are in the range.
     pub what: &'a str,
     pub total: Option<u64>,
@@ -53,7 +56,7 @@ pub fn run<P>(
     plan: Plan<P>,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
-    play: impl Fn(u64) -> Summary + Sync,
+    play: impl Fn(Range<u64>) -> Summary + Sync,
     items: impl Fn(u64) -> u64,
     message: impl Fn(&Summary) -> Option<String>,
     mut keep_going: impl FnMut() -> bool,
@@ -83,7 +86,10 @@ where
         &mut recorder,
         &mut state,
         plan.end,
-        plan.threads,
+        Workers {
+            threads: plan.threads,
+            block: plan.block,
+        },
         stop,
         play,
         |summary, next| {

@@ -282,14 +282,15 @@ pub fn run(
             same_run: &same_run,
             end: units.end,
             threads,
+            block: config.engine.units_per_claim(GAMES_PER_UNIT),
             what: "games",
             total: Some((range[1] - range[0]) as u64).filter(|_| games.is_some()),
         },
         observer,
         stop,
-        |unit| {
+        |block| {
             let mut tally = fresh.clone();
-            let r = units.games_of(unit);
+            let r = units.games_of_units(block);
             play_into(&config, r.start, r.end, &mut tally);
             tally
         },

@@ -6,7 +6,7 @@
 //! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.
 
 use bmn_core::{Deck, Kind, Player, Position};
-use bmn_search::device::{DeviceBatch, DeviceDeals, PER_START};
+use bmn_search::device::{DeviceBatch, DeviceDeals, MAX_RANKED, PER_START};
 use bmn_search::{DealIndex, Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
@@ -135,9 +135,10 @@ impl Deals for AllDeals {
         self.leader
     }
 
-    /// Runs of [`PER_START`] arrangements, each from its first one unranked here; the
-    /// device plays them with player 1's part first and the true leader, as `fill` does in
-    /// the kernels' layout.
+    /// The ranks themselves where the device can unrank them (decks of at most
+    /// [`MAX_RANKED`] deals), else runs of [`PER_START`] arrangements, each from its first one
+    /// unranked here; the device plays them with player 1's part first and the true leader,
+    /// as `fill` does in the kernels' layout.
     fn device_deals(
         &self,
         first: DealIndex,
@@ -145,17 +146,25 @@ impl Deals for AllDeals {
         max_tricks: u32,
     ) -> Option<DeviceBatch<'_>> {
         let len = self.deal_len();
-        let runs = count.div_ceil(PER_START);
-        let mut starts = vec![0u8; runs * len];
-        for (r, start) in starts.chunks_exact_mut(len).enumerate() {
-            self.arrangements
-                .unrank(first + (r * PER_START) as DealIndex, start);
-        }
-        Some(DeviceBatch {
-            deals: DeviceDeals::Arrangements {
+        let deals = if self.count <= MAX_RANKED {
+            DeviceDeals::Ranks {
+                first: first as u64,
+                counts: self.deck.counts(),
+            }
+        } else {
+            let runs = count.div_ceil(PER_START);
+            let mut starts = vec![0u8; runs * len];
+            for (r, start) in starts.chunks_exact_mut(len).enumerate() {
+                self.arrangements
+                    .unrank(first + (r * PER_START) as DealIndex, start);
+            }
+            DeviceDeals::Arrangements {
                 starts,
                 per_start: PER_START,
-            },
+            }
+        };
+        Some(DeviceBatch {
+            deals,
             count,
             len,
             first_hand: self.first_hand,

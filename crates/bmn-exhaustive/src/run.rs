@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{DealIndex, Engine, Progress, Summary, play_deals, run_units};
+use bmn_search::{Blocks, DealIndex, Engine, Progress, Summary, play_deals, run_unit_blocks};
 
 use crate::deals::AllDeals;
 
@@ -80,10 +80,15 @@ impl Enumeration {
         }
     }
 
-    /// Plays unit `unit` of the range into a fresh summary.
-    pub fn play_unit(&self, unit: u64) -> Summary {
+    /// Consecutive units a worker plays as one ([`Engine::units_per_claim`]).
+    pub fn units_per_claim(&self) -> u64 {
+        self.engine.units_per_claim(DEALS_PER_UNIT)
+    }
+
+    /// Plays units `units` (consecutive, non-empty) of the range into a fresh summary.
+    pub fn play_units(&self, units: Range<u64>) -> Summary {
         let mut s = self.start().summary;
-        let r = self.unit_range(unit);
+        let r = self.unit_range(units.start).start..self.unit_range(units.end - 1).end;
         play_deals(
             &self.deals,
             self.engine,
@@ -98,7 +103,7 @@ impl Enumeration {
     /// Plays units from `progress.next_unit` on, merging into `progress`, until the range is
     /// done, `stop` is set, or `report(summary, next_unit)` (called as units merge and every
     /// 200 ms, with what `progress` would then hold) returns false. (Durable runs go through
-    /// `bmn_run::drive` with [`Self::play_unit`] instead, which records as it goes.)
+    /// `bmn_run::drive` with [`Self::play_units`] instead, which records as it goes.)
     pub fn run(
         &self,
         progress: &mut Progress,
@@ -106,14 +111,18 @@ impl Enumeration {
         stop: &AtomicBool,
         report: impl FnMut(&Summary, u64) -> bool,
     ) {
-        progress.next_unit = run_units(
-            progress.next_unit,
-            Some(self.units()),
+        let blocks = Blocks {
+            first: progress.next_unit,
+            end: Some(self.units()),
+            size: self.units_per_claim(),
+        };
+        progress.next_unit = run_unit_blocks(
+            blocks,
             threads,
             stop,
             &mut progress.summary,
             Summary::merge,
-            |unit| self.play_unit(unit),
+            |units| self.play_units(units),
             report,
         );
     }

@@ -1,42 +1,74 @@
 //! `Gpu`: one opened adapter with the compiled kernel, and the batch loop that feeds it.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, TryLockError};
 
 use bmn_kernel::Played;
-use bmn_search::device::{DeviceBatch, DeviceDeals, DevicePlayer};
+use bmn_search::device::{DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
 
 use crate::MAX_BATCH;
 use crate::adapters::{AdapterSummary, all, instance, summary};
 use crate::error::GpuError;
-use bmn_deals::stream::GAMMA;
+use crate::job::{Job, PARAMS_WORDS, TALLY_HIST, TALLY_WORDS};
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
 const WORKGROUP: u32 = 64;
 
-/// Bytes of the shader's `Params` (twelve u32s).
-const PARAMS_BYTES: u64 = 48;
+/// Invocations a dispatch runs at most on a GPU; each plays work item `i`, `i + lanes`, ...
+/// until the batch is done. 2^18 fills the largest GPUs (an H100 holds 132 x 2048 invocations)
+/// with work items to spare for lanes whose games run long.
+const MAX_LANES: usize = 1 << 18;
 
-/// An opened adapter: its device and queue, the kernel's pipeline, and buffers reused from
-/// batch to batch (the lock on them also makes batches take turns on the device).
+/// Games a work item of consecutive arrangements plays on a GPU (unranking its first one
+/// costs about as much as a few short games), and on a CPU adapter.
+const RANK_RUN: usize = 64;
+const RANK_RUN_CPU: usize = 8;
+
+/// Kept games read back with the totals in one copy; more take a second.
+const KEPT_FIRST: usize = 64;
+
+/// Kept games a batch holds; a batch that keeps more is played again game by game.
+const KEPT_CAP: usize = 1 << 16;
+
+/// Batches in flight at once: while one is read back and tallied, the next one plays.
+const SLOTS: usize = 2;
+
+/// An opened adapter: its device and queue, the kernel's pipeline, and [`SLOTS`] sets of
+/// buffers reused from batch to batch (a set's lock makes its batches take turns).
 pub struct Gpu {
     adapter: AdapterSummary,
     device: wgpu::Device,
     queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
-    buffers: Mutex<Option<Buffers>>,
+    slots: [Mutex<Option<Buffers>>; SLOTS],
+    /// Games one dispatch plays at most ([`MAX_BATCH`] unless [`Gpu::limit_dispatch`] lowers it).
+    dispatch: AtomicUsize,
+    /// Invocations one dispatch runs at most, and the games of a work item of arrangements.
+    /// On a CPU adapter (lavapipe) one invocation plays one short work item: llvmpipe ends
+    /// any invocation's loop after a fixed number of iterations (its guard against endless
+    /// loops; measured: after about 2,600 Camicia tricks), which a lane that takes item after
+    /// item reaches, and which a GPU driver does not have.
+    lanes: AtomicUsize,
+    rank_run: usize,
     /// The first error the device reported outside a batch's own checks.
     errors: Arc<Mutex<Option<String>>>,
     /// The first batch that failed.
     failure: OnceLock<String>,
 }
 
-/// The buffers of one batch: parameters, deals in, results out and their copy to read back.
+/// The buffers of one batch in flight.
 struct Buffers {
     params: wgpu::Buffer,
     input: wgpu::Buffer,
     results: wgpu::Buffer,
-    readback: wgpu::Buffer,
+    tally: wgpu::Buffer,
+    kept: wgpu::Buffer,
+    /// Mappable copies: of every game's result; of the totals and the first kept games; of
+    /// the rest of the kept games.
+    results_back: wgpu::Buffer,
+    tally_back: wgpu::Buffer,
+    kept_back: wgpu::Buffer,
     bind: wgpu::BindGroup,
     /// Words `input` holds; games `results` holds.
     input_words: usize,
@@ -69,6 +101,7 @@ impl Gpu {
         }
         let adapter = adapters.swap_remove(index);
         let info = summary(index, &adapter.get_info());
+        let cpu = adapter.get_info().device_type == wgpu::DeviceType::Cpu;
         let fail = |reason: String| GpuError::Open {
             index,
             name: info.name.clone(),
@@ -111,7 +144,10 @@ impl Gpu {
             device,
             queue,
             pipeline,
-            buffers: Mutex::new(None),
+            slots: std::array::from_fn(|_| Mutex::new(None)),
+            dispatch: AtomicUsize::new(MAX_BATCH),
+            lanes: AtomicUsize::new(if cpu { usize::MAX } else { MAX_LANES }),
+            rank_run: if cpu { RANK_RUN_CPU } else { RANK_RUN },
             errors,
             failure: OnceLock::new(),
         })
@@ -120,6 +156,21 @@ impl Gpu {
     /// The adapter this GPU is.
     pub fn adapter(&self) -> &AdapterSummary {
         &self.adapter
+    }
+
+    /// Plays batches in dispatches of at most `games` games (at least 1, at most
+    /// [`MAX_BATCH`]): for tests that cut batches small, and for measuring what a dispatch's
+    /// size costs. Results do not depend on it.
+    pub fn limit_dispatch(&self, games: usize) {
+        self.dispatch
+            .store(games.clamp(1, MAX_BATCH), Ordering::Relaxed);
+    }
+
+    /// Runs at most `lanes` invocations a dispatch (at least 1), each taking work item after
+    /// work item: for tests of that loop on a CPU adapter, which otherwise runs one item per
+    /// invocation. Results do not depend on it.
+    pub fn limit_lanes(&self, lanes: usize) {
+        self.lanes.store(lanes.max(1), Ordering::Relaxed);
     }
 
     /// Buffers for `games` results and `words` input words, reusing the last ones if they fit.
@@ -143,148 +194,233 @@ impl Gpu {
 
     fn make_buffers(&self, games: usize, words: usize) -> Buffers {
         let d = &self.device;
-        let buffer = |label, size: u64, usage| {
+        let buffer = |label, size: usize, usage| {
             d.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
-                size,
+                size: size.max(16) as u64,
                 usage,
                 mapped_at_creation: false,
             })
         };
         use wgpu::BufferUsages as U;
-        let params = buffer("params", PARAMS_BYTES, U::UNIFORM | U::COPY_DST);
-        let input = buffer("input", (words.max(1) * 4) as u64, U::STORAGE | U::COPY_DST);
-        let out_bytes = (games.max(1) * 8) as u64;
-        let results = buffer("results", out_bytes, U::STORAGE | U::COPY_SRC);
-        let readback = buffer("readback", out_bytes, U::MAP_READ | U::COPY_DST);
+        let params = buffer("params", PARAMS_WORDS * 4, U::UNIFORM | U::COPY_DST);
+        let input = buffer("input", words * 4, U::STORAGE | U::COPY_DST);
+        let results = buffer("results", games * 8, U::STORAGE | U::COPY_SRC);
+        let tally = buffer(
+            "tally",
+            TALLY_WORDS * 4,
+            U::STORAGE | U::COPY_SRC | U::COPY_DST,
+        );
+        let kept = buffer("kept", KEPT_CAP * 16, U::STORAGE | U::COPY_SRC);
+        let back = U::MAP_READ | U::COPY_DST;
+        let results_back = buffer("results back", games * 8, back);
+        let tally_back = buffer("tally back", TALLY_WORDS * 4 + KEPT_FIRST * 16, back);
+        let kept_back = buffer("kept back", KEPT_CAP * 16, back);
         let layout = self.pipeline.get_bind_group_layout(0);
+        let entries: Vec<wgpu::BindGroupEntry> = [&params, &input, &results, &tally, &kept]
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
         let bind = d.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("play"),
             layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: params.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: input.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: results.as_entire_binding(),
-                },
-            ],
+            entries: &entries,
         });
         Buffers {
             params,
             input,
             results,
-            readback,
+            tally,
+            kept,
+            results_back,
+            tally_back,
+            kept_back,
             bind,
             input_words: words,
             games,
         }
     }
 
-    /// Plays one batch of at most [`MAX_BATCH`] games on buffers the caller holds.
-    fn run(
+    /// Writes a job's parameters and deals, dispatches it and queues the copies to read back:
+    /// with `spec`, the totals and the first kept games; else every game's result.
+    fn dispatch(
         &self,
-        slot: &mut Option<Buffers>,
-        batch: &DeviceBatch<'_>,
-        out: &mut [Played],
-    ) -> Result<(), String> {
-        let n = batch.count;
-        // Mode, the SplitMix64 counter of the first deal, segment, deals per start,
-        // invocations, and the codes the shader reads (the deck, or the starts).
-        let (mode, base, segment, per_start, threads, codes) = match &batch.deals {
-            DeviceDeals::Stream {
-                seed,
-                first,
-                deck,
-                segment,
-            } => {
-                // As bmn_deals::deal_rng: deal k's counter is seed + 4k * GAMMA.
-                let base = seed.wrapping_add(first.wrapping_mul(4).wrapping_mul(GAMMA));
-                (0, base, *segment, 1, n, deck.as_ref())
-            }
-            DeviceDeals::Arrangements { starts, per_start } => (
-                1,
-                0,
-                0,
-                *per_start,
-                n.div_ceil(*per_start),
-                starts.as_slice(),
-            ),
-        };
-        let input: Vec<u8> = codes
-            .iter()
-            .flat_map(|&c| u32::from(c).to_le_bytes())
-            .collect();
-        let params: [u32; 12] = [
-            base as u32,
-            (base >> 32) as u32,
-            n as u32,
-            batch.len as u32,
-            batch.first_hand as u32,
-            u32::from(batch.leader),
-            batch.max_tricks,
-            mode,
-            segment as u32,
-            per_start as u32,
-            0,
-            0,
-        ];
-        let b = self.buffers(slot, n, codes.len());
-        let params: Vec<u8> = params.iter().flat_map(|w| w.to_le_bytes()).collect();
-        self.queue.write_buffer(&b.params, 0, &params);
-        self.queue.write_buffer(&b.input, 0, &input);
-        let groups = (threads as u32).div_ceil(WORKGROUP).max(1);
+        b: &Buffers,
+        job: &Job,
+        spec: Option<DigestSpec>,
+    ) -> Result<wgpu::SubmissionIndex, String> {
+        let lanes = job.items().min(self.lanes.load(Ordering::Relaxed));
+        let params = job.params(lanes, spec, KEPT_CAP);
+        let bytes =
+            |words: &[u32]| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()).collect() };
+        self.queue.write_buffer(&b.params, 0, &bytes(&params));
+        if !job.input.is_empty() {
+            self.queue.write_buffer(&b.input, 0, &bytes(&job.input));
+        }
+        let groups = (lanes as u32).div_ceil(WORKGROUP).max(1);
         let x = groups.min(65_535);
         let y = groups.div_ceil(x);
         let mut encoder = self.device.create_command_encoder(&Default::default());
+        if spec.is_some() {
+            encoder.clear_buffer(&b.tally, 0, None);
+        }
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &b.bind, &[]);
             pass.dispatch_workgroups(x, y, 1);
         }
-        let out_bytes = (n * 8) as u64;
-        encoder.copy_buffer_to_buffer(&b.results, 0, &b.readback, 0, out_bytes);
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.queue.submit([encoder.finish()]);
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(e.to_string());
+        if spec.is_some() {
+            let words = (TALLY_WORDS * 4) as u64;
+            encoder.copy_buffer_to_buffer(&b.tally, 0, &b.tally_back, 0, words);
+            let first = (KEPT_FIRST * 16) as u64;
+            encoder.copy_buffer_to_buffer(&b.kept, 0, &b.tally_back, words, first);
+        } else {
+            let out = (job.count * 8) as u64;
+            encoder.copy_buffer_to_buffer(&b.results, 0, &b.results_back, 0, out);
         }
-        let slice = b.readback.slice(..out_bytes);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let index = self.queue.submit([encoder.finish()]);
+        match pollster::block_on(scope.pop()) {
+            Some(e) => Err(e.to_string()),
+            None => Ok(index),
+        }
+    }
+
+    /// The first `bytes` of `buffer` once submission `index` is done.
+    fn read(
+        &self,
+        buffer: &wgpu::Buffer,
+        bytes: usize,
+        index: wgpu::SubmissionIndex,
+    ) -> Result<Vec<u8>, String> {
+        let slice = buffer.slice(..bytes as u64);
         let (tx, rx) = std::sync::mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
+        // Waits for this submission only, so another thread's batch keeps the GPU busy.
         self.device
-            .poll(wgpu::PollType::wait_indefinitely())
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
             .map_err(|e| e.to_string())?;
         rx.recv()
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
-        {
-            let view = slice.get_mapped_range().map_err(|e| e.to_string())?;
-            for (o, w) in out.iter_mut().zip(view.chunks_exact(8)) {
-                let cards = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                let word = u32::from_le_bytes([w[4], w[5], w[6], w[7]]);
-                let tricks = word & ((1 << 30) - 1);
-                *o = match word >> 30 {
-                    2 => Played::Capped { cards, tricks },
-                    w => Played::Finished {
-                        winner: w as u8,
-                        cards,
-                        tricks,
-                    },
-                };
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| e.to_string())?
+            .to_vec();
+        buffer.unmap();
+        Ok(data)
+    }
+
+    /// Plays one job of at most [`MAX_BATCH`] games into `out`, one result per game.
+    fn run_games(
+        &self,
+        slot: &mut Option<Buffers>,
+        job: &Job,
+        out: &mut [Played],
+    ) -> Result<(), String> {
+        let b = self.buffers(slot, job.count, job.input.len());
+        let index = self.dispatch(b, job, None)?;
+        let data = self.read(&b.results_back, job.count * 8, index)?;
+        for (o, w) in out.iter_mut().zip(data.chunks_exact(8)) {
+            *o = decode(word(w, 0), word(w, 4));
+        }
+        Ok(())
+    }
+
+    /// Plays one job of at most [`MAX_BATCH`] games and returns its digest under `spec`.
+    fn run_digest(
+        &self,
+        slot: &mut Option<Buffers>,
+        job: &Job,
+        spec: DigestSpec,
+    ) -> Result<Digest, String> {
+        let b = self.buffers(slot, 0, job.input.len());
+        let index = self.dispatch(b, job, Some(spec))?;
+        let data = self.read(&b.tally_back, TALLY_WORDS * 4 + KEPT_FIRST * 16, index)?;
+        let (totals, first_kept) = data.split_at(TALLY_WORDS * 4);
+        let t = |i: usize| u64::from(word(totals, 4 * i));
+        let kept_count = t(0) as usize;
+        if kept_count > KEPT_CAP {
+            // Too many to keep on the device (a deck whose games mostly cycle): every game.
+            let mut out = vec![Played::default(); job.count];
+            self.run_games(slot, job, &mut out)?;
+            return Ok(Digest::of(&out, spec));
+        }
+        let mut histogram: Vec<u64> = (0..DIGEST_BINS).map(|i| t(TALLY_HIST + i)).collect();
+        while histogram.last() == Some(&0) {
+            histogram.pop();
+        }
+        let more;
+        let kept_bytes: &[u8] = if kept_count <= KEPT_FIRST {
+            &first_kept[..kept_count * 16]
+        } else {
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            encoder.copy_buffer_to_buffer(&b.kept, 0, &b.kept_back, 0, (kept_count * 16) as u64);
+            let index = self.queue.submit([encoder.finish()]);
+            more = self.read(&b.kept_back, kept_count * 16, index)?;
+            &more
+        };
+        let mut kept: Vec<(usize, Played)> = kept_bytes
+            .chunks_exact(16)
+            .map(|e| (word(e, 0) as usize, decode(word(e, 4), word(e, 8))))
+            .collect();
+        kept.sort_unstable_by_key(|&(i, _)| i);
+        Ok(Digest {
+            finished: t(1),
+            wins: [t(2), t(3)],
+            cards: t(4) | t(5) << 32,
+            tricks: t(6) | t(7) << 32,
+            histogram,
+            kept,
+        })
+    }
+
+    /// A free slot's buffers, or (with `wait`) the first slot once it is free; `None` if every
+    /// slot is busy and `wait` is false.
+    fn slot(&self, wait: bool) -> Option<std::sync::MutexGuard<'_, Option<Buffers>>> {
+        for slot in &self.slots {
+            match slot.try_lock() {
+                Ok(guard) => return Some(guard),
+                Err(TryLockError::Poisoned(e)) => return Some(e.into_inner()),
+                Err(TryLockError::WouldBlock) => {}
             }
         }
-        b.readback.unmap();
-        Ok(())
+        wait.then(|| self.slots[0].lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The device's first error outside a batch's checks, if any.
+    fn take_error(&self) -> Result<(), String> {
+        match self.errors.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+fn word(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// A game's result from the shader's (cards, tricks | status << 30).
+fn decode(cards: u32, word: u32) -> Played {
+    let tricks = word & ((1 << 30) - 1);
+    match word >> 30 {
+        2 => Played::Capped { cards, tricks },
+        w => Played::Finished {
+            winner: w as u8,
+            cards,
+            tricks,
+        },
     }
 }
 
@@ -306,6 +442,19 @@ impl DevicePlayer for Gpu {
         played
     }
 
+    fn digest(
+        &self,
+        batch: &DeviceBatch<'_>,
+        spec: DigestSpec,
+        wait: bool,
+    ) -> Result<Option<Digest>, String> {
+        let digest = self.digest_batch(batch, spec, wait);
+        if let Err(e) = &digest {
+            let _ = self.failure.set(e.clone());
+        }
+        digest
+    }
+
     fn first_error(&self) -> Option<String> {
         self.failure.get().cloned()
     }
@@ -318,60 +467,90 @@ impl Gpu {
         out: &mut [Played],
         wait: bool,
     ) -> Result<bool, String> {
-        check(batch, out)?;
-        let mut slot = match self.buffers.try_lock() {
-            Ok(slot) => slot,
-            Err(TryLockError::WouldBlock) if !wait => return Ok(false),
-            Err(TryLockError::WouldBlock) => self.buffers.lock().unwrap_or_else(|e| e.into_inner()),
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+        check(batch, out.len())?;
+        let Some(mut slot) = self.slot(wait) else {
+            return Ok(false);
         };
-        // Large batches go in dispatches of at most MAX_BATCH games (whole runs of
-        // arrangements, so each part starts at one of the batch's starts).
-        let mut done = 0;
-        while done < batch.count {
-            let most = match &batch.deals {
-                DeviceDeals::Arrangements { per_start, .. } => MAX_BATCH - MAX_BATCH % per_start,
-                DeviceDeals::Stream { .. } => MAX_BATCH,
-            };
-            let n = (batch.count - done).min(most);
-            let part = DeviceBatch {
-                deals: match &batch.deals {
-                    DeviceDeals::Stream {
-                        seed,
-                        first,
-                        deck,
-                        segment,
-                    } => DeviceDeals::Stream {
-                        seed: *seed,
-                        first: first + done as u64,
-                        deck: Cow::Borrowed(deck.as_ref()),
-                        segment: *segment,
-                    },
-                    DeviceDeals::Arrangements { starts, per_start } => {
-                        let from = done / per_start * batch.len;
-                        let to = (done + n).div_ceil(*per_start) * batch.len;
-                        DeviceDeals::Arrangements {
-                            starts: starts[from..to].to_vec(),
-                            per_start: *per_start,
-                        }
-                    }
-                },
-                count: n,
-                ..batch.clone()
-            };
-            self.run(&mut slot, &part, &mut out[done..done + n])?;
-            done += n;
+        for (done, part) in parts(batch, self.dispatch.load(Ordering::Relaxed)) {
+            let job = Job::new(&part, self.rank_run)?;
+            self.run_games(&mut slot, &job, &mut out[done..done + part.count])?;
         }
-        if let Some(e) = self.errors.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            return Err(e);
-        }
+        self.take_error()?;
         Ok(true)
     }
+
+    fn digest_batch(
+        &self,
+        batch: &DeviceBatch<'_>,
+        spec: DigestSpec,
+        wait: bool,
+    ) -> Result<Option<Digest>, String> {
+        check(batch, batch.count)?;
+        if spec.bin == 0 {
+            return Err("bad digest: bins of 0 cards".into());
+        }
+        let Some(mut slot) = self.slot(wait) else {
+            return Ok(None);
+        };
+        let mut digest = Digest::default();
+        for (done, part) in parts(batch, self.dispatch.load(Ordering::Relaxed)) {
+            let job = Job::new(&part, self.rank_run)?;
+            digest.append(self.run_digest(&mut slot, &job, spec)?, done);
+        }
+        self.take_error()?;
+        Ok(Some(digest))
+    }
+}
+
+/// A batch cut into parts of at most `most` games (whole runs of arrangements, so each part
+/// starts at one of the batch's starts), each with the index of its first game.
+fn parts<'a>(
+    batch: &'a DeviceBatch<'a>,
+    most: usize,
+) -> impl Iterator<Item = (usize, DeviceBatch<'a>)> + 'a {
+    let most = match &batch.deals {
+        DeviceDeals::Arrangements { per_start, .. } => (most - most % per_start).max(*per_start),
+        DeviceDeals::Stream { .. } | DeviceDeals::Ranks { .. } => most,
+    };
+    (0..batch.count).step_by(most).map(move |done| {
+        let n = (batch.count - done).min(most);
+        let deals = match &batch.deals {
+            DeviceDeals::Stream {
+                seed,
+                first,
+                deck,
+                segment,
+            } => DeviceDeals::Stream {
+                seed: *seed,
+                first: first + done as u64,
+                deck: Cow::Borrowed(deck.as_ref()),
+                segment: *segment,
+            },
+            DeviceDeals::Arrangements { starts, per_start } => {
+                let from = done / per_start * batch.len;
+                let to = (done + n).div_ceil(*per_start) * batch.len;
+                DeviceDeals::Arrangements {
+                    starts: starts[from..to].to_vec(),
+                    per_start: *per_start,
+                }
+            }
+            DeviceDeals::Ranks { first, counts } => DeviceDeals::Ranks {
+                first: first + done as u64,
+                counts: *counts,
+            },
+        };
+        let part = DeviceBatch {
+            deals,
+            count: n,
+            ..batch.clone()
+        };
+        (done, part)
+    })
 }
 
 /// What the kernel assumes of a batch, checked so that a bad batch is an error, not a wrong
 /// answer.
-fn check(batch: &DeviceBatch<'_>, out: &[Played]) -> Result<(), String> {
+fn check(batch: &DeviceBatch<'_>, out: usize) -> Result<(), String> {
     let len = batch.len;
     if !(1..=64).contains(&len) || batch.first_hand > len || batch.leader > 1 {
         return Err(format!(
@@ -379,7 +558,7 @@ fn check(batch: &DeviceBatch<'_>, out: &[Played]) -> Result<(), String> {
             batch.first_hand
         ));
     }
-    if out.len() != batch.count || batch.max_tricks >= 1 << 30 {
+    if out != batch.count || batch.max_tricks >= 1 << 30 {
         return Err("bad batch size or trick cap".into());
     }
     let codes_ok = |codes: &[u8]| codes.iter().all(|&c| c <= bmn_kernel::MAX_CODE);
@@ -399,6 +578,11 @@ fn check(batch: &DeviceBatch<'_>, out: &[Played]) -> Result<(), String> {
                 || !codes_ok(starts)
             {
                 return Err("bad arrangement batch".into());
+            }
+        }
+        DeviceDeals::Ranks { counts, .. } => {
+            if counts.iter().sum::<u32>() as usize != len {
+                return Err("bad rank batch: the counts are not the deal's cards".into());
             }
         }
     }

@@ -10,10 +10,12 @@
 mod adapters;
 mod error;
 mod gpu;
+mod job;
 
 pub use adapters::{AdapterSummary, adapters};
 pub use error::GpuError;
 pub use gpu::{Gpu, open};
 
-/// Games one dispatch plays at most; a larger batch is played in several.
-pub const MAX_BATCH: usize = 1 << 20;
+/// Games one dispatch plays at most; a larger batch is played in several. A batch of 2^22
+/// standard games is a few milliseconds on a large GPU, so launching it costs little.
+pub const MAX_BATCH: usize = 1 << 22;

@@ -5,7 +5,8 @@
 // half) and the few 64-bit operations the stream and the stacks need are written out below.
 
 struct Params {
-    // Stream mode: the SplitMix64 counter of this batch's first deal (seed + 4 * first * GAMMA).
+    // Stream mode: the SplitMix64 counter of this batch's first deal (seed + 4 * first * GAMMA);
+    // rank mode: the rank of its first deal.
     base_lo: u32,
     base_hi: u32,
     // Games in this batch.
@@ -16,21 +17,56 @@ struct Params {
     // 0: player 1 leads; 1: player 2 leads.
     leader: u32,
     max_tricks: u32,
-    // 0: the seeded stream (deal k = shuffle of `deck`); 1: arrangements stepped from starts.
+    // 0: the seeded stream (deal k = shuffle of `deck`); 1: arrangements stepped from starts
+    // the host unranked; 2: arrangements unranked here from `base` (`cards_in` holds the
+    // deck's count of each code).
     mode: u32,
     // Stream mode: cards shuffled on their own, one segment after another (a balanced deal
-    // shuffles each player's share); arrangement mode: deals played per invocation.
+    // shuffles each player's share).
     segment: u32,
-    per_thread: u32,
+    // Games one work item plays: 1 in stream mode; a run of consecutive arrangements else.
+    per_item: u32,
+    // Invocations that take work items (item i goes to invocation i mod lanes).
+    lanes: u32,
+    // 0: every game's result to `results`; 1: finished games added up in `tally`, only the
+    // ones that matter written to `kept`.
+    tally: u32,
+    // Cards per histogram bin, and the cards from which a finished game is kept (it may enter
+    // the host's top K).
+    bin: u32,
+    keep_cards: u32,
+    // Entries `kept` holds.
+    kept_cap: u32,
+    // Rank mode: the number of arrangements of the whole deck (at most 2^58).
+    block_lo: u32,
+    block_hi: u32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
-// Stream mode: the deck's codes. Arrangement mode: one start arrangement per invocation.
+// Stream mode: the deck's codes. Start mode: one start arrangement per work item. Rank mode:
+// the deck's count of each code 0..5.
 @group(0) @binding(1) var<storage, read> cards_in: array<u32>;
 // Per game: (cards, tricks | status << 30), status 0 the leader won, 1 the other, 2 capped.
 @group(0) @binding(2) var<storage, read_write> results: array<vec2<u32>>;
+// The batch's totals (see TALLY_* below) and histogram, added to atomically.
+@group(0) @binding(3) var<storage, read_write> tally: array<atomic<u32>>;
+// Games the host records one by one: (game, cards, tricks | status << 30, 0).
+@group(0) @binding(4) var<storage, read_write> kept: array<vec4<u32>>;
+
+// Words of `tally`: kept games (all, even past `kept_cap`), finished games added up, their
+// wins by the leader and by the other player, cards and tricks (64-bit, low word first);
+// the histogram starts at TALLY_HIST.
+const TALLY_KEPT: u32 = 0u;
+const TALLY_FINISHED: u32 = 1u;
+const TALLY_WINS: u32 = 2u;
+const TALLY_CARDS: u32 = 4u;
+const TALLY_TRICKS: u32 = 6u;
+const TALLY_HIST: u32 = 16u;
+// Histogram bins; a finished game past them is kept instead.
+const BINS: u32 = 256u;
 
 // ---- 64-bit words -------------------------------------------------------------------------
 
@@ -227,108 +263,271 @@ fn empty() -> Stack {
     return Stack(vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), 0u);
 }
 
-// ---- The trick loop (bmn-kernel's `play_stacks`) ------------------------------------------
+// ---- The trick loop (bmn-kernel's `play_stacks`), one trick a step --------------------------
 
-// (winner relative to the leader or 2 when capped, cards laid, tricks). `x` leads first.
-fn play(lead: Stack, other: Stack, max_tricks: u32) -> vec3<u32> {
-    var x = lead;
-    var y = other;
-    // Which player `x` is: 0 the leader of the deal.
-    var xid = 0u;
-    var cards = 0u;
-    var tricks = 0u;
-    if (x.len == 0u) {
-        return vec3<u32>(1u, 0u, 0u);
-    }
-    if (y.len == 0u) {
-        return vec3<u32>(0u, 0u, 0u);
-    }
-    loop {
-        if (tricks >= max_tricks) {
-            return vec3<u32>(2u, cards, tricks);
-        }
-        let a = first_event(x);
-        let b = first_event(y);
-        var pile = empty();
-        var m: u32;
-        var debt: u32;
-        // After the opening, `x` pays and `y` has dibs.
-        if (a <= b) {
-            if (a == x.len) {
-                return vec3<u32>(xid ^ 1u, cards + 2u * a, tricks + 1u);
-            }
-            debt = pop_penalty(&x, a, &pile, 2u * a);
-            drop_top(&y, a);
-            m = 2u * a + 1u;
-            let t = x;
-            x = y;
-            y = t;
-            xid ^= 1u;
-        } else {
-            if (b == y.len) {
-                return vec3<u32>(xid, cards + 2u * b + 1u, tricks + 1u);
-            }
-            debt = pop_penalty(&y, b, &pile, 2u * b + 1u);
-            drop_top(&x, b + 1u);
-            m = 2u * b + 2u;
-        }
-        loop {
-            // `x` pays `y`.
-            let k = first_event(x);
-            if (k >= debt) {
-                drop_top(&x, debt);
-                m += debt;
-                cards += m;
-                tricks += 1u;
-                if (x.len == 0u) {
-                    return vec3<u32>(xid ^ 1u, cards, tricks);
-                }
-                take(&y, pile, m);
-                let t = x;
-                x = y;
-                y = t;
-                xid ^= 1u;
-                break;
-            }
-            if (k == x.len) {
-                return vec3<u32>(xid ^ 1u, cards + m + k, tricks + 1u);
-            }
-            debt = pop_penalty(&x, k, &pile, m + k);
-            m += k + 1u;
-            // `y` pays `x`.
-            let j = first_event(y);
-            if (j >= debt) {
-                drop_top(&y, debt);
-                m += debt;
-                cards += m;
-                tricks += 1u;
-                if (y.len == 0u) {
-                    return vec3<u32>(xid, cards, tricks);
-                }
-                take(&x, pile, m);
-                break;
-            }
-            if (j == y.len) {
-                return vec3<u32>(xid, cards + m + j, tricks + 1u);
-            }
-            debt = pop_penalty(&y, j, &pile, m + j);
-            m += j + 1u;
-        }
-    }
-    return vec3<u32>(2u, cards, tricks);
+// A game under way: `x` pays next (`xid` 0 if `x` is the deal's leader); `status` RUNNING, or
+// its result: 0 the leader won, 1 the other player, 2 capped at `max_tricks`.
+struct Game {
+    x: Stack,
+    y: Stack,
+    xid: u32,
+    cards: u32,
+    tricks: u32,
+    status: u32,
 }
 
-// Plays the deal in `deal` and writes its result.
-fn play_deal(game: u32) {
+const RUNNING: u32 = 3u;
+
+// The game from a deal, `lead` leading; one with an empty hand is over before it starts.
+fn begin(lead: Stack, other: Stack) -> Game {
+    var g: Game;
+    g = Game(lead, other, 0u, 0u, 0u, RUNNING);
+    if (lead.len == 0u) {
+        g.status = 1u;
+    } else if (other.len == 0u) {
+        g.status = 0u;
+    }
+    return g;
+}
+
+// Plays one trick (or ends the game at the cap). Lanes of one warp each play their own game a
+// trick at a time and start the next game as soon as theirs ends, so a long game holds up
+// only its own lane, not the 31 others (a game a lane would have kept them idle for).
+fn step(g: Game) -> Game {
+    // Hands in local variables: naga's SPIR-V output cannot pass a pointer to a struct's field.
+    var x = g.x;
+    var y = g.y;
+    var xid = g.xid;
+    var cards = g.cards;
+    let tricks = g.tricks;
+    if (tricks >= params.max_tricks) {
+        return Game(x, y, xid, cards, tricks, 2u);
+    }
+    let a = first_event(x);
+    let b = first_event(y);
+    var pile = empty();
+    var m: u32;
+    var debt: u32;
+    // After the opening, `x` pays and `y` has dibs.
+    if (a <= b) {
+        if (a == x.len) {
+            return Game(x, y, xid, cards + 2u * a, tricks + 1u, xid ^ 1u);
+        }
+        debt = pop_penalty(&x, a, &pile, 2u * a);
+        drop_top(&y, a);
+        m = 2u * a + 1u;
+        let t = x;
+        x = y;
+        y = t;
+        xid ^= 1u;
+    } else {
+        if (b == y.len) {
+            return Game(x, y, xid, cards + 2u * b + 1u, tricks + 1u, xid);
+        }
+        debt = pop_penalty(&y, b, &pile, 2u * b + 1u);
+        drop_top(&x, b + 1u);
+        m = 2u * b + 2u;
+    }
+    loop {
+        // `x` pays `y`.
+        let k = first_event(x);
+        if (k >= debt) {
+            drop_top(&x, debt);
+            m += debt;
+            cards += m;
+            if (x.len == 0u) {
+                return Game(x, y, xid, cards, tricks + 1u, xid ^ 1u);
+            }
+            take(&y, pile, m);
+            return Game(y, x, xid ^ 1u, cards, tricks + 1u, RUNNING);
+        }
+        if (k == x.len) {
+            return Game(x, y, xid, cards + m + k, tricks + 1u, xid ^ 1u);
+        }
+        debt = pop_penalty(&x, k, &pile, m + k);
+        m += k + 1u;
+        // `y` pays `x`.
+        let j = first_event(y);
+        if (j >= debt) {
+            drop_top(&y, debt);
+            m += debt;
+            cards += m;
+            if (y.len == 0u) {
+                return Game(x, y, xid, cards, tricks + 1u, xid);
+            }
+            take(&x, pile, m);
+            return Game(x, y, xid, cards, tricks + 1u, RUNNING);
+        }
+        if (j == y.len) {
+            return Game(x, y, xid, cards + m + j, tricks + 1u, xid);
+        }
+        debt = pop_penalty(&y, j, &pile, m + j);
+        m += j + 1u;
+    }
+    return g;
+}
+
+// The game of the deal in `deal`.
+fn begin_deal() -> Game {
     let n = params.len;
     let h = params.first_hand;
-    var r: vec3<u32>;
     if (params.leader == 0u) {
-        r = play(encode(0u, h), encode(h, n), params.max_tricks);
-    } else {
-        r = play(encode(h, n), encode(0u, h), params.max_tricks);
+        return begin(encode(0u, h), encode(h, n));
     }
-    results[game] = vec2<u32>(r.y, r.z | (r.x << 30u));
+    return begin(encode(h, n), encode(0u, h));
+}
+
+// ---- Results: one per game, or added up ----------------------------------------------------
+
+// This invocation's totals of the finished games it added up (64-bit sums as two words).
+var<private> finished: u32;
+var<private> wins0: u32;
+var<private> wins1: u32;
+var<private> cards_sum: vec2<u32>;
+var<private> tricks_sum: vec2<u32>;
+
+var<workgroup> group_hist: array<atomic<u32>, BINS>;
+// Finished, wins by seat, cards and tricks (low, high) of the workgroup.
+var<workgroup> group_sums: array<atomic<u32>, 8>;
+
+fn add_small(v: vec2<u32>, k: u32) -> vec2<u32> {
+    return add64(v, vec2<u32>(k, 0u));
+}
+
+// Adds a 64-bit value to two atomic words, carrying exactly.
+fn atomic_add64_group(at: u32, v: vec2<u32>) {
+    let old = atomicAdd(&group_sums[at], v.x);
+    let carry = select(0u, 1u, old + v.x < old);
+    if (v.y + carry != 0u) {
+        atomicAdd(&group_sums[at + 1u], v.y + carry);
+    }
+}
+
+fn atomic_add64_tally(at: u32, v: vec2<u32>) {
+    let old = atomicAdd(&tally[at], v.x);
+    let carry = select(0u, 1u, old + v.x < old);
+    if (v.y + carry != 0u) {
+        atomicAdd(&tally[at + 1u], v.y + carry);
+    }
+}
+
+fn record(game: u32, g: Game) {
+    let word = g.tricks | (g.status << 30u);
+    if (params.tally == 0u) {
+        results[game] = vec2<u32>(g.cards, word);
+        return;
+    }
+    let bin = g.cards / params.bin;
+    if (g.status == 2u || g.cards >= params.keep_cards || bin >= BINS) {
+        let slot = atomicAdd(&tally[TALLY_KEPT], 1u);
+        if (slot < params.kept_cap) {
+            kept[slot] = vec4<u32>(game, g.cards, word, 0u);
+        }
+        return;
+    }
+    finished += 1u;
+    if (g.status == 0u) {
+        wins0 += 1u;
+    } else {
+        wins1 += 1u;
+    }
+    cards_sum = add_small(cards_sum, g.cards);
+    tricks_sum = add_small(tricks_sum, g.tricks);
+    atomicAdd(&group_hist[bin], 1u);
+}
+
+// ---- Where a work item's deals come from ---------------------------------------------------
+
+// 64-bit helpers the unranking needs.
+fn sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
+}
+
+fn less64(a: vec2<u32>, b: vec2<u32>) -> bool {
+    return a.y < b.y || (a.y == b.y && a.x < b.x);
+}
+
+// `v / d` for d below 2^16, exact, sixteen bits at a time.
+fn div_small(v: vec2<u32>, d: u32) -> vec2<u32> {
+    var rem = 0u;
+    var q = vec2<u32>(0u);
+    var limbs = array<u32, 4>(v.y >> 16u, v.y & 0xffffu, v.x >> 16u, v.x & 0xffffu);
+    var digits: array<u32, 4>;
+    for (var i = 0u; i < 4u; i++) {
+        let cur = (rem << 16u) | limbs[i];
+        digits[i] = cur / d;
+        rem = cur % d;
+    }
+    return vec2<u32>((digits[2] << 16u) | digits[3], (digits[0] << 16u) | digits[1]);
+}
+
+// The arrangement of rank `r` of the deck whose code counts `cards_in` holds, into `deal`
+// (bmn-deals' `rank.rs`: the codes in ascending order, each block of arrangements that
+// start with one code counted by the multinomial).
+fn unrank(rank: vec2<u32>) {
+    var r = rank;
+    var left: array<u32, 6>;
+    for (var s = 0u; s < 6u; s++) {
+        left[s] = cards_in[s];
+    }
+    var block = vec2<u32>(params.block_lo, params.block_hi);
+    let n = params.len;
+    for (var i = 0u; i < n; i++) {
+        let rest = n - i;
+        for (var s = 0u; s < 6u; s++) {
+            if (left[s] == 0u) {
+                continue;
+            }
+            // Arrangements of what is left that start with code s: block * left[s] / rest
+            // (below 2^64: the host checks block * 64 fits).
+            let w = mul_wide(block.x, left[s]);
+            let starting = div_small(vec2<u32>(w.x, w.y + block.y * left[s]), rest);
+            if (less64(r, starting)) {
+                deal[i] = s;
+                left[s] -= 1u;
+                block = starting;
+                break;
+            }
+            r = sub64(r, starting);
+        }
+    }
+}
+
+// Deal `index` of the seeded stream into `deal`: SplitMix64 from its own counter seeds
+// xoshiro256++, then Durstenfeld's Fisher-Yates from the end of each segment.
+fn deal_from_stream(index: u32) {
+    let n = params.len;
+    splitmix = add64(vec2<u32>(params.base_lo, params.base_hi), mul64(vec2<u32>(index, 0u), GAMMA4));
+    s0 = splitmix_next();
+    s1 = splitmix_next();
+    s2 = splitmix_next();
+    s3 = splitmix_next();
+    has_spare = false;
+    for (var i = 0u; i < n; i++) {
+        deal[i] = cards_in[i];
+    }
+    for (var start = 0u; start < n; start += params.segment) {
+        for (var i = params.segment - 1u; i >= 1u; i--) {
+            let j = below(i + 1u);
+            let t = deal[start + i];
+            deal[start + i] = deal[start + j];
+            deal[start + j] = t;
+        }
+    }
+}
+
+// The first deal of work item `item` into `deal`.
+fn load_item(item: u32) {
+    let n = params.len;
+    if (params.mode == 0u) {
+        deal_from_stream(item);
+    } else if (params.mode == 1u) {
+        for (var i = 0u; i < n; i++) {
+            deal[i] = cards_in[item * n + i];
+        }
+    } else {
+        unrank(add64(vec2<u32>(params.base_lo, params.base_hi), vec2<u32>(item * params.per_item, 0u)));
+    }
 }
 
 // The next arrangement in lexicographic order (the last one stays as it is).
@@ -363,48 +562,82 @@ fn next_arrangement() {
     }
 }
 
+// ---- The batch -----------------------------------------------------------------------------
+
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let thread = gid.x + gid.y * groups.x * 64u;
-    let n = params.len;
-    if (params.mode == 0u) {
-        if (thread >= params.count) {
-            return;
-        }
-        // Deal `first + thread`: SplitMix64 from its own counter seeds xoshiro256++.
-        splitmix = add64(vec2<u32>(params.base_lo, params.base_hi), mul64(vec2<u32>(thread, 0u), GAMMA4));
-        s0 = splitmix_next();
-        s1 = splitmix_next();
-        s2 = splitmix_next();
-        s3 = splitmix_next();
-        has_spare = false;
-        for (var i = 0u; i < n; i++) {
-            deal[i] = cards_in[i];
-        }
-        // Durstenfeld's Fisher-Yates from the end of each segment.
-        for (var start = 0u; start < n; start += params.segment) {
-            for (var i = params.segment - 1u; i >= 1u; i--) {
-                let j = below(i + 1u);
-                let t = deal[start + i];
-                deal[start + i] = deal[start + j];
-                deal[start + j] = t;
+fn main(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    for (var b = local; b < BINS; b += 64u) {
+        atomicStore(&group_hist[b], 0u);
+    }
+    if (local < 8u) {
+        atomicStore(&group_sums[local], 0u);
+    }
+    workgroupBarrier();
+
+    let lane = gid.x + gid.y * groups.x * 64u;
+    let items = (params.count + params.per_item - 1u) / params.per_item;
+    var item = lane;
+    if (lane < params.lanes && item < items) {
+        var game = item * params.per_item;
+        var last = min(game + params.per_item, params.count);
+        load_item(item);
+        var g: Game;
+        g = begin_deal();
+        loop {
+            if (g.status == RUNNING) {
+                g = step(g);
+            }
+            if (g.status != RUNNING) {
+                record(game, g);
+                game += 1u;
+                if (game == last) {
+                    item += params.lanes;
+                    if (item >= items) {
+                        break;
+                    }
+                    game = item * params.per_item;
+                    last = min(game + params.per_item, params.count);
+                    load_item(item);
+                } else {
+                    next_arrangement();
+                }
+                g = begin_deal();
             }
         }
-        play_deal(thread);
+    }
+
+    if (params.tally == 0u) {
         return;
     }
-    let first = thread * params.per_thread;
-    if (first >= params.count) {
-        return;
+    if (finished != 0u) {
+        atomicAdd(&group_sums[TALLY_FINISHED], finished);
+        atomicAdd(&group_sums[TALLY_WINS], wins0);
+        atomicAdd(&group_sums[TALLY_WINS + 1u], wins1);
+        atomic_add64_group(TALLY_CARDS, cards_sum);
+        atomic_add64_group(TALLY_TRICKS, tricks_sum);
     }
-    for (var i = 0u; i < n; i++) {
-        deal[i] = cards_in[thread * n + i];
-    }
-    let last = min(first + params.per_thread, params.count);
-    for (var g = first; g < last; g++) {
-        if (g > first) {
-            next_arrangement();
+    workgroupBarrier();
+    for (var b = local; b < BINS; b += 64u) {
+        let n = atomicLoad(&group_hist[b]);
+        if (n != 0u) {
+            atomicAdd(&tally[TALLY_HIST + b], n);
         }
-        play_deal(g);
+    }
+    if (local == 0u) {
+        var sums: array<u32, 8>;
+        for (var w = 0u; w < 8u; w++) {
+            sums[w] = atomicLoad(&group_sums[w]);
+        }
+        if (sums[TALLY_FINISHED] != 0u) {
+            for (var w = TALLY_FINISHED; w < TALLY_CARDS; w++) {
+                atomicAdd(&tally[w], sums[w]);
+            }
+            atomic_add64_tally(TALLY_CARDS, vec2<u32>(sums[TALLY_CARDS], sums[TALLY_CARDS + 1u]));
+            atomic_add64_tally(TALLY_TRICKS, vec2<u32>(sums[TALLY_TRICKS], sums[TALLY_TRICKS + 1u]));
+        }
     }
 }

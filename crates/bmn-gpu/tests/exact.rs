@@ -7,21 +7,12 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
 use bmn_gpu::Gpu;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
-use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer};
-use bmn_search::{DealSource, Engine, SearchConfig, Summary, search};
 
-/// The first adapter, or `None` (after a line on stderr) where there is none.
-fn gpu() -> Option<&'static Gpu> {
-    match bmn_gpu::open(0) {
-        Ok(gpu) => Some(gpu),
-        Err(e) if std::env::var_os("BMN_REQUIRE_GPU").is_none() => {
-            eprintln!("SKIPPED: no GPU adapter ({e}); set BMN_REQUIRE_GPU to fail instead");
-            None
-        }
-        Err(e) => panic!("BMN_REQUIRE_GPU is set and {e}"),
-    }
-}
+mod common;
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
+use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
+use bmn_search::{DealSource, Deals, Engine, SearchConfig, Summary, search};
+use common::gpu;
 
 /// Plays `deals` (each a whole deal, player 1's `first_hand` cards first) one batch on the GPU.
 fn play_listed(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize, leader: u8) -> Vec<Played> {
@@ -220,6 +211,109 @@ fn a_search_on_the_gpu_or_on_both_equals_the_cpu_kernel() {
         if deck != "standard" {
             assert!(cpu.cycling > 0, "{deck} should cycle");
         }
+    }
+    assert_eq!(gpu.first_error(), None);
+}
+
+/// The CPU kernel's results for deals `first..first + count` of `all`, in the device's terms.
+fn cpu_results(all: &AllDeals, first: u128, count: usize) -> Vec<Played> {
+    let len = all.deal_len();
+    let mut codes = vec![0u8; count * len];
+    all.fill(first, &mut codes);
+    let mut out = vec![Played::default(); count];
+    bmn_kernel::play_many(
+        Kernel::Portable,
+        &codes,
+        len,
+        all.split(),
+        MAX_TRICKS,
+        &mut out,
+    );
+    out
+}
+
+#[test]
+fn ranks_unranked_on_the_gpu_equal_the_cpu_across_dispatches() {
+    let Some(gpu) = gpu() else { return };
+    // Ranks that start inside a run of arrangements and cross dispatches of 3,000 games.
+    for (spec, leader, first, count) in [
+        ("1J,1Q,1K,1A,8-", 0, 0, 11_880),
+        ("2J,2Q,6-", 1, 17, 1_243),
+        ("4J,4Q,4K,28-", 1, 193_584_473_082_000 - 9_001, 9_001),
+        ("2J,2Q,2K,14-", 0, 1_000_037, 10_000),
+    ] {
+        let all = AllDeals::new(Deck::parse(spec).unwrap(), Player(leader)).unwrap();
+        let batch = all.device_deals(first, count, MAX_TRICKS).unwrap();
+        assert!(matches!(batch.deals, DeviceDeals::Ranks { .. }), "{spec}");
+        gpu.limit_dispatch(3_000);
+        let mut got = vec![Played::default(); count];
+        assert_eq!(gpu.play(&batch, &mut got, true), Ok(true));
+        gpu.limit_dispatch(usize::MAX);
+        let want = cpu_results(&all, first, count);
+        let wrong = got.iter().zip(&want).position(|(g, w)| g != w);
+        assert_eq!(wrong, None, "{spec}, leader {}", leader + 1);
+    }
+    // A deck too large to unrank on the device (2^69 deals) goes as starts unranked here.
+    let standard = AllDeals::new(Deck::STANDARD, Player(0)).unwrap();
+    let batch = standard.device_deals(0, 10, MAX_TRICKS).unwrap();
+    assert!(matches!(batch.deals, DeviceDeals::Arrangements { .. }));
+}
+
+#[test]
+fn digests_equal_the_games_added_up_on_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    let source = DealSource::new(Deck::STANDARD, false).unwrap();
+    let games = 100_000;
+    let batch = source
+        .device_deals(11, 5_000, games, DEFAULT_MAX_TRICKS)
+        .unwrap();
+    let mut played = vec![Played::default(); games];
+    assert_eq!(gpu.play(&batch, &mut played, true), Ok(true));
+    // Nothing kept but capped games; a few hundred kept (a second read); every game kept
+    // (more than the device holds: played again game by game); a bin so narrow that long
+    // games fall past the histogram.
+    for (bin, keep_cards) in [(50, u32::MAX), (50, 2_500), (50, 0), (3, u32::MAX)] {
+        let spec = DigestSpec { bin, keep_cards };
+        gpu.limit_dispatch(30_000);
+        let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
+        gpu.limit_dispatch(usize::MAX);
+        assert_eq!(digest, Digest::of(&played, spec), "{spec:?}");
+        assert!(digest.finished > 0 || keep_cards == 0);
+    }
+    // Ranks too: a reduced deck whose games often cycle, player 2 leading.
+    let all = AllDeals::new(Deck::parse("2J,2Q,2K,14-").unwrap(), Player(1)).unwrap();
+    let batch = all.device_deals(5_000, 20_000, MAX_TRICKS).unwrap();
+    let spec = DigestSpec {
+        bin: 50,
+        keep_cards: 100,
+    };
+    let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
+    assert_eq!(digest, Digest::of(&cpu_results(&all, 5_000, 20_000), spec));
+    assert_eq!(gpu.first_error(), None);
+}
+
+#[test]
+fn an_enumeration_on_the_gpu_equals_the_cpu_deal_for_deal() {
+    let Some(gpu) = gpu() else { return };
+    // Cycling deals listed one by one, both leaders, a range that is not whole units.
+    for (spec, leader) in [("2J,2Q,6-", 0), ("1J,1Q,1K,1A,8-", 1), ("2J,2Q,2K,10-", 1)] {
+        let run = |engine: Engine| {
+            let deals = AllDeals::new(Deck::parse(spec).unwrap(), Player(leader)).unwrap();
+            let e = Enumeration {
+                range: 3..deals.count() - 5,
+                deals,
+                engine,
+                max_tricks: MAX_TRICKS,
+                list_cycles: true,
+            };
+            let mut p = e.start();
+            e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
+            assert!(e.is_complete(&p));
+            p.summary
+        };
+        let cpu = run(Engine::Kernel(Kernel::Portable));
+        let on_gpu = run(Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false));
+        assert_eq!(on_gpu, cpu, "{spec}, leader {}", leader + 1);
     }
     assert_eq!(gpu.first_error(), None);
 }

@@ -7,15 +7,25 @@
 
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{Progress, Summary, run_units};
+use std::ops::Range;
+
+use bmn_search::{Blocks, Progress, Summary, run_unit_blocks};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::RunError;
 use crate::recorder::Recorder;
 
-/// Plays units `state.next_unit..end` (`end: None`: until stopped) as `play(unit)` on
-/// `threads` threads, merging them in unit order into `state`. `progress(summary, next_unit)`
+/// How a run's units are played: on `threads` threads, `block` consecutive units at a time
+/// (more than one where a device plays them as one batch).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workers {
+    pub threads: usize,
+    pub block: u64,
+}
+
+/// Plays units `state.next_unit..end` (`end: None`: until stopped) as `workers` say, each
+/// block as `play(units)`, merging them in unit order into `state`. `progress(summary, next_unit)`
 /// is called as units merge and at least every 200 ms; returning false stops the run, as does
 /// setting `stop` (e.g. from Ctrl-C). `recorder` saves at most every second and once at the
 /// end, so what it holds is always a whole prefix of the units. A failed save stops the run
@@ -24,19 +34,23 @@ pub fn drive<P>(
     recorder: &mut Recorder<P>,
     state: &mut Progress,
     end: Option<u64>,
-    threads: usize,
+    workers: Workers,
     stop: &AtomicBool,
-    play: impl Fn(u64) -> Summary + Sync,
+    play: impl Fn(Range<u64>) -> Summary + Sync,
     mut progress: impl FnMut(&Summary, u64) -> bool,
 ) -> Result<(), RunError>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
 {
     let mut save_error = None;
-    state.next_unit = run_units(
-        state.next_unit,
+    let blocks = Blocks {
+        first: state.next_unit,
         end,
-        threads,
+        size: workers.block,
+    };
+    state.next_unit = run_unit_blocks(
+        blocks,
+        workers.threads,
         stop,
         &mut state.summary,
         Summary::merge,

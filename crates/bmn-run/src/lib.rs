@@ -24,7 +24,7 @@ mod merge;
 mod recorder;
 
 pub use bmn_search::Progress;
-pub use driver::drive;
+pub use driver::{Workers, drive};
 pub use error::{RunError, chain};
 pub use file::{RunFile, differences, file_format, format_of, write_atomically};
 pub use ledger::{Ledger, default_path};

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bmn_run::{
-    Ledger, LedgerChoice, Progress, Recorder, RunError, RunFile, RunLock, drive, merge_files,
-    write_atomically,
+    Ledger, LedgerChoice, Progress, Recorder, RunError, RunFile, RunLock, Workers, drive,
+    merge_files, write_atomically,
 };
 use bmn_search::{Shard, Summary};
 use serde::{Deserialize, Serialize};
@@ -348,9 +348,12 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
         &mut recorder,
         &mut state,
         Some(100),
-        2,
+        Workers {
+            threads: 2,
+            block: 1,
+        },
         &stop,
-        play,
+        |units: std::ops::Range<u64>| play(units.start),
         |s, next| {
             seen.push((s.games, next));
             true
@@ -375,9 +378,13 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
         &mut recorder,
         &mut state,
         Some(100),
-        2,
+        Workers {
+            threads: 2,
+            block: 7,
+        },
         &resumed,
-        unit,
+        // Seven units a block, as a device plays them: the same prefix and the same result.
+        units,
         |_, _| true,
     )
     .unwrap();

@@ -24,6 +24,11 @@ pub enum DeviceDeals<'a> {
     /// Arrangements in lexicographic order: each start (one deal's codes, player 1's part
     /// first) is followed by the next `per_start - 1` arrangements.
     Arrangements { starts: Vec<u8>, per_start: usize },
+    /// Arrangements in lexicographic order from rank `first` among the arrangements of a deck
+    /// with `counts[c]` cards of code `c`, unranked on the device (player 1's part first).
+    /// For decks of at most [`MAX_RANKED`] arrangements (Camicia's 1.94x10^14, every
+    /// Paulhus deck); larger ones come as `Arrangements`.
+    Ranks { first: u64, counts: [u32; 6] },
 }
 
 /// A batch of two-player games for a device.
@@ -45,6 +50,98 @@ pub struct DeviceBatch<'a> {
 /// this many, the device steps to the others.
 pub const PER_START: usize = 8;
 
+/// Arrangements a deck may have for [`DeviceDeals::Ranks`]: 2^58, so that a rank times a
+/// card count fits the device's 64-bit arithmetic.
+pub const MAX_RANKED: u128 = 1 << 58;
+
+/// Histogram bins a device adds finished games into; a game past them comes back one by one.
+pub const DIGEST_BINS: usize = 256;
+
+/// What a device adds up itself for a tally that takes totals (a search's summary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DigestSpec {
+    /// Cards per histogram bin.
+    pub bin: u32,
+    /// Finished games of at least this many cards come back one by one (they may enter the
+    /// host's top K); so do capped games and games past the last bin.
+    pub keep_cards: u32,
+}
+
+/// A batch's games as a device returns them for a [`DigestSpec`]: totals of the finished
+/// games it added up, and every other game on its own, so only a few bytes per thousand
+/// games cross the bus.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Digest {
+    /// Finished games added up, and of them the wins of the leader (`wins[0]`) and of the
+    /// other player.
+    pub finished: u64,
+    pub wins: [u64; 2],
+    /// Their cards and tricks.
+    pub cards: u64,
+    pub tricks: u64,
+    /// Their count by `cards / bin`, without trailing empty bins.
+    pub histogram: Vec<u64>,
+    /// The games not added up, by index in the batch, ascending.
+    pub kept: Vec<(usize, Played)>,
+}
+
+impl Digest {
+    /// Whether a game comes back on its own under `spec`.
+    pub fn keeps(spec: DigestSpec, played: Played) -> bool {
+        match played {
+            Played::Capped { .. } => true,
+            Played::Finished { cards, .. } => {
+                cards >= spec.keep_cards || (cards / spec.bin) as usize >= DIGEST_BINS
+            }
+        }
+    }
+
+    /// The digest of games played one by one: what every device's digest must equal.
+    pub fn of(played: &[Played], spec: DigestSpec) -> Digest {
+        let mut d = Digest::default();
+        for (i, &p) in played.iter().enumerate() {
+            match p {
+                _ if Digest::keeps(spec, p) => d.kept.push((i, p)),
+                Played::Finished {
+                    winner,
+                    cards,
+                    tricks,
+                } => {
+                    d.finished += 1;
+                    d.wins[usize::from(winner)] += 1;
+                    d.cards += u64::from(cards);
+                    d.tricks += u64::from(tricks);
+                    let bin = (cards / spec.bin) as usize;
+                    if d.histogram.len() <= bin {
+                        d.histogram.resize(bin + 1, 0);
+                    }
+                    d.histogram[bin] += 1;
+                }
+                Played::Capped { .. } => unreachable!("capped games are kept"),
+            }
+        }
+        d
+    }
+
+    /// Adds the digest of the `offset` games after this one's.
+    pub fn append(&mut self, later: Digest, offset: usize) {
+        self.finished += later.finished;
+        for (w, l) in self.wins.iter_mut().zip(later.wins) {
+            *w += l;
+        }
+        self.cards += later.cards;
+        self.tricks += later.tricks;
+        if self.histogram.len() < later.histogram.len() {
+            self.histogram.resize(later.histogram.len(), 0);
+        }
+        for (h, l) in self.histogram.iter_mut().zip(&later.histogram) {
+            *h += l;
+        }
+        self.kept
+            .extend(later.kept.into_iter().map(|(i, p)| (i + offset, p)));
+    }
+}
+
 /// A device that plays batches exactly as bmn-kernel does: one [`Played`] per game, the
 /// winner counted from the leader (0 the leader), the same cards and tricks.
 pub trait DevicePlayer: Sync + Send {
@@ -55,6 +152,20 @@ pub trait DevicePlayer: Sync + Send {
     /// An error leaves `out` unspecified: the caller plays the batch elsewhere.
     fn play(&self, batch: &DeviceBatch<'_>, out: &mut [Played], wait: bool)
     -> Result<bool, String>;
+    /// Plays `batch` and returns its [`Digest`] under `spec` (`Ok(None)` as `play` when busy).
+    /// The default plays every game through [`Self::play`] and adds them up here; a device
+    /// that adds them up itself returns the same digest.
+    fn digest(
+        &self,
+        batch: &DeviceBatch<'_>,
+        spec: DigestSpec,
+        wait: bool,
+    ) -> Result<Option<Digest>, String> {
+        let mut out = vec![Played::default(); batch.count];
+        Ok(self
+            .play(batch, &mut out, wait)?
+            .then(|| Digest::of(&out, spec)))
+    }
     /// The first error a batch met, if any (its games were then played on the CPU).
     fn first_error(&self) -> Option<String>;
 }

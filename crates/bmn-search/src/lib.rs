@@ -24,7 +24,8 @@ pub use deals::DealSource;
 pub use hooks::{Hooks, NoHooks};
 pub use odds::TailModel;
 pub use play::{
-    DEFAULT_GIVE_UP, DealIndex, Deals, Engine, Tally, exact, play_deals, two_hand_text,
+    DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals,
+    two_hand_text,
 };
 pub use run::{
     GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,
@@ -33,7 +34,7 @@ pub use run::{
 pub use shard::{CoverError, SchedulerError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
-pub use units::{Progress, run_units};
+pub use units::{Blocks, Progress, run_unit_blocks, run_units};
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

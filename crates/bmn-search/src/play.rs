@@ -6,7 +6,7 @@
 use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_within};
 use bmn_kernel::{Kernel, Played};
 
-use crate::device::{Device, DeviceBatch};
+use crate::device::{Device, DeviceBatch, Digest, DigestSpec};
 
 /// Deals played and summed per kernel call. Larger batches shorten the lanes' drain (the
 /// steps after a batch's last deal is loaded, while a few long games finish with the other
@@ -69,6 +69,16 @@ impl Engine {
         }
     }
 
+    /// Consecutive units of `unit` games a worker takes at once: one, or on a device as many
+    /// as make a [`DEVICE_BATCH`], so that one dispatch plays them all. Results do not depend
+    /// on it (units merge in order either way); a run still stops and resumes at a unit.
+    pub fn units_per_claim(&self, unit: u64) -> u64 {
+        match self {
+            Engine::Device { .. } => (DEVICE_BATCH / unit.max(1)).max(1),
+            _ => 1,
+        }
+    }
+
     /// The kernel's name, `gpu`, `gpu+` a kernel's name (sharing), or `reference`.
     pub fn name(&self) -> String {
         match self {
@@ -107,6 +117,22 @@ pub trait Tally {
     fn merge(&mut self, other: Self)
     where
         Self: Sized;
+    /// Where a device may add finished games up itself instead of returning each one; `None`
+    /// (the default) has every game recorded one by one.
+    fn digest_sink(&mut self) -> Option<&mut dyn DigestSink> {
+        None
+    }
+}
+
+/// A tally that takes a device's totals of finished games ([`Digest`]): their count, wins,
+/// cards, tricks and histogram. The games a digest keeps are recorded one by one after.
+pub trait DigestSink {
+    /// What the device should add up and what it should keep (from this tally's state now:
+    /// a game that may enter its top K must come back).
+    fn digest_spec(&self) -> DigestSpec;
+    /// Adds the finished games `digest` added up (not its kept ones), `leader` leading every
+    /// deal.
+    fn add_digest(&mut self, digest: &Digest, leader: Player);
 }
 
 /// A numbered family of deals in which one seat leads every deal.
@@ -179,8 +205,10 @@ pub fn exact(kernel: Played, leader: Player, start: impl FnOnce() -> Position) -
     }
 }
 
-/// Games a device is given at once: a search's or an enumeration's whole unit.
-const DEVICE_BATCH: DealIndex = 1 << 20;
+/// Games a device is given at once (and a worker claims at once, see
+/// [`Engine::units_per_claim`]): 2^22 standard games are a few milliseconds on a large GPU,
+/// long enough that a dispatch's launch and read-back cost little.
+pub const DEVICE_BATCH: u64 = 1 << 22;
 
 /// Plays deals `first..end` of `deals` on `engine` (on a kernel, games past `max_tricks`
 /// tricks go to exact cycle detection) and adds them to `tally`.
@@ -195,7 +223,7 @@ pub fn play_deals(
     if let Engine::Device { device, cpu, share } = engine {
         let mut start = first;
         while start < end {
-            let stop = end.min(start + DEVICE_BATCH);
+            let stop = end.min(start + DealIndex::from(DEVICE_BATCH));
             if !play_on_device(deals, device, share, max_tricks, start, stop, tally) {
                 play_deals(deals, Engine::Kernel(cpu), max_tricks, start, stop, tally);
             }
@@ -250,9 +278,10 @@ fn record(
 }
 
 /// Plays deals `first..end` on `device` into `tally`; false (nothing added) if the device
-/// cannot make these deals, is busy and `share` says not to wait, or fails. Only the deals
-/// that need their cards (a capped game's exact hand-over, a game entering the top K) are
-/// dealt again on the CPU.
+/// cannot make these deals, is busy and `share` says not to wait, or fails. A tally that takes
+/// totals gets them from the device; only the games it keeps (capped ones for the exact
+/// hand-over, those that may enter the top K), or every game for other tallies, are dealt
+/// again on the CPU and recorded one by one.
 fn play_on_device(
     deals: &impl Deals,
     device: Device,
@@ -266,18 +295,30 @@ fn play_on_device(
     let Some(batch) = deals.device_deals(first, count, max_tricks) else {
         return false;
     };
-    let mut outcomes = vec![Played::default(); count];
-    if !matches!(device.0.play(&batch, &mut outcomes, !share), Ok(true)) {
-        return false;
-    }
-    let len = deals.deal_len();
     let leader = deals.leader();
+    let games: Vec<(usize, Played)> = match tally.digest_sink() {
+        Some(sink) => match device.0.digest(&batch, sink.digest_spec(), !share) {
+            Ok(Some(digest)) => {
+                sink.add_digest(&digest, leader);
+                digest.kept
+            }
+            _ => return false,
+        },
+        None => {
+            let mut outcomes = vec![Played::default(); count];
+            if !matches!(device.0.play(&batch, &mut outcomes, !share), Ok(true)) {
+                return false;
+            }
+            outcomes.into_iter().enumerate().collect()
+        }
+    };
+    let len = deals.deal_len();
     let codes = |index: DealIndex| {
         let mut deal = vec![0u8; len];
         deals.fill(index, &mut deal);
         deal
     };
-    for (i, &played) in outcomes.iter().enumerate() {
+    for (i, played) in games {
         let index = first + i as DealIndex;
         let result = exact(played, leader, || deals.position(&codes(index)));
         record(tally, index, Some(result), || {

@@ -15,7 +15,7 @@ use crate::deals::DealSource;
 use crate::device::DeviceBatch;
 use crate::play::{DealIndex, Deals, Engine, Tally, play_deals, two_hand_text};
 use crate::summary::Summary;
-use crate::units::run_units;
+use crate::units::{Blocks, run_unit_blocks};
 
 /// Games per unit of work: small enough to stop within milliseconds, large enough that
 /// bookkeeping costs nothing.
@@ -156,6 +156,11 @@ impl Units {
         unit * GAMES_PER_UNIT..self.games.map_or(end, |g| g.min(end))
     }
 
+    /// Games of units `units` (consecutive, non-empty).
+    pub fn games_of_units(&self, units: Range<u64>) -> Range<u64> {
+        self.games_of(units.start).start..self.games_of(units.end - 1).end
+    }
+
     /// Games in units `first..next` (the units done when `next` is the first one not done).
     pub fn games_before(&self, next: u64) -> u64 {
         if next <= self.first {
@@ -182,16 +187,20 @@ pub fn stream_units<T: Tally + Clone + Send + Sync>(
     fresh: &T,
     progress: impl FnMut(&T, u64) -> bool,
 ) -> u64 {
-    run_units(
-        units.first,
-        units.end,
+    let blocks = Blocks {
+        first: units.first,
+        end: units.end,
+        size: config.engine.units_per_claim(GAMES_PER_UNIT),
+    };
+    run_unit_blocks(
+        blocks,
         threads,
         stop,
         merged,
         T::merge,
-        |unit| {
+        |block| {
             let mut tally = fresh.clone();
-            let r = units.games_of(unit);
+            let r = units.games_of_units(block);
             play_into(config, r.start, r.end, &mut tally);
             tally
         },

@@ -3,10 +3,11 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use bmn_core::{Cycle, CycleId, Span};
+use bmn_core::{Cycle, CycleId, Player, Span};
 use serde::{Deserialize, Serialize};
 
-use crate::play::{DealIndex, Tally};
+use crate::device::{Digest, DigestSpec};
+use crate::play::{DealIndex, DigestSink, Tally};
 
 /// Width of a histogram bin, in cards.
 pub const HISTOGRAM_BIN: u64 = 50;
@@ -275,6 +276,41 @@ impl Tally for Summary {
     fn merge(&mut self, other: Summary) {
         // The inherent method (inherent methods take precedence over the trait's).
         Summary::merge(self, other);
+    }
+
+    fn digest_sink(&mut self) -> Option<&mut dyn DigestSink> {
+        Some(self)
+    }
+}
+
+impl DigestSink for Summary {
+    /// Keeps every game that may enter the top K: the threshold only rises as games come in,
+    /// so a game below today's last entry can never enter.
+    fn digest_spec(&self) -> DigestSpec {
+        let keep_cards = match self.longest.last() {
+            _ if self.top == 0 => u32::MAX,
+            Some(last) if self.longest.len() >= self.top => {
+                u32::try_from(last.cards).unwrap_or(u32::MAX)
+            }
+            _ => 0,
+        };
+        DigestSpec {
+            bin: HISTOGRAM_BIN as u32,
+            keep_cards,
+        }
+    }
+
+    fn add_digest(&mut self, digest: &Digest, leader: Player) {
+        self.games += digest.finished;
+        for (from_leader, &wins) in digest.wins.iter().enumerate() {
+            // As games recorded one by one do, a seat appears once it has won.
+            if wins > 0 {
+                add_at(&mut self.wins, (leader.index() + from_leader) % 2, wins);
+            }
+        }
+        self.total_cards += u128::from(digest.cards);
+        self.total_tricks += u128::from(digest.tricks);
+        add_counts(&mut self.histogram, &digest.histogram);
     }
 }
 
