@@ -3,8 +3,12 @@
 
 use std::fmt::Write as _;
 
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use bmn_core::{Deck, Player};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
-use std::time::Duration;
 
 use bmn_search::bench::{
     Timing, deal_all, summary_matches, time_kernel, time_reference, time_search,
@@ -42,6 +46,83 @@ pub struct BenchReport {
     /// `search` on the same deals with the best kernel, dealing and merging included.
     pub search_games_per_second: f64,
     pub kernels: Vec<KernelRow>,
+    /// `bmn exhaustive` on a block of `games` deals from the middle of the standard deck,
+    /// Camicia's and Paulhus's n = 16: the best CPU kernel, then each GPU.
+    pub enumeration: Vec<EnumerationRow>,
+}
+
+/// One engine enumerating one deck's block.
+#[derive(Serialize, Clone, Debug)]
+pub struct EnumerationRow {
+    pub deck: String,
+    /// The best CPU kernel, or `gpu:N`.
+    pub engine: String,
+    /// The GPU adapter's name, on `gpu:N` rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adapter: Option<String>,
+    pub deals: u64,
+    pub deals_per_second: f64,
+    pub seconds: f64,
+    /// Whether its summary equals the CPU kernel's, deal for deal.
+    pub agrees_with_cpu: bool,
+}
+
+/// The decks `bench` enumerates a block of: the standard deck (its starts unranked on the
+/// CPU), Camicia's and Paulhus's n = 16 (unranked on the device).
+const ENUMERATED: [&str; 3] = ["standard", "camicia", "2J,2Q,2K,2A,16-"];
+
+/// `games` deals from the middle of each of [`ENUMERATED`] on the best CPU kernel and on each
+/// GPU, `threads` threads each.
+fn time_enumerations(games: usize, threads: usize) -> Vec<EnumerationRow> {
+    let cpu = Engine::Kernel(Kernel::best_available());
+    let gpus: Vec<_> = crate::devices::devices()
+        .adapters
+        .into_iter()
+        .filter_map(|a| {
+            let device = crate::devices::open(Some(a.index)).ok()?;
+            Some((
+                format!("gpu:{}", a.index),
+                Some(a.name),
+                cpu.on_device(device, false),
+            ))
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for deck in ENUMERATED {
+        let deals = AllDeals::new(Deck::parse(deck).expect("a deck"), Player(0)).expect("deals");
+        let start = deals.count() / 2;
+        let end = (start + games as u128).min(deals.count());
+        let run = |engine: Engine| {
+            let e = Enumeration {
+                deals: deals.clone(),
+                range: start..end,
+                engine,
+                max_tricks: MAX_TRICKS,
+                list_cycles: false,
+            };
+            let mut p = e.start();
+            let started = Instant::now();
+            e.run(&mut p, threads, &AtomicBool::new(false), |_, _| true);
+            (started.elapsed().as_secs_f64(), p.summary)
+        };
+        let (seconds, want) = run(cpu);
+        let n = (end - start) as u64;
+        let row = |engine: String, adapter, seconds: f64, agrees| EnumerationRow {
+            deck: deck.to_owned(),
+            engine,
+            adapter,
+            deals: n,
+            deals_per_second: n as f64 / seconds.max(1e-9),
+            seconds,
+            agrees_with_cpu: agrees,
+        };
+        rows.push(row(cpu.name(), None, seconds, true));
+        for (name, adapter, engine) in &gpus {
+            let (seconds, got) = run(*engine);
+            rows.push(row(name.clone(), adapter.clone(), seconds, got == want));
+        }
+    }
+    rows
 }
 
 /// One engine's timing.
@@ -180,6 +261,7 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         best_kernel: best,
         search_games_per_second: search_rate,
         kernels: rows,
+        enumeration: time_enumerations(games, threads),
     })
 }
 
@@ -190,7 +272,13 @@ impl BenchReport {
             .kernels
             .iter()
             .filter(|r| !r.agrees_with_reference)
-            .map(|r| r.kernel.as_str())
+            .map(|r| r.kernel.clone())
+            .chain(
+                self.enumeration
+                    .iter()
+                    .filter(|r| !r.agrees_with_cpu)
+                    .map(|r| format!("{} on {}", r.engine, r.deck)),
+            )
             .collect();
         if disagree.is_empty() {
             return Ok(());
@@ -234,6 +322,29 @@ impl crate::Report for BenchReport {
         for r in &self.kernels {
             if let Some(adapter) = &r.adapter {
                 let _ = writeln!(t, "({}: `bmn search --kernel gpu` on {adapter})", r.kernel);
+            }
+        }
+        if let Some(first) = self.enumeration.first() {
+            let _ = writeln!(
+                t,
+                "\n{} deals from the middle of each deck, `bmn exhaustive`:",
+                first.deals
+            );
+            let _ = writeln!(
+                t,
+                "{:<16} {:<10} {:>14} {:>10}  agrees",
+                "deck", "engine", "deals/s", "seconds"
+            );
+            for r in &self.enumeration {
+                let _ = writeln!(
+                    t,
+                    "{:<16} {:<10} {:>14.0} {:>10.3}  {}",
+                    r.deck,
+                    r.engine,
+                    r.deals_per_second,
+                    r.seconds,
+                    if r.agrees_with_cpu { "yes" } else { "NO" }
+                );
             }
         }
         t

@@ -1,7 +1,7 @@
 //! Prints what the GPU alone plays per second (no CPU pipeline around it): random standard
-//! games added up on the device at three dispatch sizes and returned game by game, and whole
-//! ranges of Camicia and Paulhus n = 16 deals unranked on the device; with the bytes read back
-//! per thousand games. Each row checks a sample against the CPU kernel first.
+//! games added up on the device at several dispatch sizes and lane counts and returned game by
+//! game, and whole ranges of Camicia and Paulhus n = 16 deals unranked on the device; with the
+//! bytes read back per thousand games. Each row checks a sample against the CPU kernel first.
 //!
 //! `cargo run -p bmn-gpu --release --example gpu_speed [-- GAMES [DEVICE]]` (GAMES per row,
 //! default 2^26)
@@ -38,17 +38,31 @@ fn main() {
             .expect("stream")
     };
     check_stream(gpu, &source, &stream(0, 4096));
-    for dispatch in [1 << 22, 1 << 20, 1 << 18] {
+    // Games a dispatch plays, and invocations sharing them (each takes work item after item).
+    for (dispatch, lanes) in [
+        (1 << 22, 1 << 18),
+        (1 << 22, 1 << 20),
+        (1 << 22, 1 << 22),
+        (1 << 20, 1 << 18),
+        (1 << 18, 1 << 18),
+    ] {
         gpu.limit_dispatch(dispatch);
-        let label = format!("standard, digest, dispatch 2^{}", dispatch.trailing_zeros());
+        gpu.limit_lanes(lanes);
+        let label = format!(
+            "standard, digest, dispatch 2^{}, lanes 2^{}",
+            dispatch.trailing_zeros(),
+            lanes.trailing_zeros()
+        );
         time(&label, games, 1 << 22, |first, n| {
             let d = gpu.digest(&stream(first, n), spec, true).unwrap().unwrap();
+            let reads = n.div_ceil(dispatch) as f64;
             (
                 d.finished,
-                DIGEST_BYTES * n.div_ceil(dispatch) as f64 + 16.0 * d.kept.len() as f64,
+                DIGEST_BYTES * reads + 16.0 * d.kept.len() as f64,
             )
         });
     }
+    gpu.limit_lanes(1 << 18);
     gpu.limit_dispatch(1 << 20);
     time(
         "standard, every game read back, dispatch 2^20",

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, TryLockError};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
 use bmn_search::device::{DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
@@ -11,14 +11,18 @@ use crate::MAX_BATCH;
 use crate::adapters::{AdapterSummary, all, instance, summary};
 use crate::error::GpuError;
 use crate::job::{Job, PARAMS_WORDS, TALLY_HIST, TALLY_WORDS};
+use crate::pool::Pool;
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
 const WORKGROUP: u32 = 64;
 
 /// Invocations a dispatch runs at most on a GPU; each plays work item `i`, `i + lanes`, ...
-/// until the batch is done. 2^18 fills the largest GPUs (an H100 holds 132 x 2048 invocations)
-/// with work items to spare for lanes whose games run long.
-const MAX_LANES: usize = 1 << 18;
+/// until the batch is done. As many as a dispatch has work items: one item an invocation.
+/// Measured on an H200 (2^22 standard games a dispatch): 2^18 invocations taking 16 items each
+/// played 1.32x10^8 games/s, 2^20 taking 4 1.46x10^8, 2^22 taking one 2.36x10^8. The GPU's
+/// own scheduler, starting a new warp wherever one ends, balances games of unequal length
+/// better than lanes that take item after item, which wait on their warp's slowest lane.
+const MAX_LANES: usize = MAX_BATCH;
 
 /// Games a work item of consecutive arrangements plays on a GPU (unranking its first one
 /// costs about as much as a few short games), and on a CPU adapter.
@@ -35,13 +39,13 @@ const KEPT_CAP: usize = 1 << 16;
 const SLOTS: usize = 2;
 
 /// An opened adapter: its device and queue, the kernel's pipeline, and [`SLOTS`] sets of
-/// buffers reused from batch to batch (a set's lock makes its batches take turns).
+/// buffers reused from batch to batch, lent to one batch at a time.
 pub struct Gpu {
     adapter: AdapterSummary,
     device: wgpu::Device,
     queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
-    slots: [Mutex<Option<Buffers>>; SLOTS],
+    slots: Pool<Option<Buffers>>,
     /// Games one dispatch plays at most ([`MAX_BATCH`] unless [`Gpu::limit_dispatch`] lowers it).
     dispatch: AtomicUsize,
     /// Invocations one dispatch runs at most, and the games of a work item of arrangements.
@@ -144,7 +148,7 @@ impl Gpu {
             device,
             queue,
             pipeline,
-            slots: std::array::from_fn(|_| Mutex::new(None)),
+            slots: Pool::new((0..SLOTS).map(|_| None)),
             dispatch: AtomicUsize::new(MAX_BATCH),
             lanes: AtomicUsize::new(if cpu { usize::MAX } else { MAX_LANES }),
             rank_run: if cpu { RANK_RUN_CPU } else { RANK_RUN },
@@ -385,19 +389,6 @@ impl Gpu {
         })
     }
 
-    /// A free slot's buffers, or (with `wait`) the first slot once it is free; `None` if every
-    /// slot is busy and `wait` is false.
-    fn slot(&self, wait: bool) -> Option<std::sync::MutexGuard<'_, Option<Buffers>>> {
-        for slot in &self.slots {
-            match slot.try_lock() {
-                Ok(guard) => return Some(guard),
-                Err(TryLockError::Poisoned(e)) => return Some(e.into_inner()),
-                Err(TryLockError::WouldBlock) => {}
-            }
-        }
-        wait.then(|| self.slots[0].lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
     /// The device's first error outside a batch's checks, if any.
     fn take_error(&self) -> Result<(), String> {
         match self.errors.lock().unwrap_or_else(|p| p.into_inner()).take() {
@@ -468,7 +459,7 @@ impl Gpu {
         wait: bool,
     ) -> Result<bool, String> {
         check(batch, out.len())?;
-        let Some(mut slot) = self.slot(wait) else {
+        let Some(mut slot) = self.slots.take(wait) else {
             return Ok(false);
         };
         for (done, part) in parts(batch, self.dispatch.load(Ordering::Relaxed)) {
@@ -489,7 +480,7 @@ impl Gpu {
         if spec.bin == 0 {
             return Err("bad digest: bins of 0 cards".into());
         }
-        let Some(mut slot) = self.slot(wait) else {
+        let Some(mut slot) = self.slots.take(wait) else {
             return Ok(None);
         };
         let mut digest = Digest::default();

@@ -11,6 +11,7 @@ mod adapters;
 mod error;
 mod gpu;
 mod job;
+mod pool;
 
 pub use adapters::{AdapterSummary, adapters};
 pub use error::GpuError;

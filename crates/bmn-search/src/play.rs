@@ -3,6 +3,8 @@
 //! results into a [`Tally`]. Random searches, statistics and exhaustive enumerations differ
 //! only in where their deals come from (a [`Deals`]) and what they add up (a [`Tally`]).
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_within};
 use bmn_kernel::{Kernel, Played};
 
@@ -130,9 +132,47 @@ pub trait DigestSink {
     /// What the device should add up and what it should keep (from this tally's state now:
     /// a game that may enter its top K must come back).
     fn digest_spec(&self) -> DigestSpec;
+    /// Whether a digest that kept (besides capped games) only the finished games of at least
+    /// `keep_cards` cards, `kept`, kept every game that may enter this tally: a higher
+    /// threshold than [`Self::digest_spec`]'s, tried first where that one would keep too much
+    /// (a tally whose top K is not yet full keeps every game).
+    fn covered(&self, keep_cards: u32, kept: &[(usize, Played)]) -> bool;
     /// Adds the finished games `digest` added up (not its kept ones), `leader` leading every
     /// deal.
     fn add_digest(&mut self, digest: &Digest, leader: Player);
+}
+
+/// Finished games a batch should keep when a tally's own threshold keeps them all: about this
+/// many of a batch's best, by the histogram of the batch before (see [`guess_threshold`]).
+const GUESS_KEPT: u64 = 256;
+
+/// The threshold tried first when a tally's own keeps every game (its top K not yet full, as
+/// in every fresh unit's tally): the cards above which the last digest had about
+/// [`GUESS_KEPT`] games. A guess shared by every run of the process: a wrong one costs a batch
+/// played twice (when [`DigestSink::covered`] says no), never a wrong result.
+static GUESS: AtomicU32 = AtomicU32::new(0);
+
+/// The cards from which `digest`'s batch had at least [`GUESS_KEPT`] finished games (added
+/// up or kept), to the histogram's bin.
+fn guess_threshold(digest: &Digest, bin: u32) -> u32 {
+    let mut bins = digest.histogram.clone();
+    for (_, p) in &digest.kept {
+        if let Played::Finished { cards, .. } = p {
+            let b = (cards / bin) as usize;
+            if bins.len() <= b {
+                bins.resize(b + 1, 0);
+            }
+            bins[b] += 1;
+        }
+    }
+    let mut above = 0;
+    for (b, &n) in bins.iter().enumerate().rev() {
+        above += n;
+        if above >= GUESS_KEPT {
+            return u32::try_from(b).map_or(u32::MAX, |b| b.saturating_mul(bin));
+        }
+    }
+    0
 }
 
 /// A numbered family of deals in which one seat leads every deal.
@@ -277,6 +317,37 @@ fn record(
     }
 }
 
+/// `batch`'s digest for `sink` from `device`: first with the guessed threshold where the sink's
+/// own would keep every game, again with the sink's own if the guess kept too little. `None`
+/// if the device is busy (and `share` says not to wait) or fails.
+fn digest_on(
+    device: Device,
+    batch: &DeviceBatch<'_>,
+    sink: &dyn DigestSink,
+    share: bool,
+) -> Option<Digest> {
+    let spec = sink.digest_spec();
+    let guess = GUESS.load(Ordering::Relaxed);
+    let digest = if spec.keep_cards == 0 && guess > 0 {
+        let tried = DigestSpec {
+            keep_cards: guess,
+            ..spec
+        };
+        let digest = device.0.digest(batch, tried, !share).ok()??;
+        if sink.covered(guess, &digest.kept) {
+            digest
+        } else {
+            device.0.digest(batch, spec, true).ok()??
+        }
+    } else {
+        device.0.digest(batch, spec, !share).ok()??
+    };
+    if spec.keep_cards == 0 {
+        GUESS.store(guess_threshold(&digest, spec.bin), Ordering::Relaxed);
+    }
+    Some(digest)
+}
+
 /// Plays deals `first..end` on `device` into `tally`; false (nothing added) if the device
 /// cannot make these deals, is busy and `share` says not to wait, or fails. A tally that takes
 /// totals gets them from the device; only the games it keeps (capped ones for the exact
@@ -297,12 +368,12 @@ fn play_on_device(
     };
     let leader = deals.leader();
     let games: Vec<(usize, Played)> = match tally.digest_sink() {
-        Some(sink) => match device.0.digest(&batch, sink.digest_spec(), !share) {
-            Ok(Some(digest)) => {
+        Some(sink) => match digest_on(device, &batch, &*sink, share) {
+            Some(digest) => {
                 sink.add_digest(&digest, leader);
                 digest.kept
             }
-            _ => return false,
+            None => return false,
         },
         None => {
             let mut outcomes = vec![Played::default(); count];
@@ -326,4 +397,95 @@ fn play_on_device(
         });
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::{DeviceDeals, DevicePlayer};
+    use crate::summary::Summary;
+    use std::borrow::Cow;
+
+    /// A device that returns the same games for any batch.
+    struct Canned(Vec<Played>);
+
+    impl DevicePlayer for Canned {
+        fn name(&self) -> &'static str {
+            "canned"
+        }
+        fn play(&self, b: &DeviceBatch<'_>, out: &mut [Played], _: bool) -> Result<bool, String> {
+            out.copy_from_slice(&self.0[..b.count]);
+            Ok(true)
+        }
+        fn first_error(&self) -> Option<String> {
+            None
+        }
+    }
+
+    /// A summary of `games`, recorded one by one or through a digest with `guess` tried first.
+    fn summary(games: &[Played], guess: Option<u32>) -> Summary {
+        let mut s = Summary::new(10);
+        let record = |s: &mut Summary, i: usize, p: Played| {
+            if let Played::Finished {
+                winner,
+                cards,
+                tricks,
+            } = p
+            {
+                let deal = || format!("deal{i}");
+                s.record_finished(
+                    i as u128,
+                    cards.into(),
+                    tricks.into(),
+                    usize::from(winner) + 1,
+                    deal,
+                );
+            }
+        };
+        let Some(guess) = guess else {
+            games
+                .iter()
+                .enumerate()
+                .for_each(|(i, &p)| record(&mut s, i, p));
+            return s;
+        };
+        let device: &'static Canned = Box::leak(Box::new(Canned(games.to_vec())));
+        let batch = DeviceBatch {
+            deals: DeviceDeals::Stream {
+                seed: 0,
+                first: 0,
+                deck: Cow::Owned(vec![0; 4]),
+                segment: 4,
+            },
+            count: games.len(),
+            len: 4,
+            first_hand: 2,
+            leader: 0,
+            max_tricks: 100,
+        };
+        GUESS.store(guess, Ordering::Relaxed);
+        let d = digest_on(Device(device), &batch, &s, false).unwrap();
+        s.add_digest(&d, Player(0));
+        d.kept.iter().for_each(|&(i, p)| record(&mut s, i, p));
+        s
+    }
+
+    #[test]
+    fn a_guessed_threshold_gives_the_summary_of_every_game() {
+        let games: Vec<Played> = (0..5000u32)
+            .map(|i| Played::Finished {
+                winner: (i % 3 % 2) as u8,
+                cards: (i * 7919) % 3001 + 20 * (i % 5),
+                tricks: i % 97,
+            })
+            .collect();
+        let every = summary(&games, None);
+        // No guess, one that keeps a few dozen games, one so high it keeps none (played again
+        // with the tally's own threshold), and one that keeps them all.
+        for guess in [0, 2_900, 10_000, 1] {
+            assert_eq!(summary(&games, Some(guess)), every, "guess {guess}");
+        }
+        // The next guess: the cards above which about GUESS_KEPT games lay.
+        assert!((2_500..3_000).contains(&GUESS.load(Ordering::Relaxed)));
+    }
 }

@@ -4,6 +4,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use bmn_core::{Cycle, CycleId, Player, Span};
+use bmn_kernel::Played;
 use serde::{Deserialize, Serialize};
 
 use crate::device::{Digest, DigestSpec};
@@ -298,6 +299,21 @@ impl DigestSink for Summary {
             bin: HISTOGRAM_BIN as u32,
             keep_cards,
         }
+    }
+
+    /// A game below `keep_cards` cards ranks below every game of at least that many: it cannot
+    /// enter if `top` such games are here or kept.
+    fn covered(&self, keep_cards: u32, kept: &[(usize, Played)]) -> bool {
+        let here = self
+            .longest
+            .iter()
+            .filter(|f| f.cards >= u64::from(keep_cards))
+            .count();
+        let kept = kept
+            .iter()
+            .filter(|(_, p)| matches!(p, Played::Finished { cards, .. } if *cards >= keep_cards))
+            .count();
+        here + kept >= self.top
     }
 
     fn add_digest(&mut self, digest: &Digest, leader: Player) {
