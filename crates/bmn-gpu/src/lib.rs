@@ -2,10 +2,14 @@
 //!
 //! One WGSL compute shader (`play.wgsl`) runs on any adapter wgpu finds (Vulkan, Metal, DX12;
 //! Mesa's lavapipe runs it on the CPU, which is how CI checks it). Each invocation deals its
-//! game from the seeded stream (or steps through a run of arrangements) and plays it at
-//! trick level on bit-plane stacks to its end or the trick cap; the caller hands capped games
-//! to bmn-core's exact cycle detection, as with every kernel. Scope: at most 64 cards, the
-//! standard penalties (J1 Q2 K3 A4, joker 5), two players. Nothing here prints.
+//! games from the seeded stream (or unranks a run of arrangements, or steps from a start the
+//! host unranked) and plays each a trick a step on bit-plane stacks to its end or the trick cap;
+//! finished games are added up on the device ([`bmn_search::device::Digest`]) or returned one
+//! by one, and the caller hands capped games to bmn-core's exact cycle detection, as with every
+//! kernel. Scope: at most 64 cards, the standard penalties (J1 Q2 K3 A4, joker 5), two players.
+//! Nothing here prints.
+
+#![forbid(unsafe_code)]
 
 mod adapters;
 mod error;

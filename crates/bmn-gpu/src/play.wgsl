@@ -1,5 +1,8 @@
-// bmn's GPU kernel: one invocation deals (or steps to) its deals and plays each two-player game
-// to its end or the trick cap, exactly as bmn-kernel's trick-level loop (`scalar.rs`) does.
+// bmn's GPU kernel: one invocation deals (or unranks, or steps to) the deals of its work items
+// and plays each two-player game a trick a step to its end or the trick cap, exactly as
+// bmn-kernel's trick-level loop (`scalar.rs`) does; finished games are added up here (a
+// workgroup's totals and histogram in shared memory, then once into `tally`) or written one by
+// one, and only the games the host must see go to `kept`.
 //
 // WGSL has no 64-bit integers, so a 64-bit word is a vec2<u32> (x the low half, y the high
 // half) and the few 64-bit operations the stream and the stacks need are written out below.
