@@ -10,7 +10,7 @@ use bmn_search::device::{DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Di
 use crate::MAX_BATCH;
 use crate::adapters::{AdapterSummary, all, instance, summary};
 use crate::error::GpuError;
-use crate::job::{Job, PARAMS_WORDS, TALLY_HIST, TALLY_WORDS};
+use crate::job::{Job, PARAMS_WORDS, TALLY_HIST, TALLY_RECORDED, TALLY_WORDS};
 use crate::pool::Pool;
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
@@ -49,10 +49,11 @@ pub struct Gpu {
     /// Games one dispatch plays at most ([`MAX_BATCH`] unless [`Gpu::limit_dispatch`] lowers it).
     dispatch: AtomicUsize,
     /// Invocations one dispatch runs at most, and the games of a work item of arrangements.
-    /// On a CPU adapter (lavapipe) one invocation plays one short work item: llvmpipe ends
-    /// any invocation's loop after a fixed number of iterations (its guard against endless
-    /// loops; measured: after about 2,600 Camicia tricks), which a lane that takes item after
-    /// item reaches, and which a GPU driver does not have.
+    /// On a CPU adapter (lavapipe) one invocation plays one short work item: llvmpipe cuts an
+    /// invocation's loops short after a fixed number of iterations (its guard against endless
+    /// loops; measured: one invocation playing 64 Camicia deals stopped after about 2,600
+    /// tricks), a guard GPU drivers do not have. A cut game is an error, never a result
+    /// (`every_game_recorded`).
     lanes: AtomicUsize,
     rank_run: usize,
     /// The first error the device reported outside a batch's own checks.
@@ -269,18 +270,16 @@ impl Gpu {
         let x = groups.min(65_535);
         let y = groups.div_ceil(x);
         let mut encoder = self.device.create_command_encoder(&Default::default());
-        if spec.is_some() {
-            encoder.clear_buffer(&b.tally, 0, None);
-        }
+        encoder.clear_buffer(&b.tally, 0, None);
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &b.bind, &[]);
             pass.dispatch_workgroups(x, y, 1);
         }
+        let words = (TALLY_WORDS * 4) as u64;
+        encoder.copy_buffer_to_buffer(&b.tally, 0, &b.tally_back, 0, words);
         if spec.is_some() {
-            let words = (TALLY_WORDS * 4) as u64;
-            encoder.copy_buffer_to_buffer(&b.tally, 0, &b.tally_back, 0, words);
             let first = (KEPT_FIRST * 16) as u64;
             encoder.copy_buffer_to_buffer(&b.kept, 0, &b.tally_back, words, first);
         } else {
@@ -334,9 +333,11 @@ impl Gpu {
     ) -> Result<(), String> {
         let b = self.buffers(slot, job.count, job.input.len());
         let index = self.dispatch(b, job, None)?;
-        let data = self.read(&b.results_back, job.count * 8, index)?;
+        let data = self.read(&b.results_back, job.count * 8, index.clone())?;
+        let totals = self.read(&b.tally_back, TALLY_WORDS * 4, index)?;
+        every_game_recorded(&totals, job.count)?;
         for (o, w) in out.iter_mut().zip(data.chunks_exact(8)) {
-            *o = decode(word(w, 0), word(w, 4));
+            *o = decode(word(w, 0), word(w, 4))?;
         }
         Ok(())
     }
@@ -352,6 +353,7 @@ impl Gpu {
         let index = self.dispatch(b, job, Some(spec))?;
         let data = self.read(&b.tally_back, TALLY_WORDS * 4 + KEPT_FIRST * 16, index)?;
         let (totals, first_kept) = data.split_at(TALLY_WORDS * 4);
+        every_game_recorded(totals, job.count)?;
         let t = |i: usize| u64::from(word(totals, 4 * i));
         let kept_count = t(0) as usize;
         if kept_count > KEPT_CAP {
@@ -376,8 +378,8 @@ impl Gpu {
         };
         let mut kept: Vec<(usize, Played)> = kept_bytes
             .chunks_exact(16)
-            .map(|e| (word(e, 0) as usize, decode(word(e, 4), word(e, 8))))
-            .collect();
+            .map(|e| Ok((word(e, 0) as usize, decode(word(e, 4), word(e, 8))?)))
+            .collect::<Result<_, String>>()?;
         kept.sort_unstable_by_key(|&(i, _)| i);
         Ok(Digest {
             finished: t(1),
@@ -398,20 +400,37 @@ impl Gpu {
     }
 }
 
+/// An error unless the shader recorded each of a job's `count` games (a driver that cuts
+/// loops short leaves some out).
+fn every_game_recorded(totals: &[u8], count: usize) -> Result<(), String> {
+    let recorded = word(totals, 4 * TALLY_RECORDED) as usize;
+    if recorded == count {
+        Ok(())
+    } else {
+        Err(format!(
+            "the driver played {recorded} of {count} games to their end"
+        ))
+    }
+}
+
 fn word(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
 /// A game's result from the shader's (cards, tricks | status << 30).
-fn decode(cards: u32, word: u32) -> Played {
+/// A game the shader left unfinished (status 3) is an error: a driver cut its loop short.
+fn decode(cards: u32, word: u32) -> Result<Played, String> {
     let tricks = word & ((1 << 30) - 1);
     match word >> 30 {
-        2 => Played::Capped { cards, tricks },
-        w => Played::Finished {
+        2 => Ok(Played::Capped { cards, tricks }),
+        3 => Err(format!(
+            "the driver stopped a game after {tricks} tricks, unfinished"
+        )),
+        w => Ok(Played::Finished {
             winner: w as u8,
             cards,
             tricks,
-        },
+        }),
     }
 }
 

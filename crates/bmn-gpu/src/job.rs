@@ -6,7 +6,9 @@ use bmn_search::device::{DeviceBatch, DeviceDeals, DigestSpec, MAX_RANKED};
 /// Words of the shader's `Params`.
 pub(crate) const PARAMS_WORDS: usize = 20;
 
-/// Words of the shader's `tally` buffer: totals, then the histogram from [`TALLY_HIST`].
+/// Words of the shader's `tally` buffer: totals (games recorded at [`TALLY_RECORDED`]), then
+/// the histogram from [`TALLY_HIST`].
+pub(crate) const TALLY_RECORDED: usize = 8;
 pub(crate) const TALLY_HIST: usize = 16;
 pub(crate) const TALLY_WORDS: usize = TALLY_HIST + bmn_search::device::DIGEST_BINS;
 

@@ -60,13 +60,15 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> kept: array<vec4<u32>>;
 
 // Words of `tally`: kept games (all, even past `kept_cap`), finished games added up, their
-// wins by the leader and by the other player, cards and tricks (64-bit, low word first);
-// the histogram starts at TALLY_HIST.
+// wins by the leader and by the other player, cards and tricks (64-bit, low word first),
+// games recorded; the histogram starts at TALLY_HIST.
 const TALLY_KEPT: u32 = 0u;
 const TALLY_FINISHED: u32 = 1u;
 const TALLY_WINS: u32 = 2u;
 const TALLY_CARDS: u32 = 4u;
 const TALLY_TRICKS: u32 = 6u;
+// Games recorded (kept, added up or written): the host checks that every game was.
+const TALLY_RECORDED: u32 = 8u;
 const TALLY_HIST: u32 = 16u;
 // Histogram bins; a finished game past them is kept instead.
 const BINS: u32 = 256u;
@@ -293,9 +295,7 @@ fn begin(lead: Stack, other: Stack) -> Game {
     return g;
 }
 
-// Plays one trick (or ends the game at the cap). Lanes of one warp each play their own game a
-// trick at a time and start the next game as soon as theirs ends, so a long game holds up
-// only its own lane, not the 31 others (a game a lane would have kept them idle for).
+// Plays one trick (or ends the game at the cap).
 fn step(g: Game) -> Game {
     // Hands in local variables: naga's SPIR-V output cannot pass a pointer to a struct's field.
     var x = g.x;
@@ -388,10 +388,12 @@ var<private> wins0: u32;
 var<private> wins1: u32;
 var<private> cards_sum: vec2<u32>;
 var<private> tricks_sum: vec2<u32>;
+var<private> recorded: u32;
 
 var<workgroup> group_hist: array<atomic<u32>, BINS>;
-// Finished, wins by seat, cards and tricks (low, high) of the workgroup.
-var<workgroup> group_sums: array<atomic<u32>, 8>;
+// Kept (unused), finished, wins by seat, cards and tricks (low, high), recorded: the
+// workgroup's.
+var<workgroup> group_sums: array<atomic<u32>, 9>;
 
 fn add_small(v: vec2<u32>, k: u32) -> vec2<u32> {
     return add64(v, vec2<u32>(k, 0u));
@@ -415,13 +417,15 @@ fn atomic_add64_tally(at: u32, v: vec2<u32>) {
 }
 
 fn record(game: u32, g: Game) {
+    recorded += 1u;
     let word = g.tricks | (g.status << 30u);
     if (params.tally == 0u) {
         results[game] = vec2<u32>(g.cards, word);
         return;
     }
     let bin = g.cards / params.bin;
-    if (g.status == 2u || g.cards >= params.keep_cards || bin >= BINS) {
+    // Capped games, and games a driver cut short (still RUNNING: the host refuses them).
+    if (g.status >= 2u || g.cards >= params.keep_cards || bin >= BINS) {
         let slot = atomicAdd(&tally[TALLY_KEPT], 1u);
         if (slot < params.kept_cap) {
             kept[slot] = vec4<u32>(game, g.cards, word, 0u);
@@ -576,46 +580,36 @@ fn main(
     for (var b = local; b < BINS; b += 64u) {
         atomicStore(&group_hist[b], 0u);
     }
-    if (local < 8u) {
+    if (local < 9u) {
         atomicStore(&group_sums[local], 0u);
     }
     workgroupBarrier();
 
     let lane = gid.x + gid.y * groups.x * 64u;
     let items = (params.count + params.per_item - 1u) / params.per_item;
-    var item = lane;
-    if (lane < params.lanes && item < items) {
-        var game = item * params.per_item;
-        var last = min(game + params.per_item, params.count);
+    // A loop per game inside one per work item: llvmpipe (lavapipe) cuts an invocation's loops
+    // short after a fixed number of iterations (its guard against endless loops). One flat loop
+    // through an item's games was cut within runs of 8 Paulhus n = 6 deals holding several
+    // endless games; a loop per game is not (with the short items gpu.rs gives a CPU adapter).
+    // Whatever a driver cuts, the host sees it: every game counts itself in TALLY_RECORDED.
+    for (var item = lane; lane < params.lanes && item < items; item += params.lanes) {
+        let first = item * params.per_item;
+        let last = min(first + params.per_item, params.count);
         load_item(item);
-        var g: Game;
-        g = begin_deal();
-        loop {
-            if (g.status == RUNNING) {
+        for (var game = first; game < last; game++) {
+            if (game > first) {
+                next_arrangement();
+            }
+            var g: Game;
+            g = begin_deal();
+            while (g.status == RUNNING) {
                 g = step(g);
             }
-            if (g.status != RUNNING) {
-                record(game, g);
-                game += 1u;
-                if (game == last) {
-                    item += params.lanes;
-                    if (item >= items) {
-                        break;
-                    }
-                    game = item * params.per_item;
-                    last = min(game + params.per_item, params.count);
-                    load_item(item);
-                } else {
-                    next_arrangement();
-                }
-                g = begin_deal();
-            }
+            record(game, g);
         }
     }
 
-    if (params.tally == 0u) {
-        return;
-    }
+    atomicAdd(&group_sums[TALLY_RECORDED], recorded);
     if (finished != 0u) {
         atomicAdd(&group_sums[TALLY_FINISHED], finished);
         atomicAdd(&group_sums[TALLY_WINS], wins0);
@@ -631,10 +625,11 @@ fn main(
         }
     }
     if (local == 0u) {
-        var sums: array<u32, 8>;
-        for (var w = 0u; w < 8u; w++) {
+        var sums: array<u32, 9>;
+        for (var w = 0u; w < 9u; w++) {
             sums[w] = atomicLoad(&group_sums[w]);
         }
+        atomicAdd(&tally[TALLY_RECORDED], sums[TALLY_RECORDED]);
         if (sums[TALLY_FINISHED] != 0u) {
             for (var w = TALLY_FINISHED; w < TALLY_CARDS; w++) {
                 atomicAdd(&tally[w], sums[w]);

@@ -7,9 +7,10 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
-use bmn_kernel::Kernel;
-use bmn_search::Engine;
-use bmn_search::device::{Device, DevicePlayer};
+use bmn_gpu::Gpu;
+use bmn_kernel::{Kernel, Played};
+use bmn_search::device::{Device, DevicePlayer, Digest, DigestSpec};
+use bmn_search::{Deals, Engine};
 
 mod common;
 use common::gpu;
@@ -38,5 +39,36 @@ fn lanes_that_take_many_items_equal_the_cpu() {
         assert_eq!(on_gpu, cpu, "{spec}");
         assert!(cpu.games > 1000);
     }
-    assert_eq!(gpu.first_error(), None);
+}
+
+#[test]
+fn a_driver_that_cuts_a_loop_short_gives_an_error_never_a_wrong_answer() {
+    let Some(gpu) = gpu() else { return };
+    // One invocation plays 4,096 Camicia deals: llvmpipe's loop guard stops it part-way; a GPU
+    // plays them all.
+    let all = AllDeals::new(Deck::CAMICIA, Player(0)).unwrap();
+    let n = 4096;
+    let first = 97_000_000_000_000;
+    let batch = all.device_deals(first, n, MAX_TRICKS).unwrap();
+    let mut codes = vec![0u8; n * all.deal_len()];
+    all.fill(first, &mut codes);
+    let mut want = vec![Played::default(); n];
+    let (len, split) = (all.deal_len(), all.split());
+    bmn_kernel::play_many(Kernel::Portable, &codes, len, split, MAX_TRICKS, &mut want);
+    let spec = DigestSpec {
+        bin: 50,
+        keep_cards: 500,
+    };
+    Gpu::limit_lanes(gpu, 1);
+    let mut got = vec![Played::default(); n];
+    let played = gpu.play(&batch, &mut got, true);
+    let digest = gpu.digest(&batch, spec, true);
+    gpu.limit_lanes(usize::MAX);
+    assert!(played.is_err() || got == want, "{played:?}");
+    assert!(digest.is_err() || digest == Ok(Some(Digest::of(&want, spec))));
+    println!(
+        "one lane: play {:?}, digest {:?}",
+        played.err(),
+        digest.err()
+    );
 }
