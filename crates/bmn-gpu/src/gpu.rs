@@ -17,11 +17,10 @@ use crate::pool::Pool;
 const WORKGROUP: u32 = 64;
 
 /// Invocations a dispatch runs at most on a GPU; each plays work item `i`, `i + lanes`, ...
-/// until the batch is done. As many as a dispatch has work items: one item an invocation.
-/// Measured on an H200 (2^22 standard games a dispatch): 2^18 invocations taking 16 items each
-/// played 1.32x10^8 games/s, 2^20 taking 4 1.46x10^8, 2^22 taking one 2.36x10^8. The GPU's
-/// own scheduler, starting a new warp wherever one ends, balances games of unequal length
-/// better than lanes that take item after item, which wait on their warp's slowest lane.
+/// until the batch is done. As many as a dispatch has work items: one item an invocation, and
+/// the GPU's scheduler balances games of unequal length. Measured on an H200 (2^22 standard
+/// games a dispatch): 2^18 invocations taking 16 items each played 2.20x10^8 games/s, 2^20
+/// taking 4 2.37x10^8, 2^22 taking one 2.41x10^8.
 const MAX_LANES: usize = MAX_BATCH;
 
 /// Games a work item of consecutive arrangements plays on a GPU (unranking its first one
