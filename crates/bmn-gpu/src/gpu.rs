@@ -444,11 +444,7 @@ impl DevicePlayer for Gpu {
         out: &mut [Played],
         wait: bool,
     ) -> Result<bool, String> {
-        let played = self.play_batch(batch, out, wait);
-        if let Err(e) = &played {
-            let _ = self.failure.set(e.clone());
-        }
-        played
+        self.noted(self.play_batch(batch, out, wait))
     }
 
     fn digest(
@@ -457,11 +453,7 @@ impl DevicePlayer for Gpu {
         spec: DigestSpec,
         wait: bool,
     ) -> Result<Option<Digest>, String> {
-        let digest = self.digest_batch(batch, spec, wait);
-        if let Err(e) = &digest {
-            let _ = self.failure.set(e.clone());
-        }
-        digest
+        self.noted(self.digest_batch(batch, spec, wait))
     }
 
     fn first_error(&self) -> Option<String> {
@@ -470,6 +462,14 @@ impl DevicePlayer for Gpu {
 }
 
 impl Gpu {
+    /// `result`, its error kept as the first failure if it is one.
+    fn noted<T>(&self, result: Result<T, String>) -> Result<T, String> {
+        if let Err(e) = &result {
+            let _ = self.failure.set(e.clone());
+        }
+        result
+    }
+
     fn play_batch(
         &self,
         batch: &DeviceBatch<'_>,

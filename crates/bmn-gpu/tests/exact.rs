@@ -12,7 +12,7 @@ mod common;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
 use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{DealSource, Deals, Engine, SearchConfig, Summary, search};
-use common::gpu;
+use common::{enumerate, gpu};
 
 /// Plays `deals` (each a whole deal, player 1's `first_hand` cards first) one batch on the GPU.
 fn play_listed(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize, leader: u8) -> Vec<Played> {
@@ -297,20 +297,7 @@ fn an_enumeration_on_the_gpu_equals_the_cpu_deal_for_deal() {
     let Some(gpu) = gpu() else { return };
     // Cycling deals listed one by one, both leaders, a range that is not whole units.
     for (spec, leader) in [("2J,2Q,6-", 0), ("1J,1Q,1K,1A,8-", 1), ("2J,2Q,2K,10-", 1)] {
-        let run = |engine: Engine| {
-            let deals = AllDeals::new(Deck::parse(spec).unwrap(), Player(leader)).unwrap();
-            let e = Enumeration {
-                range: 3..deals.count() - 5,
-                deals,
-                engine,
-                max_tricks: MAX_TRICKS,
-                list_cycles: true,
-            };
-            let mut p = e.start();
-            e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
-            assert!(e.is_complete(&p));
-            p.summary
-        };
+        let run = |engine: Engine| enumerate(spec, leader, (3, 5), engine);
         let cpu = run(Engine::Kernel(Kernel::Portable));
         let on_gpu = run(Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false));
         assert_eq!(on_gpu, cpu, "{spec}, leader {}", leader + 1);

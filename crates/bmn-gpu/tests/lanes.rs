@@ -3,17 +3,15 @@
 //! sets is the adapter's, and the other tests' long games would outrun llvmpipe's loop guard
 //! under it.
 
-use std::sync::atomic::AtomicBool;
-
 use bmn_core::{Deck, Player};
-use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_exhaustive::{AllDeals, MAX_TRICKS};
 use bmn_gpu::Gpu;
 use bmn_kernel::{Kernel, Played};
 use bmn_search::device::{Device, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{Deals, Engine};
 
 mod common;
-use common::gpu;
+use common::{enumerate, gpu};
 
 #[test]
 fn lanes_that_take_many_items_equal_the_cpu() {
@@ -21,19 +19,7 @@ fn lanes_that_take_many_items_equal_the_cpu() {
     gpu.limit_lanes(7);
     gpu.limit_dispatch(500);
     for (spec, leader) in [("2J,2Q,6-", 1), ("1J,1Q,1K,1A,6-", 0)] {
-        let run = |engine: Engine| {
-            let deals = AllDeals::new(Deck::parse(spec).unwrap(), Player(leader)).unwrap();
-            let e = Enumeration {
-                range: 1..deals.count(),
-                deals,
-                engine,
-                max_tricks: MAX_TRICKS,
-                list_cycles: true,
-            };
-            let mut p = e.start();
-            e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
-            p.summary
-        };
+        let run = |engine: Engine| enumerate(spec, leader, (1, 0), engine);
         let cpu = run(Engine::Kernel(Kernel::Portable));
         let on_gpu = run(Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false));
         assert_eq!(on_gpu, cpu, "{spec}");
