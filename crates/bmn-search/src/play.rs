@@ -148,8 +148,9 @@ const GUESS_KEPT: u64 = 256;
 
 /// The threshold tried first when a tally's own keeps every game (its top K not yet full, as
 /// in every fresh unit's tally): the cards above which the last digest had about
-/// [`GUESS_KEPT`] games. A guess shared by every run of the process: a wrong one costs a batch
-/// played twice (when [`DigestSink::covered`] says no), never a wrong result.
+/// [`GUESS_KEPT`] games; 0 before the first. A guess shared by every run of the process: a
+/// wrong one costs a batch played twice (when [`DigestSink::covered`] says no), never a wrong
+/// result.
 static GUESS: AtomicU32 = AtomicU32::new(0);
 
 /// The cards from which `digest`'s batch had at least [`GUESS_KEPT`] finished games (added
@@ -317,9 +318,12 @@ fn record(
     }
 }
 
-/// `batch`'s digest for `sink` from `device`: first with the guessed threshold where the sink's
-/// own would keep every game, again with the sink's own if the guess kept too little. `None`
-/// if the device is busy (and `share` says not to wait) or fails.
+/// `batch`'s digest for `sink` from `device`. Where the sink's own threshold would keep every
+/// game (a fresh tally's top K is empty), a higher one is tried first: the guess from the batch
+/// before, or with none yet one read off this batch's histogram by a first pass that keeps no
+/// finished game (cheaper than reading every game back and recording it on the CPU). If it
+/// kept too little, the batch is played again with the sink's own. `None` if the device is busy
+/// (and `share` says not to wait) or fails.
 fn digest_on(
     device: Device,
     batch: &DeviceBatch<'_>,
@@ -327,24 +331,22 @@ fn digest_on(
     share: bool,
 ) -> Option<Digest> {
     let spec = sink.digest_spec();
-    let guess = GUESS.load(Ordering::Relaxed);
-    let digest = if spec.keep_cards == 0 && guess > 0 {
-        let tried = DigestSpec {
-            keep_cards: guess,
-            ..spec
-        };
-        let digest = device.0.digest(batch, tried, !share).ok()??;
-        if sink.covered(guess, &digest.kept) {
-            digest
-        } else {
-            device.0.digest(batch, spec, true).ok()??
-        }
-    } else {
-        device.0.digest(batch, spec, !share).ok()??
-    };
-    if spec.keep_cards == 0 {
-        GUESS.store(guess_threshold(&digest, spec.bin), Ordering::Relaxed);
+    if spec.keep_cards != 0 {
+        return device.0.digest(batch, spec, !share).ok()?;
     }
+    let with = |keep_cards| DigestSpec { keep_cards, ..spec };
+    let mut wait = !share;
+    let mut guess = GUESS.load(Ordering::Relaxed);
+    if guess == 0 {
+        let probe = device.0.digest(batch, with(u32::MAX), wait).ok()??;
+        guess = guess_threshold(&probe, spec.bin);
+        wait = true;
+    }
+    let digest = match device.0.digest(batch, with(guess), wait).ok()?? {
+        d if guess == 0 || sink.covered(guess, &d.kept) => d,
+        _ => device.0.digest(batch, spec, true).ok()??,
+    };
+    GUESS.store(guess_threshold(&digest, spec.bin), Ordering::Relaxed);
     Some(digest)
 }
 
