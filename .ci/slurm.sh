@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI: a real one-node Slurm cluster runs examples/slurm/search-array.sh as a 4-task job array and
 # examples/slurm/merge.sh as a dependent job, and the merged result must equal the unsplit
-# `bmn search` on every field that does not measure time.
+# `bmn search` on every field that does not measure time; then examples/slurm/census-array.sh
+# and census.sh the same way, whose census must equal the unsplit census.
 #
 # Run as root on a fresh Debian machine after the workspace's tests pass (.ci/run calls it). It
 # installs slurm-wlm, munge and jq, starts munged, slurmctld and slurmd as plain daemons (no
@@ -262,14 +263,20 @@ case $help in *--shard*) ;; *) die "$bmn search has no --shard option" ;; esac
 # The scripts read their parameters from the environment, which sbatch exports to the jobs.
 export BMN=$bmn BMN_GAMES=$games BMN_SEED=$seed BMN_OUT_DIR=$work/results
 cd "$work"
+# Submits the array script $2 over indices $1 and the script $3 to run once every task has
+# succeeded, logging under $4; sets array_job and merge_job.
+submit_pair() {
+  array_job=$(timeout 30 sbatch --parsable --array="$1" --output="$work/log/$4-array-%A_%a.out" \
+    "$repo/examples/slurm/$2")
+  array_job=${array_job%%;*}
+  merge_job=$(timeout 30 sbatch --parsable --dependency="afterok:$array_job" \
+    --output="$work/log/$4-then-%j.out" "$repo/examples/slurm/$3")
+  merge_job=${merge_job%%;*}
+  last_queue=''
+}
 # A 1-based array (1-4): bmn must count from SLURM_ARRAY_TASK_MIN, not assume 0 (the
 # example's own default, 0-3, is the easy case).
-array_job=$(timeout 30 sbatch --parsable --array="1-$tasks" --output="$work/log/search-%A_%a.out" \
-  "$repo/examples/slurm/search-array.sh")
-array_job=${array_job%%;*}
-merge_job=$(timeout 30 sbatch --parsable --dependency="afterok:$array_job" --output="$work/log/merge-%j.out" \
-  "$repo/examples/slurm/merge.sh")
-merge_job=${merge_job%%;*}
+submit_pair "1-$tasks" search-array.sh merge.sh search
 say "submitted array job $array_job ($tasks tasks: $games games, seed $seed) and merge job $merge_job"
 
 # squeue lists a job until it has ended; an unknown id (already purged) counts as ended too,
@@ -287,12 +294,9 @@ jobs_done() {
   fi
   [ -z "$out" ]
 }
-wait_for "$job_timeout" jobs_done ||
-  die "jobs not finished within $job_timeout s (queue: $(printf '%s' "${last_queue:-}" | tr '\n' ';'))"
 
-# Every array task and the merge must have COMPLETED with exit code 0:0.
+# One line per job (per array task): "TASK STATE EXITCODE", TASK "-" outside an array.
 job_states() {
-  # One line per job (per array task): "TASK STATE EXITCODE", TASK "-" outside an array.
   timeout 20 scontrol -o show job "$1" 2>/dev/null | awk '{
     task = "-"; state = "?"; code = "?"
     for (i = 1; i <= NF; i++) {
@@ -304,13 +308,22 @@ job_states() {
     print task, state, code
   }'
 }
-array_states=$(job_states "$array_job")
-merge_state=$(job_states "$merge_job")
-bad=$(printf '%s\n' "$array_states" | awk '$2 != "COMPLETED" || $3 != "0:0"')
-[ "$(printf '%s\n' "$array_states" | grep -c .)" -eq "$tasks" ] ||
-  die "expected $tasks array tasks, scontrol shows: $array_states"
-[ -z "$bad" ] || die "array tasks did not all complete (task state exit): $(printf '%s' "$bad" | tr '\n' ';')"
-case $merge_state in *" COMPLETED 0:0") ;; *) die "merge job did not complete: $merge_state" ;; esac
+
+# Waits for $array_job and $merge_job, then requires every array task and the dependent job to
+# have COMPLETED with exit code 0:0.
+await_jobs() {
+  local array_states merge_state bad
+  wait_for "$job_timeout" jobs_done ||
+    die "jobs not finished within $job_timeout s (queue: $(printf '%s' "${last_queue:-}" | tr '\n' ';'))"
+  array_states=$(job_states "$array_job")
+  merge_state=$(job_states "$merge_job")
+  bad=$(printf '%s\n' "$array_states" | awk '$2 != "COMPLETED" || $3 != "0:0"')
+  [ "$(printf '%s\n' "$array_states" | grep -c .)" -eq "$tasks" ] ||
+    die "expected $tasks array tasks, scontrol shows: $array_states"
+  [ -z "$bad" ] || die "array tasks did not all complete (task state exit): $(printf '%s' "$bad" | tr '\n' ';')"
+  case $merge_state in *" COMPLETED 0:0") ;; *) die "job $merge_job did not complete: $merge_state" ;; esac
+}
+await_jobs
 
 shard_files=("$work"/results/shard-*.json)
 [ "${#shard_files[@]}" -eq "$tasks" ] ||
@@ -333,6 +346,30 @@ if ! diff -u "$work/unsplit.fields.json" "$work/merged.fields.json" >"$work/fiel
   die "merged result differs from the unsplit search (diff above: - unsplit, + merged)"
 fi
 
-ok=1
 say "PASS: $tasks-shard Slurm array + merge equals unsplit search ($games games, seed $seed," \
   "longest $(jq '.longest[0].cards // "none"' "$work/results/merged.json") cards) in $((SECONDS - started_at)) s"
+
+# --- issue 40: the census from a sharded enumeration -------------------------------------------
+# examples/slurm/census-array.sh enumerates every deal of a small deck in $tasks shards and
+# examples/slurm/census.sh reads them as the census's `deals`; its catalogue must equal the
+# census that plays every deal in one piece.
+census_deck=2J,2Q,2K,14-
+export BMN_DECK=$census_deck BMN_OUT_DIR=$work/census
+submit_pair "0-$((tasks - 1))" census-array.sh census.sh census
+say "submitted enumeration array $array_job ($tasks tasks: deck $census_deck) and census job $merge_job"
+await_jobs
+[ -s "$work/census/census.json" ] || die "census job wrote no census.json"
+timeout 120 "$bmn" census --deck "$census_deck" --methods deals --json >"$work/census/unsplit.json" ||
+  die "unsplit bmn census failed or took over 120 s"
+fields='{balanced_cycles, balanced_deals, catalogue, recall}'
+jq -S "$fields" "$work/census/census.json" >"$work/census.fields.json"
+jq -S "$fields" "$work/census/unsplit.json" >"$work/census-unsplit.fields.json"
+jq -e '.balanced_deals > 0' "$work/census/census.json" >/dev/null || die "the census found no deals"
+if ! diff -u "$work/census-unsplit.fields.json" "$work/census.fields.json" >"$work/census.diff"; then
+  head -n 60 "$work/census.diff"
+  die "the census from the shards differs from the unsplit census (- unsplit, + shards)"
+fi
+
+ok=1
+say "PASS: $tasks-shard Slurm enumeration + census equals the unsplit census (deck $census_deck," \
+  "$(jq '.balanced_deals' "$work/census/census.json") deals on $(jq '.balanced_cycles' "$work/census/census.json") cycle(s)) in $((SECONDS - started_at)) s"

@@ -102,6 +102,27 @@ def exhaustive(
     ``distinct_cycle_list``, ``longest``, ``mean_cards``, ... and with ``list_cycles``
     every cycling deal (``cycling_deal_list``)."""
 
+def census(
+    deck: Optional[str] = None,
+    players: Optional[int] = None,
+    methods: Optional[str] = None,
+    hands: Optional[int] = None,
+    hands_seconds: Optional[float] = None,
+    deals_max: Optional[int] = None,
+    basin_limit: Optional[int] = None,
+    rounds: Optional[int] = None,
+    enumeration: Optional[list[str]] = None,
+    seed: Optional[int] = None,
+    threads: Optional[int] = None,
+    penalties: Optional[str] = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Every endless game a table has (``bmn census --json``): the methods run
+    (``methods``: ``"pieces,hands,deals"`` or part of it; ``enumeration``: the result files of
+    every shard of one ``bmn exhaustive --list-cycles`` run, read as ``deals``), ``catalogue``
+    (each cycle with its class: ``min_hand``, ``anti_periodic``, ``splits_at_rest_state``; and
+    every balanced deal with its rank), ``recall``, ``estimate``, ``completeness``."""
+
 def predecessors(
     position: str,
     leader: int = 1,

@@ -92,19 +92,7 @@ fn time_enumerations(games: usize, threads: usize) -> Vec<EnumerationRow> {
         let deals = AllDeals::new(Deck::parse(deck).expect("a deck"), Player(0)).expect("deals");
         let start = deals.count() / 2;
         let end = (start + games as u128).min(deals.count());
-        let run = |engine: Engine| {
-            let e = Enumeration {
-                deals: deals.clone(),
-                range: start..end,
-                engine,
-                max_tricks: MAX_TRICKS,
-                list_cycles: false,
-            };
-            let mut p = e.start();
-            let started = Instant::now();
-            e.run(&mut p, threads, &AtomicBool::new(false), |_, _| true);
-            (started.elapsed().as_secs_f64(), p.summary)
-        };
+        let run = |engine: Engine| time_block(&deals, start..end, engine, threads);
         let (seconds, want) = run(cpu);
         let n = (end - start) as u64;
         let row = |engine: String, adapter, seconds: f64, agrees| EnumerationRow {
@@ -123,6 +111,27 @@ fn time_enumerations(games: usize, threads: usize) -> Vec<EnumerationRow> {
         }
     }
     rows
+}
+
+/// Enumerates ranks `range` of `deals` on `engine` with `threads` threads: its seconds and
+/// summary (`bench`'s enumeration rows, `census --plan`'s sample).
+pub(crate) fn time_block(
+    deals: &AllDeals,
+    range: std::ops::Range<u128>,
+    engine: Engine,
+    threads: usize,
+) -> (f64, Summary) {
+    let e = Enumeration {
+        deals: deals.clone(),
+        range,
+        engine,
+        max_tricks: MAX_TRICKS,
+        list_cycles: false,
+    };
+    let mut p = e.start();
+    let started = Instant::now();
+    e.run(&mut p, threads, &AtomicBool::new(false), |_, _| true);
+    (started.elapsed().as_secs_f64(), p.summary)
 }
 
 /// One engine's timing.
@@ -352,7 +361,7 @@ impl crate::Report for BenchReport {
 }
 
 /// The CPU's model name (Linux), for the record.
-fn cpu_name() -> String {
+pub(crate) fn cpu_name() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {

@@ -63,6 +63,8 @@ pub const DEFAULT_BLOCK_SIZE: u128 = 1_000_000_000;
 pub struct ExhaustiveReport {
     pub deck: Deck,
     pub leader: Player,
+    /// The penalties the deals were played with (the text of `--penalties`).
+    pub penalties: String,
     /// The ranks this report covers, `first..end`.
     pub ranks: [u128; 2],
     /// How many deals the deck has.
@@ -174,7 +176,7 @@ impl ExhaustivePlan {
 
 /// An enumeration's engine when not told: the fastest kernel, with the reference engine's
 /// give-up and the kernels' trick cap of an enumeration.
-fn default_engine() -> EnginePlan {
+pub(crate) fn default_engine() -> EnginePlan {
     EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, MAX_TRICKS)
 }
 
@@ -306,6 +308,7 @@ pub fn run(
     Ok(ExhaustiveReport {
         deck,
         leader,
+        penalties: rules.penalties.to_string(),
         ranks: [start, end],
         deck_deals: enumeration.deals.count(),
         shards: shard.to_string(),

@@ -61,6 +61,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
             Ok(MergeReport::Exhaustive(ExhaustiveReport {
                 deck,
                 leader: Player(file.params.leader - 1),
+                penalties: file.params.penalties.clone(),
                 ranks,
                 deck_deals: file.total,
                 shards: label,

@@ -243,6 +243,20 @@ fn the_census_names_its_runs_lists_and_counts_clearly() {
 }
 
 #[test]
+fn the_census_plan_names_its_costs() {
+    let req = CensusRequest {
+        table: table(SMALL),
+        threads: Some(2),
+        ..CensusRequest::default()
+    };
+    let v = value(&bmn_app::census::cost::cost(&req, Some(64)).unwrap());
+    assert_eq!(v["deck_deals"], "73440");
+    assert_eq!(v["cores"], 64);
+    assert!(v["seconds"].as_f64().unwrap() > 0.0);
+    documented("census --plan", &v);
+}
+
+#[test]
 fn construct_names_its_cycles_and_balance_clearly() {
     let req = bmn_app::pieces::ConstructRequest {
         seed: Some(3),

@@ -361,7 +361,7 @@ fn a_census_names_its_own_time_flag_and_checks_the_factory_first() {
 /// too many deals are not played at all.
 #[test]
 fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
-    use bmn_app::census::{CensusPlan, CensusRequest};
+    use bmn_app::census::{CensusPlan, CensusRequest, DealsSource};
     use bmn_app::input::RulesInput;
     let census = |deck: &str, players, deals_max| {
         CensusPlan::try_from(&CensusRequest {
@@ -381,14 +381,19 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
         .unwrap()
     };
     let plan = census("2J,2Q,2K,2A,6-", None, None);
-    let enumeration = plan.enumeration.expect("two players, 7,567,560 deals");
+    let Some(DealsSource::Play(enumeration)) = plan.deals else {
+        panic!("two players, 7,567,560 deals: {:?}", plan.deals)
+    };
     assert_eq!(enumeration.rules, plan.rules);
     assert_eq!(enumeration.threads, plan.threads);
     assert_eq!(enumeration.block, [0, 7_567_560]);
     assert!(
-        census("2J,2Q,2K,2A,6-", None, Some(1000))
-            .enumeration
-            .is_none()
+        enumeration.enumeration.list_cycles,
+        "every cycling deal, to check the basins against"
     );
-    assert!(census("2J,1Q,1K,6-", Some(3), None).enumeration.is_none());
+    assert!(census("2J,2Q,2K,2A,6-", None, Some(1000)).deals.is_none());
+    assert!(matches!(
+        census("2J,1Q,1K,6-", Some(3), None).deals,
+        Some(DealsSource::Reference)
+    ));
 }

@@ -10,6 +10,8 @@ use std::collections::BTreeSet;
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
+
+use crate::class::{anti_periodic, splits_at_rest_state};
 use bmn_deals::BigUint;
 
 /// A balanced deal whose game never ends.
@@ -24,7 +26,9 @@ pub struct CensusDeal {
     pub renamed: bool,
 }
 
-/// One cycle of the census.
+/// One cycle of the census, with its class: [`CensusCycle::anti_periodic`],
+/// [`CensusCycle::min_hand`] and [`CensusCycle::splits_at_rest_state`] say which methods can
+/// reach it (docs/census.md).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CensusCycle {
     pub id: CycleId,
@@ -34,6 +38,13 @@ pub struct CensusCycle {
     pub basin_complete: bool,
     /// The fewest cards a player holds at a position of the cycle.
     pub min_hand: usize,
+    /// Part-way round, the position is the start with the seats renamed (two players: half
+    /// the period, then the same play with the hands swapped); see [`anti_periodic`](crate::class::anti_periodic).
+    pub anti_periodic: bool,
+    /// One period passes at least twice through a rest state of Casella's kind with the same
+    /// player holding `J-`, so the cycle is a chain of segments from one to the next; see
+    /// [`splits_at_rest_state`](crate::class::splits_at_rest_state).
+    pub splits_at_rest_state: bool,
     /// Player 1's stack split at its jacks, when a position of the cycle has Casella's
     /// template form (`Δ1 J Δ2 J ... J -` against `J -`).
     pub pieces: Option<Vec<String>>,
@@ -59,6 +70,8 @@ pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<
         .iter()
         .filter_map(bmn_climb::factory::template_pieces)
         .min();
+    let anti_periodic = anti_periodic(&on_cycle, &c.start);
+    let splits_at_rest_state = splits_at_rest_state(rules, &c.start, c.period.tricks);
     let basin = bmn_backward::basin(
         rules,
         &c.start,
@@ -96,6 +109,8 @@ pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<
         basin_positions,
         basin_complete,
         min_hand,
+        anti_periodic,
+        splits_at_rest_state,
         pieces,
         found_by: BTreeSet::new(),
         deals,
@@ -141,7 +156,8 @@ mod tests {
         assert_eq!(c.deals.len(), 30);
         assert!(c.deals.iter().any(|d| d.deal == p.deal_text()));
         assert_eq!(c.min_hand, 2);
-        assert!(c.pieces.is_some());
+        assert!(c.pieces.is_some() && c.splits_at_rest_state);
+        assert!(!c.anti_periodic);
         let counts = p.deck().counts();
         for d in &c.deals {
             let codes = bmn_deals::rank::unrank(&counts, &d.rank).unwrap();

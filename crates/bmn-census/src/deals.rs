@@ -89,5 +89,18 @@ mod tests {
         assert_eq!(r.deals, 3_488_400);
         assert_eq!(r.cycles.len(), 1);
         assert_eq!(r.cycles.values().next().unwrap().1, 16);
+        // Its one cycle is anti-periodic: half a period of play swaps the hands.
+        let (start, _) = r.cycles.values().next().unwrap();
+        let c = crate::describe(&Rules::STANDARD, start, 1_000).unwrap();
+        assert!(c.anti_periodic && !c.splits_at_rest_state);
+        let Outcome::Cycle(cycle) = play_out(&Rules::STANDARD, start) else {
+            unreachable!()
+        };
+        let mut half = cycle.start.clone();
+        for _ in 0..cycle.period.tricks / 2 {
+            bmn_core::play_trick(&Rules::STANDARD, &mut half);
+        }
+        assert_eq!(cycle.period.tricks % 2, 0);
+        assert_eq!(half, cycle.start.seats_rotated(1));
     }
 }

@@ -12,12 +12,14 @@
 #![forbid(unsafe_code)]
 
 pub mod catalogue;
+pub mod class;
 pub mod deals;
 pub mod error;
 pub mod estimate;
 pub mod hands;
 
 pub use catalogue::{CensusCycle, CensusDeal, describe, describe_all};
+pub use class::{anti_periodic, splits_at_rest_state};
 pub use deals::{EveryDeal, every_deal};
 pub use error::CensusError;
 pub use estimate::{Chapman, Recall, chapman, recall};

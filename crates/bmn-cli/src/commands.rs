@@ -279,7 +279,11 @@ pub fn run(command: Command) -> Result<()> {
                 deals_max: a.deals_max,
                 basin_limit: a.basin_limit,
                 rounds: a.rounds,
+                enumeration: a.enumeration,
             };
+            if a.plan {
+                return emit(&bmn_app::census::cost::cost(&req, a.cores)?, a.output.json);
+            }
             emit(
                 &bmn_app::census::census(&req, bar, stop_on_ctrl_c())?,
                 a.output.json,

@@ -176,11 +176,18 @@ impl Position {
     /// The same position with seats renamed so that the leader sits first (a rotation keeps the
     /// order of play, so the game is the same one).
     pub fn rotated_to_leader(&self) -> Position {
+        self.seats_rotated(self.leader.index())
+    }
+
+    /// The same position with every seat renamed `by` places back: seat `by` becomes player
+    /// 1, and the leader moves with its cards. With two players and `by = 1`, the hands swapped.
+    pub fn seats_rotated(&self, by: usize) -> Position {
+        let n = self.stacks.len();
         let mut stacks = self.stacks.clone();
-        stacks.rotate_left(self.leader.index());
+        stacks.rotate_left(by % n);
         Position {
             stacks,
-            leader: Player(0),
+            leader: Player((self.leader.index() + n - by % n) % n),
         }
     }
 
@@ -231,6 +238,17 @@ mod tests {
         assert!(err("--/J-", 2).contains("leader 3 is out of range"));
         assert!(err("--//J-", 0).contains("hand 2 is empty"));
         assert!(Position::parse("--/", Player(0)).is_ok());
+    }
+
+    #[test]
+    fn seats_rotated_renames_hands_and_leader_together() {
+        let p = pos("QK-/J-/A", 0);
+        let r = p.seats_rotated(1);
+        assert_eq!(r.deal_text(), "J-/A/QK-");
+        assert_eq!(r.leader(), Player(2));
+        assert_eq!(p.seats_rotated(3), p);
+        assert_eq!(pos("Q-/J", 1).seats_rotated(1), pos("J/Q-", 0));
+        assert_eq!(p.rotated_to_leader(), p);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bmn_app::backward::BasinRequest;
+use bmn_app::census::CensusRequest;
 use bmn_app::exhaustive::ExhaustiveRequest;
 use bmn_app::input::{EngineInput, RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
@@ -348,6 +349,53 @@ fn exhaustive<'py>(
     )
 }
 
+/// Every endless game a table has, each cycle with its class and balanced deals:
+/// `bmn census --json`'s dict. `enumeration` takes the result files of every shard of one
+/// `bmn exhaustive --list-cycles` run as the `deals` method.
+#[pyfunction]
+#[pyo3(signature = (deck=None, players=None, methods=None, hands=None, hands_seconds=None, deals_max=None, basin_limit=None, rounds=None, enumeration=None, seed=None, threads=None, penalties=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn census<'py>(
+    py: Python<'py>,
+    deck: Option<String>,
+    players: Option<usize>,
+    methods: Option<String>,
+    hands: Option<usize>,
+    hands_seconds: Option<f64>,
+    deals_max: Option<u64>,
+    basin_limit: Option<u64>,
+    rounds: Option<u64>,
+    enumeration: Option<Vec<std::path::PathBuf>>,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    penalties: Option<String>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = CensusRequest {
+        table: TableInput {
+            deck,
+            players,
+            balanced: false,
+        },
+        rules: rules(penalties, None),
+        seed,
+        threads,
+        methods,
+        hands,
+        hands_time: hands_seconds.map(TimeInput::Seconds),
+        deals_max,
+        basin_limit,
+        rounds,
+        enumeration: enumeration.unwrap_or_default(),
+    };
+    long(
+        py,
+        progress,
+        |w, stop| bmn_app::census::census(&req, w, stop),
+        &[],
+    )
+}
+
 /// Every position one trick before `position`: `bmn backward --json`'s dict.
 #[pyfunction]
 #[pyo3(signature = (position, leader=1, penalties=None, on_empty=None))]
@@ -478,6 +526,7 @@ fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(exhaustive, m)?)?;
+    m.add_function(wrap_pyfunction!(census, m)?)?;
     m.add_function(wrap_pyfunction!(predecessors, m)?)?;
     m.add_function(wrap_pyfunction!(basin, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;

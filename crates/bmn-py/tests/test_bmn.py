@@ -113,6 +113,9 @@ def test_the_other_commands_equal_the_cli():
     ours = bmn.exhaustive("2J,2Q,2K,2A,6-", list_cycles=True)
     assert plain(ours) == plain(cli("exhaustive", "--deck", "2J,2Q,2K,2A,6-", "--list-cycles", "--no-db"))
     assert ours["cycling_deals"] == 1260  # Paulhus's Table 1, n = 6
+    ours = bmn.census(deck="2J,2Q,2K,14-", methods="deals")
+    assert plain(ours) == plain(cli("census", "--deck", "2J,2Q,2K,14-", "--methods", "deals"))
+    assert [c["anti_periodic"] for c in ours["catalogue"]] == [True]
     ours = bmn.search(games=100000, deck="2J,2Q,2K,2A,8-")
     assert plain(ours) == plain(cli("search", "--deck", "2J,2Q,2K,2A,8-", "--games", "100000", "--no-db"))
     ours = bmn.stats(games=20000, players=4)
@@ -153,6 +156,7 @@ def test_results_do_not_depend_on_threads():
     (lambda: bmn.stats(games=10, threads=0), "bad --threads"),
     (lambda: bmn.exhaustive("standard"), "bad --deck"),
     (lambda: bmn.exhaustive("2J,2Q,6-", shard="5/4"), "bad --shard"),
+    (lambda: bmn.census(methods="dice"), "unknown method 'dice'"),
     (lambda: bmn.basin(CASELLA, limit=0), "bad --limit"),
     (lambda: bmn.predecessors("--Z/J-"), "bad position"),
     (lambda: bmn.count("0-"), "bad --deck"),

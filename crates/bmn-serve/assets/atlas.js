@@ -28,8 +28,18 @@ function cycleOf(c, made_by) {
     cycle_id: c.cycle_id, period_tricks: c.period.tricks, period_cards: c.period.cards,
     basin_positions: c.basin_positions, balanced_deals: c.balanced_deals,
     representative: rep.deal, representative_leader: rep.leader, found_by: found,
-    family: familyOf(c), deals: c.deals ? deals : null,
+    family: familyOf(c), class: classOf(c), deals: c.deals ? deals : null,
   };
+}
+
+// A census entry's class (docs/census.md): its smallest hand, whether half a period swaps the
+// hands, whether it is built of Casella's pieces. The factory's files do not say.
+function classOf(c) {
+  if (typeof c.anti_periodic !== "boolean") return "";
+  const words = [`min hand ${c.min_hand}`];
+  if (c.anti_periodic) words.push("anti-periodic");
+  if (c.splits_at_rest_state) words.push("splits at rest states");
+  return words.join(", ");
 }
 
 // Cycles built on the same frame: the census's pieces less the last (the part that varies
@@ -80,7 +90,7 @@ async function openTable(name) {
     `(${name}.json): ${t.cycles} cycles, ${t.balanced_deals} balanced deals with player 1 leading`;
   $("atlas-published").textContent = publishedText(t);
   const columns = ["cycle_id", "period_tricks", "period_cards", "basin_positions", "balanced_deals",
-    "representative", "representative_leader", "found_by", "family"];
+    "representative", "representative_leader", "found_by", "family", "class"];
   downloads("atlas-downloads", `catalogue-${name}`, columns, atlas.cycles, file);
   cycleRows();
   drawAtlas();
@@ -106,7 +116,8 @@ function cycleRows() {
     const tr = document.createElement("tr");
     tr.dataset.i = String(i);
     tr.innerHTML = `<td class="deal">${esc(c.cycle_id)}</td><td>${c.period_tricks} tricks, ${c.period_cards} cards</td>` +
-      `<td>${c.basin_positions}</td><td>${c.balanced_deals}</td><td>${esc(c.found_by)}</td><td><button>open</button></td>`;
+      `<td>${c.basin_positions}</td><td>${c.balanced_deals}</td><td>${esc(c.found_by)}</td>` +
+      `<td>${esc(c.class)}</td><td><button>open</button></td>`;
     tr.querySelector("button").onclick = () => openCycle(i);
     body.appendChild(tr);
   });
@@ -208,7 +219,7 @@ async function openCycle(i) {
   $("cycle-about").textContent =
     `representative ${c.representative} (player ${c.representative_leader} leads); basin ${b.positions} positions` +
     `${b.complete ? "" : " (cut short)"}; ${deals.length} balanced deals with player 1 leading` +
-    (c.found_by ? `; found by ${c.found_by}` : "");
+    (c.found_by ? `; found by ${c.found_by}` : "") + (c.class ? `; class: ${c.class}` : "");
   drawBasin("cycle-basin", b.graph);
   dealRows($("cycle-deals").querySelector("tbody"), deals, t.deck, t.players);
   downloads("cycle-downloads", `cycle-${c.cycle_id}-deals`, DEAL_COLUMNS, deals);

@@ -173,6 +173,14 @@ fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
         "Cycle 1f4d09da6d0222f6: period 33 tricks, 233 cards",
     );
     browser.wait_text("#cycle-about", "basin 2134 positions; 4 balanced deals");
+    // Its class (docs/census.md), in the table and in the cycle's line.
+    browser.wait_text("#cycle-about", "class: min hand 2, splits at rest states");
+    assert_eq!(
+        browser.run(
+            "return document.querySelector('#atlas-cycles tbody tr:first-child td:nth-child(6)').textContent;"
+        ),
+        "min hand 2, splits at rest states"
+    );
     browser.screenshot_of("#atlas-panel", &shots().join("6-atlas-camicia.png"));
     let ranks = browser.run(
         "return [...document.querySelectorAll('#cycle-deals a.rank-link')].map(a => a.textContent);",

@@ -5,6 +5,7 @@
 mod common;
 
 mod backward;
+mod census;
 mod climb;
 mod count_odds;
 mod durable;

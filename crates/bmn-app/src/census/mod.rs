@@ -1,0 +1,458 @@
+//! `census`: every cycle with balanced deals that the methods reach on a table, every balanced
+//! deal on each with its rank, each cycle's class, and how complete the count is.
+//!
+//! Methods (`--methods`, all that apply by default):
+//! - `pieces`: the endless-game factory (Casella's construction where the deck has four jacks,
+//!   else random cycling deals; then walks toward balance);
+//! - `hands`: every position in which one player holds at most `--hands M` cards (bmn-census),
+//!   to the end where the subspace is small enough, else for `--hands-time`;
+//! - `deals`: every deal (bmn-exhaustive), the truth, where the deck has at most `--deals-max`
+//!   deals, or the merged result files of a sharded `bmn exhaustive --list-cycles` run
+//!   (`--enumeration`, [`shards`]): then each other method's recall is measured against it.
+//!
+//! Every cycle reached is played to its cycle by the reference engine and its basin searched
+//! backward; the balanced deals (player 1 leading) of its basin are the census's deals, and
+//! where the enumeration listed every cycling deal, the two lists must agree. [`cost`] is the
+//! dry run (`--plan`).
+
+pub mod cost;
+pub mod report;
+pub mod shards;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bmn_census::{CensusCycle, HandsConfig};
+use bmn_core::{CycleId, Player, Position, Rules};
+use bmn_search::DealSource;
+
+use crate::error::{Error, Result};
+use crate::exhaustive::{self, ExhaustivePlan, ExhaustiveRequest};
+use crate::factory::{FactoryPlan, FactoryRequest};
+use crate::input::{self, RulesInput, TableInput, TimeInput};
+use crate::observer::Observer;
+
+pub use report::{
+    CensusCycleJson, CensusDealJson, CensusReport, DealsRun, EstimateJson, HandsRun, PiecesRun,
+    RecallJson,
+};
+use shards::Enumerated;
+
+/// What to run.
+#[derive(Clone, Debug, Default)]
+pub struct CensusRequest {
+    pub table: TableInput,
+    pub rules: RulesInput,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    /// Comma-separated: `pieces`, `hands`, `deals` (all that apply if not told).
+    pub methods: Option<String>,
+    /// The small hand's largest size for `hands` ([`DEFAULT_HANDS`]).
+    pub hands: Option<usize>,
+    /// How long `hands` runs when its subspace is too big to finish ([`DEFAULT_HANDS_TIME`]);
+    /// given, it bounds the stage whatever the subspace's size.
+    pub hands_time: Option<TimeInput>,
+    /// `deals` runs only on decks of at most this many deals ([`DEFAULT_DEALS_MAX`]).
+    pub deals_max: Option<u64>,
+    /// Positions a basin search may visit per cycle.
+    pub basin_limit: Option<u64>,
+    /// Rounds of the factory's walks (its default if not told).
+    pub rounds: Option<u64>,
+    /// The result files of every shard of one `bmn exhaustive --list-cycles` run: `deals`
+    /// reads them instead of playing (the deck and rules are theirs when not told).
+    pub enumeration: Vec<PathBuf>,
+}
+
+pub const DEFAULT_HANDS: usize = 2;
+pub const DEFAULT_HANDS_TIME: Duration = Duration::from_secs(60);
+pub const DEFAULT_DEALS_MAX: u64 = 400_000_000;
+/// The same for tables the kernels do not play (three players or more: the reference engine).
+pub const DEFAULT_DEALS_MAX_REFERENCE: u64 = 20_000_000;
+/// `hands` runs to the end by default when its subspace has at most this many positions
+/// (about ten minutes on two cores at the rates of docs/results.md, Part 8).
+pub const HANDS_TO_THE_END: f64 = 3e9;
+const DEFAULT_BASIN_LIMIT: u64 = 1_000_000;
+
+/// Which methods, checked against the table.
+fn methods(
+    req: &CensusRequest,
+    players: usize,
+    cards: u32,
+    from_files: bool,
+) -> Result<Vec<&'static str>> {
+    let all = ["pieces", "hands", "deals"];
+    let applies = |m: &str| m != "hands" || (players == 2 && cards as usize <= 64);
+    let Some(text) = &req.methods else {
+        return Ok(all.into_iter().filter(|m| applies(m)).collect());
+    };
+    let mut chosen = Vec::new();
+    for word in text.split(',').map(str::trim) {
+        let Some(&m) = all.iter().find(|&&m| m == word) else {
+            return Err(Error::input(format!(
+                "bad --methods: unknown method '{word}' (expected pieces, hands or deals)"
+            )));
+        };
+        if !applies(m) {
+            return Err(Error::input(format!(
+                "bad --methods: hands plays two-player tables of at most 64 cards, not \
+                 {players} players with {cards} cards"
+            )));
+        }
+        if !chosen.contains(&m) {
+            chosen.push(m);
+        }
+    }
+    if from_files && !chosen.contains(&"deals") {
+        return Err(Error::input(
+            "bad --methods: --enumeration is the deals method, which --methods leaves out",
+        ));
+    }
+    Ok(chosen)
+}
+
+/// Where `deals` gets every deal's outcome.
+#[derive(Clone, Debug)]
+pub enum DealsSource {
+    /// The enumeration, played here (two players).
+    Play(Box<ExhaustivePlan>),
+    /// Every deal on the reference engine (three players or more).
+    Reference,
+    /// The merged result files of a sharded enumeration, read when the plan was made.
+    Files(Box<shards::Sharded>),
+}
+
+/// A census, validated: the table, the methods that run, each one's limits, and the plans of
+/// the enumeration for `deals` and the factory for `pieces` (checked, and the enumeration's
+/// files read and merged, before anything is played).
+#[derive(Clone, Debug)]
+pub struct CensusPlan {
+    pub source: DealSource,
+    pub rules: Rules,
+    pub seed: u64,
+    pub threads: usize,
+    pub methods: Vec<&'static str>,
+    pub max_hand: usize,
+    /// Given: `hands` stops at this time whatever its subspace's size; `None`: it runs to
+    /// the end where the subspace is small enough, else [`DEFAULT_HANDS_TIME`].
+    pub hands_time: Option<Duration>,
+    pub deals_max: u64,
+    pub basin_limit: u64,
+    /// The factory run of `pieces` (when chosen).
+    pub factory: Option<FactoryPlan>,
+    /// How `deals` runs (when chosen, and the deck has at most `deals_max` deals or the
+    /// enumeration was given as files).
+    pub deals: Option<DealsSource>,
+}
+
+impl TryFrom<&CensusRequest> for CensusPlan {
+    type Error = Error;
+
+    fn try_from(req: &CensusRequest) -> Result<Self> {
+        let files = (!req.enumeration.is_empty())
+            .then(|| shards::Sharded::read(&req.enumeration))
+            .transpose()?;
+        // The files name their deck and rules; the request may repeat them, not contradict them.
+        let (mut table, mut rules_in) = (req.table.clone(), req.rules.clone());
+        if let Some(f) = &files {
+            table.deck.get_or_insert_with(|| f.deck.to_string());
+            rules_in
+                .penalties
+                .get_or_insert_with(|| f.penalties.clone());
+        }
+        let rules = rules_in.rules()?;
+        let source = table.source()?;
+        let players = source.players();
+        if let Some(f) = &files {
+            f.matches(&source, &rules)?;
+        }
+        let threads = input::threads(req.threads)?;
+        let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
+        let methods = methods(req, players, source.deck().len(), files.is_some())?;
+        let hands_time = req
+            .hands_time
+            .as_ref()
+            .map(|t| t.duration("--hands-time"))
+            .transpose()?;
+        let factory = if methods.contains(&"pieces") {
+            Some(FactoryPlan::try_from(&FactoryRequest {
+                seed: Some(seed),
+                rounds: req.rounds,
+                table: table.clone(),
+                rules: rules_in.clone(),
+                threads: Some(threads),
+                ..FactoryRequest::default()
+            })?)
+        } else {
+            None
+        };
+        let deals_max = req.deals_max.unwrap_or(if players == 2 {
+            DEFAULT_DEALS_MAX
+        } else {
+            DEFAULT_DEALS_MAX_REFERENCE
+        });
+        let deals = match files {
+            Some(f) => Some(DealsSource::Files(Box::new(f))),
+            None if !methods.contains(&"deals") || !enumerable(&source, deals_max) => None,
+            None if players != 2 => Some(DealsSource::Reference),
+            None => Some(DealsSource::Play(Box::new(ExhaustivePlan::try_from(
+                &ExhaustiveRequest {
+                    deck: source.deck().to_string(),
+                    leader: 1,
+                    rules: rules_in.clone(),
+                    // Every cycling deal, to check the basins' deals against.
+                    list_cycles: true,
+                    ledger: crate::LedgerChoice::NONE,
+                    threads: Some(threads),
+                    ..ExhaustiveRequest::default()
+                },
+            )?))),
+        };
+        Ok(CensusPlan {
+            rules,
+            seed,
+            threads,
+            methods,
+            max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+            hands_time,
+            deals_max,
+            basin_limit: req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1),
+            factory,
+            deals,
+            source,
+        })
+    }
+}
+
+/// Whether every deal of the table is few enough (at most `deals_max`) to play them all.
+fn enumerable(source: &DealSource, deals_max: u64) -> bool {
+    bmn_deals::rank::count(&source.deck().counts()) <= bmn_deals::BigUint::from(deals_max)
+}
+
+/// Runs the census a request asks for (see [`run`]).
+pub fn census(
+    req: &CensusRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<CensusReport> {
+    run(&CensusPlan::try_from(req)?, observer, stop)
+}
+
+/// Every cycle reached: a position reaching it, and the methods that reached it.
+#[derive(Default)]
+struct Reached(BTreeMap<CycleId, (Position, BTreeSet<String>)>);
+
+impl Reached {
+    fn note(&mut self, id: CycleId, p: &Position, method: &str) {
+        self.0
+            .entry(id)
+            .or_insert_with(|| (p.clone(), BTreeSet::new()))
+            .1
+            .insert(method.to_string());
+    }
+}
+
+/// Runs the census: each method that applies, then every cycle reached described, then the
+/// report.
+pub fn run(
+    plan: &CensusPlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<CensusReport> {
+    let started = Instant::now();
+    let mut reached = Reached::default();
+    let mut pieces = None;
+    if let Some(factory) = &plan.factory {
+        pieces = Some(pieces_stage(factory, &mut reached, observer, stop)?);
+    }
+    let mut hands = None;
+    if plan.methods.contains(&"hands") && !stop.load(Ordering::Relaxed) {
+        hands = Some(hands_stage(plan, &mut reached, observer, stop)?);
+    }
+    let mut deals = None;
+    let mut enumerated = None;
+    if let Some(source) = &plan.deals
+        && !stop.load(Ordering::Relaxed)
+    {
+        let t = Instant::now();
+        let e = deals_stage(plan, source, observer, stop)?;
+        if e.complete {
+            for (id, (p, _)) in &e.classes {
+                reached.note(*id, p, "deals");
+            }
+        }
+        deals = Some(DealsRun {
+            deals: e.deals,
+            cycling_deals: e.cycling,
+            cycles: e.classes.len(),
+            distinct_cycle_count: e.classes.len(),
+            enumeration_files: match source {
+                DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
+                _ => Vec::new(),
+            },
+            elapsed_seconds: match source {
+                DealsSource::Files(f) => f.elapsed_seconds,
+                _ => t.elapsed().as_secs_f64(),
+            },
+        });
+        enumerated = Some(e);
+    }
+    let catalogue = catalogue_stage(plan, &reached, observer);
+    let truth = enumerated.as_ref().filter(|e| e.complete);
+    if let Some(e) = truth {
+        e.agrees_with(&catalogue)?;
+    }
+    Ok(report::assemble(
+        plan,
+        report::Runs {
+            pieces,
+            hands,
+            deals,
+        },
+        reached.0.len(),
+        catalogue,
+        truth.map(|e| e.classes.iter().map(|(id, c)| (*id, c.1)).collect()),
+        stop.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64(),
+    ))
+}
+
+/// `pieces`: the factory's catalogue, each cycle noted.
+fn pieces_stage(
+    factory: &FactoryPlan,
+    reached: &mut Reached,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<PiecesRun> {
+    let t = Instant::now();
+    let r = crate::factory::run(factory, observer, stop)?;
+    for c in &r.catalogue {
+        let p = representative(&c.representative, c.representative_leader)?;
+        reached.note(cycle_id(&c.cycle_id)?, &p, "pieces");
+    }
+    Ok(PiecesRun {
+        cycles: r.distinct_cycle_count,
+        distinct_cycle_count: r.distinct_cycle_count,
+        balanced_cycles: 0,
+        elapsed_seconds: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// `hands`: every small-hand position, to the end or for the time allowed.
+fn hands_stage(
+    plan: &CensusPlan,
+    reached: &mut Reached,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<HandsRun> {
+    let config = HandsConfig {
+        deck: *plan.source.deck(),
+        rules: plan.rules,
+        max_hand: plan.max_hand,
+    };
+    let positions = config.positions();
+    let limited = positions > HANDS_TO_THE_END || plan.hands_time.is_some();
+    let hands_time = plan.hands_time.unwrap_or(DEFAULT_HANDS_TIME);
+    let t = Instant::now();
+    let mut started_bar = false;
+    // The time limit stops this stage only: the caller's flag means Ctrl-C.
+    let stop_hands = AtomicBool::new(false);
+    let result = bmn_census::hands(&config, plan.threads, &stop_hands, |done, total| {
+        if !started_bar {
+            observer.start(Some(total), 0, "hand units");
+            started_bar = true;
+        }
+        let go = observer.progress(done, None) && !stop.load(Ordering::Relaxed);
+        go && !(limited && t.elapsed() >= hands_time)
+    })
+    .map_err(|e| Error::bad("bad --hands", e))?;
+    observer.finish();
+    for (id, c) in &result.cycles {
+        reached.note(*id, &c.first, "hands");
+    }
+    let elapsed = t.elapsed().as_secs_f64();
+    Ok(HandsRun {
+        max_hand: plan.max_hand,
+        complete: result.units_done == result.units,
+        units: result.units,
+        units_done: result.units_done,
+        positions: result.positions,
+        decided: result.decided,
+        cycles: result.cycles.len(),
+        distinct_cycle_count: result.cycles.len(),
+        balanced_cycles: 0,
+        elapsed_seconds: elapsed,
+        projected_seconds: if result.decided > 0.0 {
+            elapsed * result.positions / result.decided
+        } else {
+            f64::INFINITY
+        },
+    })
+}
+
+/// `deals`: every deal's outcome, played here or read from the shards' files.
+fn deals_stage(
+    plan: &CensusPlan,
+    source: &DealsSource,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Enumerated> {
+    match source {
+        DealsSource::Play(enumeration) => {
+            let r = exhaustive::run(enumeration, observer, stop)?;
+            Enumerated::of_summary(&r.summary, r.leader, r.range_done)
+        }
+        DealsSource::Files(f) => Enumerated::of_summary(&f.report.summary, f.report.leader, true),
+        DealsSource::Reference => {
+            observer.start(None, 0, "deals (reference engine)");
+            let r = bmn_census::every_deal(&plan.source, &plan.rules, plan.threads, stop)
+                .map_err(|e| Error::bad("bad --deck", e))?;
+            observer.finish();
+            Ok(Enumerated {
+                deals: r.deals,
+                cycling: r.cycles.values().map(|c| c.1).sum(),
+                classes: r.cycles,
+                complete: r.complete,
+                listed: None,
+            })
+        }
+    }
+}
+
+/// Every cycle reached described (its basin searched backward, its balanced deals ranked,
+/// its class), those with balanced deals kept, most deals first (then by id).
+fn catalogue_stage(
+    plan: &CensusPlan,
+    reached: &Reached,
+    observer: &mut dyn Observer,
+) -> Vec<CensusCycle> {
+    let ids: Vec<CycleId> = reached.0.keys().copied().collect();
+    let starts: Vec<Position> = reached.0.values().map(|(p, _)| p.clone()).collect();
+    observer.start(Some(starts.len() as u64), 0, "basins");
+    let entries = bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads);
+    observer.finish();
+    let mut catalogue: Vec<CensusCycle> = Vec::new();
+    for (id, entry) in ids.iter().zip(entries) {
+        let Some(mut c) = entry else { continue };
+        c.found_by = reached.0[id].1.clone();
+        if !c.deals.is_empty() {
+            catalogue.push(c);
+        }
+    }
+    catalogue.sort_by(|a, b| b.deals.len().cmp(&a.deals.len()).then(a.id.cmp(&b.id)));
+    catalogue
+}
+
+// A cycle's id and representative as another command reported them: bmn wrote them, so one
+// that does not read back is a failure, not the user's input.
+fn cycle_id(text: &str) -> Result<CycleId> {
+    u64::from_str_radix(text, 16)
+        .map(CycleId)
+        .map_err(|e| Error::Failed(format!("a cycle id '{text}': {e}")))
+}
+
+fn representative(deal: &str, leader: usize) -> Result<Position> {
+    Position::parse(deal, Player(leader.saturating_sub(1)))
+        .map_err(|e| Error::Failed(format!("a cycle's representative '{deal}': {e}")))
+}

@@ -1,0 +1,518 @@
+//! The census's answer: what each method did, the catalogue with each cycle's class, recall,
+//! the estimate and completeness in words, as JSON and as text.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use bmn_census::CensusCycle;
+use bmn_core::CycleId;
+use serde::Serialize;
+
+use super::CensusPlan;
+
+use crate::json::{PositionJson, SpanJson};
+use crate::plural;
+
+/// Cycles the text lists (the JSON lists all).
+const TEXT_CYCLES: usize = 20;
+
+/// `pieces` in a census.
+#[derive(Serialize, Clone, Debug)]
+pub struct PiecesRun {
+    /// Deprecated: `distinct_cycle_count`.
+    pub cycles: usize,
+    /// Distinct cycles the factory reached.
+    pub distinct_cycle_count: usize,
+    pub balanced_cycles: usize,
+    pub elapsed_seconds: f64,
+}
+
+/// `hands` in a census.
+#[derive(Serialize, Clone, Debug)]
+pub struct HandsRun {
+    pub max_hand: usize,
+    /// Whether every position of the subspace was decided.
+    pub complete: bool,
+    pub units: u64,
+    pub units_done: u64,
+    /// Positions in the subspace, and decided.
+    pub positions: f64,
+    pub decided: f64,
+    /// Deprecated: `distinct_cycle_count`.
+    pub cycles: usize,
+    /// Distinct cycles reached from the positions decided.
+    pub distinct_cycle_count: usize,
+    pub balanced_cycles: usize,
+    pub elapsed_seconds: f64,
+    /// At this run's rate, the seconds the whole subspace would take on these threads: a lower
+    /// estimate, since the units a partial run finishes first are the quick ones.
+    pub projected_seconds: f64,
+}
+
+/// `deals` in a census.
+#[derive(Serialize, Clone, Debug)]
+pub struct DealsRun {
+    pub deals: u64,
+    pub cycling_deals: u64,
+    /// Deprecated: `distinct_cycle_count`.
+    pub cycles: usize,
+    /// Distinct cycles the deals reach.
+    pub distinct_cycle_count: usize,
+    /// The shards' result files it was read from (`--enumeration`); empty where it was
+    /// played here.
+    pub enumeration_files: Vec<String>,
+    /// The time to play it here, or the shards' summed time where it was read from files.
+    pub elapsed_seconds: f64,
+}
+
+/// A balanced deal of the catalogue.
+#[derive(Serialize, Clone, Debug)]
+pub struct CensusDealJson {
+    pub deal: String,
+    /// Its number among the deck's deals (`bmn unrank`, `#K`), a decimal string.
+    pub rank: String,
+    pub preperiod: SpanJson,
+    /// It reaches the cycle only with the players renamed.
+    pub renamed: bool,
+}
+
+/// A cycle of the catalogue.
+#[derive(Serialize, Clone, Debug)]
+pub struct CensusCycleJson {
+    pub cycle_id: String,
+    pub period: SpanJson,
+    pub representative: PositionJson,
+    pub basin_positions: u64,
+    pub basin_complete: bool,
+    /// The fewest cards a player holds at a position of the cycle (its class: `hands` with
+    /// `--hands` at least this reaches it).
+    pub min_hand: usize,
+    /// Its class: part-way round, the position is the start with the seats renamed (two
+    /// players: half the period, then the hands swapped).
+    pub anti_periodic: bool,
+    /// Its class: one period passes twice or more through a rest state of Casella's kind
+    /// (a trick begins with one player holding only `J-`) with the same player holding it,
+    /// and splits into segments there (the cycles `pieces` builds).
+    pub splits_at_rest_state: bool,
+    /// Player 1's stack split at its jacks, for a cycle with a position of Casella's form.
+    pub pieces: Option<Vec<String>>,
+    /// The methods that reached it.
+    pub found_by: Vec<String>,
+    /// How many balanced deals (player 1 leading) reach it, and every one of them by rank.
+    pub balanced_deals: usize,
+    /// Deprecated: `balanced_deal_list`.
+    pub deals: Vec<CensusDealJson>,
+    pub balanced_deal_list: Vec<CensusDealJson>,
+}
+
+/// Recall of one method against the enumeration of every deal.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct RecallJson {
+    pub cycles_found: usize,
+    /// Deprecated: `enumerated_cycles`.
+    pub cycles: usize,
+    /// The cycles the enumeration reached (of which the method found `cycles_found`).
+    pub enumerated_cycles: usize,
+    pub deals_found: u64,
+    /// Deprecated: `enumerated_deals`.
+    pub deals: u64,
+    /// The deals (player 1 leading) reaching those cycles (`deals_found` on cycles found).
+    pub enumerated_deals: u64,
+}
+
+/// Chapman's capture-recapture estimate of the balanced cycles from `pieces` and `hands`.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub struct EstimateJson {
+    pub pieces: usize,
+    pub hands: usize,
+    pub both: usize,
+    /// Deprecated: `estimated_cycles`.
+    pub cycles: f64,
+    /// Chapman's estimate of the balanced cycles, between `low` and `high` (95%).
+    pub estimated_cycles: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The census's answer.
+#[derive(Serialize, Clone, Debug)]
+pub struct CensusReport {
+    pub deck: String,
+    pub players: usize,
+    /// The rules the games were played by (a catalogue's basins and deals hold only under them).
+    pub penalties: String,
+    pub on_empty: String,
+    pub seed: u64,
+    pub methods: Vec<String>,
+    /// Deprecated: `pieces_run`.
+    pub pieces: Option<PiecesRun>,
+    /// What each method did (null when it did not run).
+    pub pieces_run: Option<PiecesRun>,
+    /// Deprecated: `hands_run`.
+    pub hands: Option<HandsRun>,
+    pub hands_run: Option<HandsRun>,
+    /// Deprecated: `deals_run`.
+    pub deals: Option<DealsRun>,
+    pub deals_run: Option<DealsRun>,
+    /// Distinct cycles reached by any method, with or without balanced deals.
+    pub cycles_found: usize,
+    pub balanced_cycles: usize,
+    pub balanced_deals: usize,
+    /// Every cycle with balanced deals, most deals first (then by id).
+    pub catalogue: Vec<CensusCycleJson>,
+    /// Per method, against `deals` (when it ran to the end).
+    pub recall: Option<BTreeMap<String, RecallJson>>,
+    /// Null unless both `pieces` and `hands` reached balanced cycles.
+    pub estimate: Option<EstimateJson>,
+    /// How complete the census is, in words.
+    pub completeness: String,
+    pub interrupted: bool,
+    pub elapsed_seconds: f64,
+}
+
+/// What each method did (`None`: it did not run).
+pub(super) struct Runs {
+    pub pieces: Option<PiecesRun>,
+    pub hands: Option<HandsRun>,
+    pub deals: Option<DealsRun>,
+}
+
+/// The report from the stages' results: recall against `truth` (each cycle's deals, where
+/// every deal was played or read), the estimate, completeness in words.
+pub(super) fn assemble(
+    plan: &CensusPlan,
+    mut runs: Runs,
+    cycles_found: usize,
+    catalogue: Vec<CensusCycle>,
+    truth: Option<BTreeMap<CycleId, u64>>,
+    interrupted: bool,
+    elapsed_seconds: f64,
+) -> CensusReport {
+    let by = |m: &str| -> BTreeSet<CycleId> {
+        catalogue
+            .iter()
+            .filter(|c| c.found_by.contains(m))
+            .map(|c| c.id)
+            .collect()
+    };
+    let (caught_p, caught_h) = (by("pieces"), by("hands"));
+    if let Some(p) = &mut runs.pieces {
+        p.balanced_cycles = caught_p.len();
+    }
+    if let Some(h) = &mut runs.hands {
+        h.balanced_cycles = caught_h.len();
+    }
+    let recall = truth.as_ref().map(|truth| {
+        ["pieces", "hands"]
+            .into_iter()
+            .filter(|m| plan.methods.contains(m))
+            .map(|m| {
+                let r = bmn_census::recall(&by(m), truth);
+                (
+                    m.to_string(),
+                    RecallJson {
+                        cycles_found: r.cycles_found,
+                        cycles: r.cycles,
+                        enumerated_cycles: r.cycles,
+                        deals_found: r.deals_found,
+                        deals: r.deals,
+                        enumerated_deals: r.deals,
+                    },
+                )
+            })
+            .collect()
+    });
+    // Two catches say something about what neither caught only if both caught something.
+    let estimate = (!caught_p.is_empty() && !caught_h.is_empty()).then(|| {
+        let e = bmn_census::chapman(&caught_p, &caught_h);
+        EstimateJson {
+            pieces: e.first,
+            hands: e.second,
+            both: e.both,
+            cycles: e.estimate,
+            estimated_cycles: e.estimate,
+            low: e.low,
+            high: e.high,
+        }
+    });
+    let completeness = completeness(plan, &runs, truth.is_some());
+    let rules = plan.rules;
+    CensusReport {
+        deck: plan.source.deck().to_string(),
+        players: plan.source.players(),
+        penalties: rules.penalties.to_string(),
+        on_empty: rules.on_empty.to_string(),
+        seed: plan.seed,
+        methods: plan.methods.iter().map(|m| m.to_string()).collect(),
+        pieces_run: runs.pieces.clone(),
+        pieces: runs.pieces,
+        hands_run: runs.hands.clone(),
+        hands: runs.hands,
+        deals_run: runs.deals.clone(),
+        deals: runs.deals,
+        cycles_found,
+        balanced_cycles: catalogue.len(),
+        balanced_deals: catalogue.iter().map(|c| c.deals.len()).sum(),
+        catalogue: catalogue.iter().map(cycle_json).collect(),
+        recall,
+        estimate,
+        completeness,
+        interrupted,
+        elapsed_seconds,
+    }
+}
+
+/// How complete the census is, and which classes of cycle (docs/census.md) the methods that
+/// ran can and cannot reach, in those words.
+fn completeness(plan: &CensusPlan, runs: &Runs, exact: bool) -> String {
+    if exact {
+        let read = match &runs.deals {
+            Some(d) if !d.enumeration_files.is_empty() => {
+                format!(" (read from {} shard file(s))", d.enumeration_files.len())
+            }
+            _ => String::new(),
+        };
+        return format!(
+            "exact: every deal of the deck was played{read}, which reaches every class of cycle"
+        );
+    }
+    let mut out = String::new();
+    if plan.deals.is_none()
+        && !plan.methods.contains(&"deals")
+        && super::enumerable(&plan.source, plan.deals_max)
+    {
+        out.push_str("every deal could be played (--methods deals) but was not; ");
+    }
+    out.push_str(&match &runs.hands {
+        Some(h) if h.complete => format!(
+            "complete for the cycles whose basins hold a position where a player has at most \
+             {} card(s): every such position was played",
+            h.max_hand
+        ),
+        Some(h) => format!(
+            "a floor: the small-hand enumeration (at most {} card(s)) decided {:.3e} of its \
+             {:.3e} positions ({:.2e} of the subspace) and would take at least about {} on \
+             these threads; the counts are what the methods reached",
+            h.max_hand,
+            h.decided,
+            h.positions,
+            h.decided / h.positions,
+            human_seconds(h.projected_seconds)
+        ),
+        None => "a floor: the counts are what the methods reached".into(),
+    });
+    let mut reach = Vec::new();
+    if runs.pieces.is_some() {
+        reach.push(
+            "pieces reaches the cycles that split at a rest state (splits_at_rest_state), and \
+             others only where its random deals and walks meet them"
+                .to_string(),
+        );
+    }
+    if let Some(h) = &runs.hands {
+        reach.push(format!(
+            "hands {} every cycle whose basin holds a hand of at most {m} card(s), so every \
+             cycle of min_hand at most {m}{}",
+            if h.complete { "reaches" } else { "would reach" },
+            if h.complete {
+                ""
+            } else {
+                ", had it decided every position (it decided the share above)"
+            },
+            m = h.max_hand
+        ));
+    }
+    let beyond = match &runs.hands {
+        Some(h) => format!(
+            "of min_hand above {} whose basins never hold a smaller hand",
+            h.max_hand
+        ),
+        None => "of any min_hand".into(),
+    };
+    out.push_str(&format!(
+        ". Can reach: {}. Cannot reach, except by chance: the cycles that do not split at a \
+         rest state, {beyond}, such as Camicia's anti_periodic 84-, 20- and 36-trick cycles \
+         (min_hand 10, 15 and 8), which only every deal has reached",
+        if reach.is_empty() {
+            "no method that ran reaches a class whole".to_string()
+        } else {
+            reach.join("; ")
+        }
+    ));
+    out
+}
+
+/// Seconds in the largest unit that keeps the number readable.
+pub(super) fn human_seconds(s: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    match s {
+        s if !s.is_finite() => "forever (nothing was decided)".into(),
+        s if s >= YEAR => format!("{:.3e} years", s / YEAR),
+        s if s >= 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s if s >= 3_600.0 => format!("{:.1} hours", s / 3_600.0),
+        s if s >= 10.0 => format!("{s:.0} s"),
+        s => format!("{s:.2} s"),
+    }
+}
+
+impl CensusCycleJson {
+    /// Its class in a word or two, for the text: `anti-periodic`, `rest state`, both or
+    /// `other`.
+    pub fn class(&self) -> &'static str {
+        match (self.anti_periodic, self.splits_at_rest_state) {
+            (true, true) => "anti+rest",
+            (true, false) => "anti-periodic",
+            (false, true) => "rest state",
+            (false, false) => "other",
+        }
+    }
+}
+
+fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
+    let deals: Vec<CensusDealJson> = c
+        .deals
+        .iter()
+        .map(|d| CensusDealJson {
+            deal: d.deal.clone(),
+            rank: d.rank.to_string(),
+            preperiod: d.preperiod.into(),
+            renamed: d.renamed,
+        })
+        .collect();
+    CensusCycleJson {
+        cycle_id: c.id.to_string(),
+        period: c.period.into(),
+        representative: (&c.representative).into(),
+        basin_positions: c.basin_positions,
+        basin_complete: c.basin_complete,
+        min_hand: c.min_hand,
+        anti_periodic: c.anti_periodic,
+        splits_at_rest_state: c.splits_at_rest_state,
+        pieces: c.pieces.clone(),
+        found_by: c.found_by.iter().cloned().collect(),
+        balanced_deals: c.deals.len(),
+        deals: deals.clone(),
+        balanced_deal_list: deals,
+    }
+}
+
+impl crate::Report for CensusReport {
+    fn text(&self) -> String {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "table:    {}, {} players; methods {}; seed {}",
+            self.deck,
+            self.players,
+            self.methods.join(", "),
+            self.seed
+        );
+        if let Some(p) = &self.pieces {
+            let _ = writeln!(
+                t,
+                "pieces:   {}, {} with balanced deals ({:.1} s)",
+                plural(p.cycles as u64, "cycle"),
+                p.balanced_cycles,
+                p.elapsed_seconds
+            );
+        }
+        if let Some(h) = &self.hands {
+            let _ = writeln!(
+                t,
+                "hands:    hands of at most {} card(s): {} of {} units, {:.3e} of {:.3e} \
+                 positions decided; {}, {} with balanced deals ({:.1} s{})",
+                h.max_hand,
+                h.units_done,
+                h.units,
+                h.decided,
+                h.positions,
+                plural(h.cycles as u64, "cycle"),
+                h.balanced_cycles,
+                h.elapsed_seconds,
+                if h.complete {
+                    String::new()
+                } else {
+                    format!(
+                        "; all of it: at least about {}",
+                        human_seconds(h.projected_seconds)
+                    )
+                }
+            );
+        }
+        if let Some(d) = &self.deals {
+            let _ = writeln!(
+                t,
+                "deals:    {} deals played, {} never end, on {} ({})",
+                d.deals,
+                d.cycling_deals,
+                plural(d.cycles as u64, "cycle"),
+                if d.enumeration_files.is_empty() {
+                    format!("{:.1} s", d.elapsed_seconds)
+                } else {
+                    format!(
+                        "read from {} shard file(s) in {:.1} s",
+                        d.enumeration_files.len(),
+                        d.elapsed_seconds
+                    )
+                }
+            );
+        }
+        let _ = writeln!(
+            t,
+            "census:   {} balanced deals that never end (player 1 leading) on {}; {} \
+             reached in all",
+            self.balanced_deals,
+            plural(self.balanced_cycles as u64, "cycle"),
+            plural(self.cycles_found as u64, "cycle")
+        );
+        for c in self.catalogue.iter().take(TEXT_CYCLES) {
+            let _ = writeln!(
+                t,
+                "  {}  period {:>4} tricks {:>5} cards  {:>4} deals  basin {:>7}{}  min hand {:>2}  \
+                 {:<13}  by {}",
+                c.cycle_id,
+                c.period.tricks,
+                c.period.cards,
+                c.balanced_deals,
+                c.basin_positions,
+                if c.basin_complete { "" } else { "+" },
+                c.min_hand,
+                c.class(),
+                c.found_by.join("+")
+            );
+        }
+        if self.catalogue.len() > TEXT_CYCLES {
+            let _ = writeln!(
+                t,
+                "  ... and {} more (--json lists every cycle and every deal)",
+                self.catalogue.len() - TEXT_CYCLES
+            );
+        }
+        if let Some(recall) = &self.recall {
+            for (m, r) in recall {
+                let _ = writeln!(
+                    t,
+                    "recall:   {m}: {}/{} cycles, {}/{} deals",
+                    r.cycles_found, r.cycles, r.deals_found, r.deals
+                );
+            }
+        }
+        if let Some(e) = &self.estimate {
+            let _ = writeln!(
+                t,
+                "estimate: {:.1} balanced cycles (95%: {:.1} to {:.1}; Chapman, from {} by pieces, \
+                 {} by hands, {} by both)",
+                e.cycles, e.low, e.high, e.pieces, e.hands, e.both
+            );
+        }
+        let _ = writeln!(t, "complete: {}", self.completeness);
+        if self.interrupted {
+            let _ = writeln!(
+                t,
+                "interrupted: the counts cover the work done before the stop"
+            );
+        }
+        let _ = writeln!(t, "time:     {:.1} s", self.elapsed_seconds);
+        t
+    }
+}

@@ -1,0 +1,170 @@
+//! The census's `deals` from every deal's outcome: an enumeration played here, or the result
+//! files of every shard of one `bmn exhaustive --list-cycles` run (`--enumeration`), merged
+//! exactly as `bmn merge` merges them and refused as it refuses them.
+//!
+//! Where every cycling deal is listed, the census checks its catalogue against the list: the
+//! balanced deals a complete basin search finds on a cycle are the enumeration's deals of that
+//! cycle, with player 1 leading (a run with player 2 leading lists each with its hands
+//! swapped: renaming the players keeps the cycle's id, docs/rules.md).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use bmn_census::CensusCycle;
+use bmn_core::{CycleId, Deck, Player, Position, Rules};
+use bmn_search::{DealSource, Summary};
+
+use super::representative;
+use crate::error::{Error, Result};
+use crate::exhaustive::ExhaustiveReport;
+use crate::merge::{MergeReport, merge};
+
+/// The shards' files, read and merged.
+#[derive(Clone, Debug)]
+pub struct Sharded {
+    pub files: Vec<PathBuf>,
+    pub deck: Deck,
+    /// The penalties the enumeration was played with.
+    pub penalties: String,
+    pub report: ExhaustiveReport,
+    /// Reading and merging them.
+    pub elapsed_seconds: f64,
+}
+
+impl Sharded {
+    /// Reads and merges `files`. Refused in one line, naming the file where one is at fault:
+    /// whatever `bmn merge` refuses (a file of another run or deck, cut or edited, a shard
+    /// missing from the middle or given twice, an unfinished one), a search's file, a run
+    /// without `--list-cycles`, and shards that do not cover the whole deck.
+    pub fn read(files: &[PathBuf]) -> Result<Sharded> {
+        let t = Instant::now();
+        let bad = |e: Error| match e {
+            Error::Input(m) => Error::Input(format!("bad --enumeration: {m}")),
+            Error::Failed(m) => Error::Failed(format!("--enumeration: {m}")),
+        };
+        let report = match merge(files).map_err(bad)? {
+            MergeReport::Exhaustive(r) => r,
+            MergeReport::Search(_) => {
+                return Err(Error::input(format!(
+                    "bad --enumeration: {} is a search's result file; the census reads the \
+                     files of `bmn exhaustive --list-cycles`",
+                    files[0].display()
+                )));
+            }
+        };
+        if !report.list_cycles {
+            return Err(Error::input(
+                "bad --enumeration: the files are of a `bmn exhaustive` run without \
+                 --list-cycles; the census checks every cycling deal against its basins, so \
+                 run the shards with --list-cycles",
+            ));
+        }
+        if !report.all_shards {
+            return Err(Error::input(format!(
+                "bad --enumeration: the files hold shard(s) {}, ranks {}..{} of the deck's {} \
+                 deals; the census needs every shard",
+                report.shards, report.ranks[0], report.ranks[1], report.deck_deals
+            )));
+        }
+        Ok(Sharded {
+            files: files.to_vec(),
+            deck: report.deck,
+            penalties: report.penalties.clone(),
+            report,
+            elapsed_seconds: t.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Refuses a table or rules other than the enumeration's.
+    pub fn matches(&self, source: &DealSource, rules: &Rules) -> Result<()> {
+        if source.players() != 2 {
+            return Err(Error::input(format!(
+                "bad --players: the enumeration files are of two players, not {}",
+                source.players()
+            )));
+        }
+        if source.deck() != &self.deck {
+            return Err(Error::input(format!(
+                "bad --deck: the enumeration files are of deck {}, not {}",
+                self.deck,
+                source.deck()
+            )));
+        }
+        if rules.penalties.to_string() != self.penalties {
+            return Err(Error::input(format!(
+                "bad --penalties: the enumeration files were played with penalties {}, not {}",
+                self.penalties, rules.penalties
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// What `deals` found: every deal's outcome, by cycle.
+#[derive(Clone, Debug)]
+pub struct Enumerated {
+    pub deals: u64,
+    pub cycling: u64,
+    /// Each cycle reached: a position reaching it and how many deals do.
+    pub classes: BTreeMap<CycleId, (Position, u64)>,
+    /// Every deal of the deck was played.
+    pub complete: bool,
+    /// Every cycling deal by cycle, as dealt with player 1 leading, where the run listed
+    /// them all.
+    pub listed: Option<BTreeMap<CycleId, BTreeSet<String>>>,
+}
+
+impl Enumerated {
+    /// From an enumeration's summary (`leader` led every deal).
+    pub fn of_summary(summary: &Summary, leader: Player, complete: bool) -> Result<Enumerated> {
+        let mut classes = BTreeMap::new();
+        for (id, c) in &summary.classes {
+            let p = representative(&c.representative, c.representative_leader)?;
+            classes.insert(*id, (p, c.deals));
+        }
+        let listed = (summary.cycles.len() as u64 == summary.cycling).then(|| {
+            let mut by_cycle: BTreeMap<CycleId, BTreeSet<String>> = BTreeMap::new();
+            for c in &summary.cycles {
+                let deal = match (leader, c.deal.split_once('/')) {
+                    (Player(1), Some((one, two))) => format!("{two}/{one}"),
+                    _ => c.deal.clone(),
+                };
+                by_cycle.entry(c.cycle_id).or_default().insert(deal);
+            }
+            by_cycle
+        });
+        Ok(Enumerated {
+            deals: summary.games,
+            cycling: summary.cycling,
+            classes,
+            complete,
+            listed,
+        })
+    }
+
+    /// Checks every cycle of `catalogue` whose basin was searched to its end against the
+    /// enumeration's list: the same deals, or the census has a bug (reported, never printed
+    /// as an answer).
+    pub fn agrees_with(&self, catalogue: &[CensusCycle]) -> Result<()> {
+        let Some(listed) = &self.listed else {
+            return Ok(());
+        };
+        let none = BTreeSet::new();
+        for c in catalogue.iter().filter(|c| c.basin_complete) {
+            let found: BTreeSet<String> = c.deals.iter().map(|d| d.deal.clone()).collect();
+            let want = listed.get(&c.id).unwrap_or(&none);
+            if &found != want {
+                return Err(Error::Failed(format!(
+                    "cycle {}: its basin holds {} balanced deals and the enumeration lists {} \
+                     ({} in common); this is a bug in bmn, please report it",
+                    c.id,
+                    found.len(),
+                    want.len(),
+                    found.intersection(want).count()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
