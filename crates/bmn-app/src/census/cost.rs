@@ -211,7 +211,7 @@ impl crate::Report for CostReport {
         let _ = writeln!(
             t,
             "cores:    {:.2} M deals/s per core: on {} such cores {} (--cores N), sharded as \
-             the README's \"A census at any scale\" shows",
+             docs/census.md shows",
             self.per_core_deals_per_second / 1e6,
             self.cores,
             human_seconds(self.seconds_on_cores)
