@@ -26,6 +26,11 @@ async function api(path, params) {
   return body;
 }
 
+/** `n word`, with an s unless n is 1: "1 trick", "2 tricks". */
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 /** Text made safe to put inside HTML: server answers echo what the user typed. */
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -87,7 +92,7 @@ function rankLink(rank, deck, players, leader) {
 function replay(params) {
   setForm(params);
   play();
-  window.scrollTo(0, 0);
+  window.scrollTo({ left: 0, top: 0 });
 }
 
 const DEAL_COLUMNS = ["rank", "deal", "leader", "preperiod_tricks", "preperiod_cards", "renamed"];
@@ -102,7 +107,7 @@ function dealRows(tbody, deals, deck, players) {
     if (d.rank !== null && d.rank !== undefined) rank.appendChild(rankLink(d.rank, deck, players, d.leader));
     tr.appendChild(rank);
     tr.insertAdjacentHTML("beforeend",
-      `<td class="deal">${esc(d.deal)}</td><td>${d.preperiod_tricks} tricks, ${d.preperiod_cards} cards` +
+      `<td class="deal">${esc(d.deal)}</td><td>${plural(d.preperiod_tricks, "trick")}, ${plural(d.preperiod_cards, "card")}` +
       `${d.renamed ? " (players renamed)" : ""}</td><td><button>replay</button></td>`);
     tr.querySelector("button").onclick = () => replay({ deal: d.deal, leader: String(d.leader) });
     tbody.appendChild(tr);
@@ -140,7 +145,10 @@ async function play(pushUrl = true) {
   try {
     report = await api("play", { ...params, trace: "true", events: "true" });
   } catch (e) {
+    // The game on screen is not this deal's: take it away, so the message stands alone.
     $("error").textContent = e.message;
+    game.report = null;
+    $("game-panel").hidden = true;
     return;
   }
   if (pushUrl) history.replaceState(null, "", "?" + new URLSearchParams(params).toString());
@@ -179,11 +187,11 @@ function load(report) {
 }
 
 function summaryText(r) {
-  if (r.outcome === "finished") return `player ${r.winner} wins after ${r.cards} cards and ${r.tricks} tricks`;
+  if (r.outcome === "finished") return `player ${r.winner} wins after ${plural(r.cards, "card")} and ${plural(r.tricks, "trick")}`;
   if (r.outcome === "cycle")
-    return `the game never ends: preperiod ${r.preperiod.tricks} tricks, ${r.preperiod.cards} cards; ` +
-      `period ${r.period.tricks} tricks, ${r.period.cards} cards (cycle ${r.cycle_id})`;
-  return `stopped after ${r.tricks} tricks (${r.cards} cards)`;
+    return `the game never ends: preperiod ${plural(r.preperiod.tricks, "trick")}, ${plural(r.preperiod.cards, "card")}; ` +
+      `period ${plural(r.period.tricks, "trick")}, ${plural(r.period.cards, "card")} (cycle ${r.cycle_id})`;
+  return `stopped after ${plural(r.tricks, "trick")} (${plural(r.cards, "card")})`;
 }
 
 // The state after `n` events: stacks, pile, cards and tricks played, the last card's debt.
@@ -228,7 +236,9 @@ function show() {
   $("table").innerHTML = html;
   $("pile").innerHTML = s.pile.map(cardHtml).join("");
   $("status").textContent = statusText(s, next);
-  $("counters").textContent = `${s.cards} cards laid, ${s.tricks} tricks taken (card ${game.at} of ${game.events.length} steps)`;
+  // A step is a card laid or a pile taken: the slider moves by steps, not by cards.
+  $("counters").textContent = `${plural(s.cards, "card")} laid, ${plural(s.tricks, "trick")} taken ` +
+    `(step ${game.at} of ${game.events.length}: a card laid or a pile taken)`;
   $("slider").value = String(game.at);
   $("cycle-info").textContent = cycleText(s);
   markChart(s.tricks);
@@ -237,12 +247,12 @@ function show() {
 function statusText(s, next) {
   const r = game.report;
   if (!next) {
-    if (r.outcome === "finished") return `player ${r.winner} wins after ${r.cards} cards and ${r.tricks} tricks`;
+    if (r.outcome === "finished") return `player ${r.winner} wins after ${plural(r.cards, "card")} and ${plural(r.tricks, "trick")}`;
     if (r.outcome === "cycle")
-      return `the position repeats: after ${s.tricks} tricks the game is back at the cycle's start (trick ${r.preperiod.tricks}), and it never ends`;
-    return `stopped after ${r.tricks} tricks`;
+      return `the position repeats: after ${plural(s.tricks, "trick")} the game is back at the cycle's start (trick ${r.preperiod.tricks}), and it never ends`;
+    return `stopped after ${plural(r.tricks, "trick")}`;
   }
-  if (next.step === "take") return `player ${next.player} takes the pile (${s.pile.length} cards)`;
+  if (next.step === "take") return `player ${next.player} takes the pile (${plural(s.pile.length, "card")})`;
   const last = s.last && s.last.step === "card" ? s.last : null;
   if (last && last.claim && last.owed > 0)
     return `player ${next.player} to play: owes ${last.owed} card${last.owed === 1 ? "" : "s"} to player ${last.claim}`;
@@ -253,9 +263,10 @@ function cycleText(s) {
   const r = game.report;
   if (r.outcome !== "cycle") return "";
   if (s.tricks === r.preperiod.tricks && atTrickBoundary())
-    return `at the cycle's start: preperiod ${r.preperiod.tricks} tricks, ${r.preperiod.cards} cards`;
-  if (s.tricks < r.preperiod.tricks) return `in the preperiod (${r.preperiod.tricks} tricks, ${r.preperiod.cards} cards)`;
-  return `on the cycle: period ${r.period.tricks} tricks, ${r.period.cards} cards`;
+    return `at the cycle's start: preperiod ${plural(r.preperiod.tricks, "trick")}, ${plural(r.preperiod.cards, "card")}`;
+  if (s.tricks < r.preperiod.tricks)
+    return `in the preperiod (${plural(r.preperiod.tricks, "trick")}, ${plural(r.preperiod.cards, "card")})`;
+  return `on the cycle: period ${plural(r.period.tricks, "trick")}, ${plural(r.period.cards, "card")}`;
 }
 
 function atTrickBoundary() {
@@ -316,6 +327,12 @@ function drawChart() {
   }
   svg += `<line id="chart-mark" x1="0" x2="0" y1="0" y2="${H}" stroke="#1d2330" stroke-width="1"/>`;
   $("chart").innerHTML = svg;
+  // Classes, not style attributes: the page's policy allows no inline style.
+  let legend = "";
+  for (let p = 0; p < players; p++) legend += `<span class="line p${p % colors.length}"></span>player ${p + 1}`;
+  if (r.outcome === "cycle") legend += `<span class="line cycle-start"></span>the cycle's start`;
+  legend += `<span class="line now"></span>now`;
+  $("chart-legend").innerHTML = legend;
   $("chart").dataset.tricks = String(Math.max(1, trace.length - 1));
 }
 
@@ -347,8 +364,8 @@ async function loadBasin() {
     return;
   }
   $("basin-info").textContent =
-    `${b.positions} positions${b.complete ? "" : " (cut short at the cap: a lower bound)"}; ` +
-    `${b.balanced_deals_count} balanced starting deals with player 1 leading` +
+    `${plural(b.positions, "position")}${b.complete ? "" : " (cut short at the cap: a lower bound)"}; ` +
+    `${plural(b.balanced_deals_count, "balanced starting deal")} with player 1 leading` +
     (b.graph.truncated ? `; drawing the first ${b.graph.nodes.length}` : "");
   drawBasin("basin", b.graph);
   const deals = basinDeals(b);
@@ -411,24 +428,57 @@ function drawBasin(svgId, graph) {
     svg += `<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" stroke="#c5cad3" stroke-width="0.7"/>`;
   }
   const fill = { cycle: "#c0392b", balanced: "#2e8b57", start: "#2f5bd3", final: "#7f8c8d", plain: "#9aa3b2" };
+  const rank = { plain: 0, final: 1, start: 2, balanced: 3, cycle: 4 };
+  // A position and its twin with the seats renamed (a balanced deal A/B with player 1 leading,
+  // B/A with player 2 leading: the same game) lie a pixel apart: they are one node, and a
+  // click on it asks which. The key is the position with the leader's stack first.
+  const twinKey = (v) => {
+    const stacks = v.deal.split("/");
+    const k = (v.leader - 1) % stacks.length;
+    return stacks.slice(k).concat(stacks.slice(0, k)).join("/");
+  };
+  const groups = new Map();
+  graph.nodes.forEach((v, i) => {
+    const key = twinKey(v);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(i);
+  });
+  const nodes = [...groups.values()].map((members) => {
+    members.sort((a, b) => (rank[graph.nodes[b].mark] ?? 0) - (rank[graph.nodes[a].mark] ?? 0));
+    return members;
+  });
   // Plain positions first, so the marked ones (cycle, balanced deals) lie on top.
-  const order = graph.nodes.map((_, i) => i).sort((a, b) =>
-    (graph.nodes[a].mark !== "plain") - (graph.nodes[b].mark !== "plain"));
-  for (const i of order) {
-    const v = graph.nodes[i];
-    const [x, y] = xy(i);
-    const r = v.mark === "plain" ? 3 : 6;
-    svg += `<circle data-i="${i}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${fill[v.mark] || "#9aa3b2"}">` +
-      `<title>${esc(v.deal)} (leader ${v.leader}) ${esc(v.mark)}</title></circle>`;
+  nodes.sort((a, b) => (graph.nodes[a[0]].mark !== "plain") - (graph.nodes[b[0]].mark !== "plain"));
+  for (const [k, members] of nodes.entries()) {
+    const v = graph.nodes[members[0]];
+    const [x, y] = xy(members[0]);
+    const r = v.mark === "plain" && members.length === 1 ? 3 : 6;
+    const twin = members.length > 1 ? ` class="twin" stroke="#1d2330" stroke-width="1.5"` : "";
+    const title = members.map((i) => `${graph.nodes[i].deal}, leader ${graph.nodes[i].leader}: ${graph.nodes[i].mark}`).join("; ");
+    svg += `<circle data-k="${k}" data-members="${members.length}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" ` +
+      `fill="${fill[v.mark] || "#9aa3b2"}"${twin}><title>${esc(title)}</title></circle>`;
   }
   const box = $(svgId);
   box.innerHTML = svg;
   box.removeAttribute("hidden");
+  const choice = $(`${svgId}-choice`);
+  choice.hidden = true;
+  const load = (v) => replay({ deal: v.deal, leader: String(v.leader), ...rulesParams() });
   box.onclick = (ev) => {
-    const i = ev.target.dataset && ev.target.dataset.i;
-    if (i === undefined) return;
-    const v = graph.nodes[Number(i)];
-    replay({ deal: v.deal, leader: String(v.leader), ...rulesParams() });
+    const k = ev.target.dataset && ev.target.dataset.k;
+    if (k === undefined) return;
+    const members = nodes[Number(k)].map((i) => graph.nodes[i]);
+    if (members.length === 1) return load(members[0]);
+    choice.textContent = `One game, ${members.length} positions (the players renamed). Replay `;
+    for (const v of members) {
+      const b = document.createElement("button");
+      b.textContent = `${v.deal}, player ${v.leader} leading${v.mark === "balanced" ? " (a balanced deal)" : ""}`;
+      b.dataset.deal = v.deal;
+      b.dataset.leader = String(v.leader);
+      b.onclick = () => load(v);
+      choice.appendChild(b);
+    }
+    choice.hidden = false;
   };
 }
 

@@ -63,7 +63,7 @@ async function loadAtlas() {
   for (const t of atlas.tables) {
     const o = document.createElement("option");
     o.value = t.table;
-    o.textContent = `${t.title}: ${t.cycles} cycles, ${t.balanced_deals} balanced deals`;
+    o.textContent = `${t.title}: ${plural(t.cycles, "cycle")}, ${plural(t.balanced_deals, "balanced deal")}`;
     select.appendChild(o);
   }
   if (atlas.tables.length) await openTable(atlas.tables[0].table);
@@ -87,7 +87,7 @@ async function openTable(name) {
   const t = atlas.table;
   $("atlas-info").textContent =
     `${t.deck}, ${t.players} players, from bmn ${t.made_by === "census" ? "census" : "pieces factory"} ` +
-    `(${name}.json): ${t.cycles} cycles, ${t.balanced_deals} balanced deals with player 1 leading`;
+    `(${name}.json): ${plural(t.cycles, "cycle")}, ${plural(t.balanced_deals, "balanced deal")} with player 1 leading`;
   $("atlas-published").textContent = publishedText(t);
   const columns = ["cycle_id", "period_tricks", "period_cards", "basin_positions", "balanced_deals",
     "representative", "representative_leader", "found_by", "family", "class"];
@@ -102,10 +102,11 @@ function publishedText(t) {
   if (!p) return "";
   const ours = new Map();
   for (const c of atlas.cycles) ours.set(c.period_tricks, (ours.get(c.period_tricks) || 0) + c.balanced_deals);
-  const rows = p.periods.map((r) =>
-    `${r.tricks} tricks: ${r.cycles} cycle${r.cycles === 1 ? "" : "s"}, ${r.deals} deals (here ${ours.get(r.tricks) || 0})`);
+  // Shortest period first, as the graph draws them.
+  const rows = [...p.periods].sort((a, b) => a.tricks - b.tricks).map((r) =>
+    `${plural(r.tricks, "trick")}: ${plural(r.cycles, "cycle")}, ${plural(r.deals, "deal")} (here ${ours.get(r.tricks) || 0})`);
   return `Every deal of this deck has been played (${p.source}): ${p.cycling_deals} of ` +
-    `${p.deals.toLocaleString("en")} never end, on ${p.cycles} cycles. By period: ${rows.join("; ")}. ` +
+    `${p.deals.toLocaleString("en")} never end, on ${plural(p.cycles, "cycle")}. By period: ${rows.join("; ")}. ` +
     `Hollow nodes: cycles it found that this catalogue lacks.`;
 }
 
@@ -153,17 +154,21 @@ function drawAtlas() {
   const keys = [...groups.keys()].sort((a, b) => (by === "period" ? a - b : String(a).localeCompare(String(b))));
   const most = Math.max(1, ...nodes.map((n) => n.balanced_deals));
   const radius = (n) => 3 + 13 * Math.sqrt(n.balanced_deals / most);
-  const W = 1000, cell = 34, labelH = 18, gap = 14;
+  const graph = $("atlas-graph");
+  // As wide, in units, as the graph is in pixels (up to 1000): captions stay 11 px on a phone.
+  const W = Math.round(Math.min(1000, Math.max(280, graph.clientWidth || 1000)));
+  const cell = 34, labelH = 18, gap = 14, charW = 5.6;
+  const fit = (text) => (text.length * charW + 16 <= W ? text : `${text.slice(0, Math.floor((W - 16) / charW) - 1)}…`);
   let x = 0, y = 0, rowH = 0, svg = "";
   for (const key of keys) {
     const members = groups.get(key);
     const found = members.filter((n) => n.i !== undefined);
     const deals = found.reduce((s, n) => s + n.balanced_deals, 0);
     const lacking = members.length - found.length;
-    const label = `${by === "period" ? `${key} tricks` : String(key).slice(0, 40)}: ${found.length} cycle${found.length === 1 ? "" : "s"}, ` +
-      `${deals} deals${lacking ? `; ${lacking} lacking` : ""}`;
-    const cols = Math.max(2, Math.ceil(Math.sqrt(members.length * 2)));
-    const w = Math.max(cols * cell, 5.1 * label.length + 16), h = labelH + Math.ceil(members.length / cols) * cell;
+    const label = fit(`${by === "period" ? plural(key, "trick") : String(key).slice(0, 40)}: ${plural(found.length, "cycle")}, ` +
+      `${plural(deals, "deal")}${lacking ? `; ${lacking} lacking` : ""}`);
+    const cols = Math.min(Math.max(2, Math.ceil(Math.sqrt(members.length * 2))), Math.floor(W / cell));
+    const w = Math.min(W, Math.max(cols * cell, charW * label.length + 16)), h = labelH + Math.ceil(members.length / cols) * cell;
     if (x > 0 && x + w > W) {
       x = 0;
       y += rowH + gap;
@@ -187,7 +192,6 @@ function drawAtlas() {
     x += w + gap;
     rowH = Math.max(rowH, h);
   }
-  const graph = $("atlas-graph");
   graph.setAttribute("viewBox", `0 0 ${W} ${Math.max(60, y + rowH + 2)}`);
   graph.innerHTML = svg;
 }
@@ -217,8 +221,8 @@ async function openCycle(i) {
   // the basin's (the same deals: those of the basin with player 1 leading).
   const deals = c.deals || basinDeals(b);
   $("cycle-about").textContent =
-    `representative ${c.representative} (player ${c.representative_leader} leads); basin ${b.positions} positions` +
-    `${b.complete ? "" : " (cut short)"}; ${deals.length} balanced deals with player 1 leading` +
+    `representative ${c.representative} (player ${c.representative_leader} leads); basin ${plural(b.positions, "position")}` +
+    `${b.complete ? "" : " (cut short)"}; ${plural(deals.length, "balanced deal")} with player 1 leading` +
     (c.found_by ? `; found by ${c.found_by}` : "") + (c.class ? `; class: ${c.class}` : "");
   drawBasin("cycle-basin", b.graph);
   dealRows($("cycle-deals").querySelector("tbody"), deals, t.deck, t.players);
@@ -227,6 +231,12 @@ async function openCycle(i) {
 
 $("atlas-table").onchange = () => openTable($("atlas-table").value);
 $("atlas-group").onchange = drawAtlas;
+// The graph's units follow its width in pixels: draw it again when the window changes.
+let resized = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => atlas.table && drawAtlas(), 150);
+});
 $("atlas-graph").onclick = (ev) => {
   const i = ev.target.dataset && ev.target.dataset.i;
   if (i !== undefined) openCycle(Number(i));

@@ -1,18 +1,16 @@
 //! The JSON API: `/api/play`, `/api/records`, `/api/presets`, `/api/basin`, `/api/search`,
 //! `/api/catalogue`.
 //! Parameters are a query string with the CLI's flag names (`deal`, `leader`, `deck`,
-//! `penalties`, `on_empty`, ...); answers carry the CLI's `--json` keys; a bad request gets
-//! HTTP 400 and `{"error": "..."}` with the CLI's one-line message.
+//! `penalties`, `on_empty`, ...), each endpoint's a struct read by `query.rs`; answers carry
+//! the CLI's `--json` keys; a bad request gets HTTP 400 and `{"error": "..."}` with the CLI's
+//! one-line message.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, RawQuery, State};
+use axum::extract::State;
 use axum::http::Uri;
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -22,11 +20,13 @@ use bmn_app::input::{RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::{Hooks, LedgerChoice, Observer};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::Shared;
+use crate::query::Params;
 
 /// An answer that is not a result: the status and the one line that says why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,68 +65,63 @@ impl IntoResponse for ApiError {
 
 type Answer = Result<Response, ApiError>;
 
-/// A request's parameters, checked against the names an endpoint takes.
-struct Params(HashMap<String, String>);
+// Each endpoint's parameters, read by `Params` (`query.rs`): unknown, repeated and oversized
+// parameters are refused there, blank values are absent. The fields' order is the order the
+// "unknown parameter" message lists them in.
 
-impl Params {
-    fn read(
-        shared: &Shared,
-        raw: &RawQuery,
-        query: Result<Query<HashMap<String, String>>, QueryRejection>,
-        allowed: &[&str],
-    ) -> Result<Params, ApiError> {
-        let bytes = raw.0.as_ref().map_or(0, String::len);
-        if bytes > shared.limits.request_bytes {
-            return Err(ApiError::bad(format!(
-                "request too large: {bytes} bytes of parameters, at most {}",
-                shared.limits.request_bytes
-            )));
-        }
-        let Query(map) =
-            query.map_err(|e| ApiError::bad(format!("bad query: {}", e.body_text())))?;
-        if let Some(name) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-            return Err(ApiError::bad(format!(
-                "unknown parameter '{}' (this endpoint takes {})",
-                name.escape_debug(),
-                allowed.join(", ")
-            )));
-        }
-        Ok(Params(map))
-    }
+/// `/api/play`'s parameters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayQuery {
+    deal: Option<String>,
+    leader: Option<u64>,
+    players: Option<usize>,
+    deck: Option<String>,
+    penalties: Option<String>,
+    on_empty: Option<String>,
+    tricks: Option<u64>,
+    trace: bool,
+    events: bool,
+}
 
-    /// A text parameter; empty counts as absent.
-    fn text(&self, name: &str) -> Option<String> {
-        self.0.get(name).filter(|v| !v.trim().is_empty()).cloned()
-    }
+/// `/api/records`' and `/api/presets`' parameters: none.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoQuery {}
 
-    fn number<T: FromStr>(&self, name: &str) -> Result<Option<T>, ApiError> {
-        self.text(name)
-            .map(|v| {
-                v.trim().parse().map_err(|_| {
-                    let v = v.escape_debug();
-                    ApiError::bad(format!("bad {name}: '{v}' is not a whole number"))
-                })
-            })
-            .transpose()
-    }
+/// `/api/basin`'s parameters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BasinQuery {
+    deal: Option<String>,
+    leader: Option<u64>,
+    limit: Option<u64>,
+    graph: bool,
+    penalties: Option<String>,
+    on_empty: Option<String>,
+}
 
-    fn flag(&self, name: &str) -> Result<bool, ApiError> {
-        match self.text(name).as_deref() {
-            None | Some("false" | "0" | "no") => Ok(false),
-            Some("true" | "1" | "yes") => Ok(true),
-            Some(v) => Err(ApiError::bad(format!(
-                "bad {name}: '{}' is not true or false",
-                v.escape_debug()
-            ))),
-        }
-    }
+/// `/api/search`'s parameters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchQuery {
+    seconds: Option<u64>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    balanced: bool,
+    top: Option<usize>,
+    deck: Option<String>,
+    players: Option<usize>,
+    penalties: Option<String>,
+    on_empty: Option<String>,
+    stream: bool,
+}
 
-    fn rules(&self) -> RulesInput {
-        RulesInput {
-            penalties: self.text("penalties"),
-            on_empty: self.text("on_empty"),
-        }
-    }
+/// `/api/catalogue`'s parameters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CatalogueQuery {
+    table: Option<String>,
 }
 
 /// Runs a command off the async threads (games are CPU work).
@@ -152,38 +147,21 @@ fn to_json<T: serde::Serialize>(value: &T) -> Answer {
 
 /// `/api/play?deal=...`: `bmn play --json`'s keys, `start` and `players`; with `trace=true`
 /// every position trick by trick, with `events=true` every card laid and pile taken.
-pub async fn play(
-    State(shared): State<Shared>,
-    raw: RawQuery,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> Answer {
-    let p = Params::read(
-        &shared,
-        &raw,
-        query,
-        &[
-            "deal",
-            "leader",
-            "players",
-            "deck",
-            "penalties",
-            "on_empty",
-            "tricks",
-            "trace",
-            "events",
-        ],
-    )?;
+pub async fn play(State(shared): State<Shared>, Params(p): Params<PlayQuery>) -> Answer {
     let deal = p
-        .text("deal")
+        .deal
         .ok_or_else(|| ApiError::bad("bad deal: give one, e.g. deal=--K---A----AAJ-/J-"))?;
     let req = PlayRequest {
         deal,
-        leader: p.number("leader")?.unwrap_or(1),
-        tricks: p.number("tricks")?,
-        deck: p.text("deck"),
-        players: p.number("players")?,
-        rules: p.rules(),
-        trace: p.flag("trace")?,
+        leader: p.leader.unwrap_or(1),
+        tricks: p.tricks,
+        deck: p.deck,
+        players: p.players,
+        rules: RulesInput {
+            penalties: p.penalties,
+            on_empty: p.on_empty,
+        },
+        trace: p.trace,
         plot: None,
         dot: None,
         give_up: Some(shared.limits.give_up),
@@ -191,17 +169,17 @@ pub async fn play(
     if req.leader == 0 {
         return Err(ApiError::bad("bad leader: players are numbered from 1"));
     }
-    let (events, cap) = (p.flag("events")?, shared.limits.replay_tricks);
+    let (events, cap) = (p.events, shared.limits.replay_tricks);
     blocking(move || to_json(&bmn_app::play::replay(&req, events, cap)?)).await
 }
 
 /// `/api/records`: `bmn records --json`.
-pub async fn records() -> Answer {
+pub async fn records(Params(NoQuery {}): Params<NoQuery>) -> Answer {
     blocking(|| to_json(&bmn_app::records::records(None)?)).await
 }
 
 /// `/api/presets`: the published records and cycles a page offers to replay.
-pub async fn presets() -> Answer {
+pub async fn presets(Params(NoQuery {}): Params<NoQuery>) -> Answer {
     let records: Vec<Value> = bmn_app::records::table()
         .iter()
         .map(|r| json!({ "name": r.name, "deal": r.deal, "leader": r.leader }))
@@ -220,19 +198,9 @@ pub async fn presets() -> Answer {
 
 /// `/api/basin?deal=...`: `bmn basin --json`, capped; with `graph=true` the positions and
 /// their tricks (at most the graph cap, nearest the cycle first).
-pub async fn basin(
-    State(shared): State<Shared>,
-    raw: RawQuery,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> Answer {
-    let p = Params::read(
-        &shared,
-        &raw,
-        query,
-        &["deal", "leader", "limit", "graph", "penalties", "on_empty"],
-    )?;
+pub async fn basin(State(shared): State<Shared>, Params(p): Params<BasinQuery>) -> Answer {
     let cap = shared.limits.basin_positions;
-    let limit = p.number::<u64>("limit")?.unwrap_or(cap);
+    let limit = p.limit.unwrap_or(cap);
     if limit > cap {
         return Err(ApiError::bad(format!(
             "bad limit: {limit} positions, past this server's cap of {cap}"
@@ -240,14 +208,17 @@ pub async fn basin(
     }
     let req = BasinRequest {
         position: p
-            .text("deal")
+            .deal
             .ok_or_else(|| ApiError::bad("bad position: give one, e.g. deal=--K---A----AAJ-/J-"))?,
-        leader: p.number("leader")?.unwrap_or(1).max(1),
+        leader: p.leader.unwrap_or(1).max(1),
         balanced: true,
         limit: Some(limit),
         dot: None,
-        graph: p.flag("graph")?.then_some(shared.limits.graph_nodes),
-        rules: p.rules(),
+        graph: p.graph.then_some(shared.limits.graph_nodes),
+        rules: RulesInput {
+            penalties: p.penalties,
+            on_empty: p.on_empty,
+        },
     };
     let _turn = shared
         .basins
@@ -298,54 +269,36 @@ impl Observer for Stream {}
 
 /// `/api/search?seconds=S`: a time-limited search (`bmn search --time S --json`); with
 /// `stream=true` progress events and then the result as server-sent events.
-pub async fn search(
-    State(shared): State<Shared>,
-    raw: RawQuery,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let p = Params::read(
-        &shared,
-        &raw,
-        query,
-        &[
-            "seconds",
-            "games",
-            "seed",
-            "balanced",
-            "top",
-            "deck",
-            "players",
-            "penalties",
-            "on_empty",
-            "stream",
-        ],
-    )?;
+pub async fn search(State(shared): State<Shared>, Params(p): Params<SearchQuery>) -> Answer {
     let cap = shared.limits.search_seconds;
-    let seconds = p.number::<u64>("seconds")?.unwrap_or(10);
+    let seconds = p.seconds.unwrap_or(10);
     if seconds == 0 || seconds > cap {
         return Err(ApiError::bad(format!(
             "bad seconds: {seconds}; a search here runs 1 to {cap} seconds"
         )));
     }
-    let top = p.number::<usize>("top")?;
+    let top = p.top;
     if top.is_some_and(|t| t > 100) {
         return Err(ApiError::bad("bad top: at most 100 games are listed here"));
     }
     let req = SearchRequest {
-        games: p.number("games")?,
+        games: p.games,
         time: Some(TimeInput::Seconds(seconds as f64)),
-        seed: p.number("seed")?,
+        seed: p.seed,
         threads: None,
         top,
         shard: None,
         out: None,
         ledger: LedgerChoice::NONE,
         table: TableInput {
-            deck: p.text("deck"),
-            players: p.number("players")?,
-            balanced: p.flag("balanced")?,
+            deck: p.deck,
+            players: p.players,
+            balanced: p.balanced,
         },
-        rules: p.rules(),
+        rules: RulesInput {
+            penalties: p.penalties,
+            on_empty: p.on_empty,
+        },
         engine: Default::default(),
     };
     let permit = shared.searches.clone().try_acquire_owned().map_err(|_| {
@@ -354,7 +307,7 @@ pub async fn search(
             shared.limits.searches
         ))
     })?;
-    if !p.flag("stream")? {
+    if !p.stream {
         let report = blocking(move || {
             let _permit = permit;
             let stop = AtomicBool::new(false);
@@ -392,13 +345,8 @@ pub async fn search(
 
 /// `/api/catalogue`: the atlas's tables (`{"tables": [...]}`); with `table=NAME`, that
 /// catalogue file as it is, with its own keys.
-pub async fn catalogue(
-    State(shared): State<Shared>,
-    raw: RawQuery,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> Answer {
-    let p = Params::read(&shared, &raw, query, &["table"])?;
-    let Some(name) = p.text("table") else {
+pub async fn catalogue(State(shared): State<Shared>, Params(p): Params<CatalogueQuery>) -> Answer {
+    let Some(name) = p.table else {
         let tables: Vec<_> = shared.atlas.summaries().collect();
         return to_json(&json!({ "tables": tables }));
     };

@@ -8,16 +8,22 @@
 //! anywhere but this server. Requests are bounded ([`Limits`]): the size of a request, the
 //! length of a replay, the size of a basin, the time and number of searches; connections are
 //! bounded too (`listen.rs`: their number, and how long a client may take to send a request
-//! head or to read an answer). Every answer carries security headers, and a server on a
-//! loopback address answers only requests addressed to this machine (`guard.rs`).
+//! head or to read an answer). Every answer, whatever its status and whoever wrote it (a
+//! handler, axum, or hyper for a request it cannot parse: `bare.rs`), carries the same
+//! security headers, and every error a JSON body `{"error": "..."}`. Every endpoint reads its
+//! parameters by the same rules (`query.rs`): no unknown, repeated or oversized ones. An
+//! HTTP/1.1 request must name its `Host`, and a server on a loopback address answers only
+//! requests addressed to this machine (`guard.rs`).
 
 #![forbid(unsafe_code)]
 
 mod api;
 mod assets;
 mod atlas;
+mod bare;
 mod guard;
 mod listen;
+mod query;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,7 +36,10 @@ use tokio::sync::Semaphore;
 pub use api::ApiError;
 pub use atlas::{Atlas, AtlasError, Published, PublishedPeriod, TableSummary};
 pub use guard::{CONTENT_SECURITY_POLICY, is_loopback_name};
-pub use listen::HEAD_BYTES;
+
+/// The most a connection buffers of a request head: the parameters' cap and room for the
+/// headers a browser sends. A longer head is answered 431 and the connection closed.
+pub const HEAD_BYTES: usize = 48 * 1024;
 
 /// The bounds on what one request may ask of the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,8 +100,16 @@ pub(crate) struct Shared {
     pub atlas: Arc<Atlas>,
 }
 
-/// The page and the API, with `atlas`'s catalogues.
+/// The page and the API, with `atlas`'s catalogues, every answer with the security headers
+/// and every error with a JSON body. In process (a fuzzer, a test) there is no network, so
+/// no `Host` rule: [`serve`] adds those.
 pub fn router(limits: Limits, atlas: Atlas) -> Router {
+    routes(limits, atlas).layer(axum::middleware::from_fn(guard::headers))
+}
+
+/// The page and the API, bare: the caller adds [`guard::headers`] as the outermost layer, so
+/// that every answer, those of the layers it adds inside too, carries the headers.
+fn routes(limits: Limits, atlas: Atlas) -> Router {
     let shared = Shared {
         limits,
         atlas: Arc::new(atlas),
@@ -112,13 +129,13 @@ pub fn router(limits: Limits, atlas: Atlas) -> Router {
         .route("/api/catalogue", get(api::catalogue))
         .fallback(api::not_found)
         .layer(axum::extract::DefaultBodyLimit::max(limits.request_bytes))
-        .layer(axum::middleware::from_fn(guard::headers))
         .with_state(shared)
 }
 
 /// Serves the page, with `atlas`'s catalogues, on `bind:port` until the process ends; `ready(address)` is called once
-/// the socket listens (with port 0, the port the system chose). On a loopback address only
-/// requests whose `Host` names this machine are answered ([`is_loopback_name`]).
+/// the socket listens (with port 0, the port the system chose). An HTTP/1.1 request without
+/// `Host` is refused (400); on a loopback address only requests whose `Host` names this machine
+/// are answered ([`is_loopback_name`]).
 pub fn serve(
     bind: &str,
     port: u16,
@@ -132,10 +149,15 @@ pub fn serve(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((bind, port)).await?;
         let at = listener.local_addr()?;
-        let mut app = router(limits, atlas);
-        if at.ip().is_loopback() {
-            app = app.layer(axum::middleware::from_fn(guard::loopback_host));
-        }
+        let hosts = if at.ip().is_loopback() {
+            guard::Hosts::ThisMachine
+        } else {
+            guard::Hosts::Any
+        };
+        // The `Host` check inside the headers, so that its refusals carry them too.
+        let app = routes(limits, atlas)
+            .layer(axum::middleware::from_fn_with_state(hosts, guard::host))
+            .layer(axum::middleware::from_fn(guard::headers));
         ready(at);
         listen::run(listener, app, limits).await
     })

@@ -8,6 +8,10 @@
 //! response nobody reads is dropped after [`Limits::write_timeout`], and past
 //! [`Limits::connections`] open connections new ones wait in the kernel's backlog until one
 //! closes. Memory is thereby bounded: each connection buffers at most [`HEAD_BYTES`].
+//!
+//! A request hyper cannot parse (a head past [`HEAD_BYTES`], garbage) is answered by hyper
+//! itself, never reaching the service; `bare.rs`, a layer on the stream, gives that answer the
+//! security headers and JSON body every other answer has.
 
 use std::future::Future;
 use std::io;
@@ -25,11 +29,8 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio::time::Sleep;
 
-use crate::Limits;
-
-/// The most a connection buffers of a request head: the parameters' cap and room for the
-/// headers a browser sends. A longer head is answered 431 and the connection closed.
-pub const HEAD_BYTES: usize = 48 * 1024;
+use crate::bare::FullAnswers;
+use crate::{HEAD_BYTES, Limits};
 
 /// Serves `app` on `listener` until the process ends.
 pub async fn run(listener: TcpListener, app: Router, limits: Limits) -> io::Result<()> {
@@ -52,14 +53,22 @@ pub async fn run(listener: TcpListener, app: Router, limits: Limits) -> io::Resu
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
-            let io = TokioIo::new(WriteDeadline::new(stream, limits.write_timeout));
+            let io = TokioIo::new(FullAnswers::new(WriteDeadline::new(
+                stream,
+                limits.write_timeout,
+            )));
             let connection = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)
                 .max_buf_size(HEAD_BYTES)
+                // One flat write buffer rather than vectored writes: all hyper has yet to
+                // write comes in one `poll_write`, which is where `FullAnswers` finds hyper's
+                // own bare answer to a request it could not parse (see `bare.rs`).
+                .writev(false)
                 .serve_connection(io, service);
             // The error is the client's (it went away, sent garbage or was too slow), and
-            // hyper has already answered what can be answered.
+            // what can be answered has been: hyper's parse-error answers made whole by
+            // `FullAnswers`; a timeout closes the connection without a word.
             let _ = connection.await;
             drop(slot);
         });

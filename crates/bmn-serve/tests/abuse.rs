@@ -1,7 +1,9 @@
 //! The server against abusive clients, on loopback, each attack a bounded loop that stops by
 //! itself: headers sent a byte at a time, oversized heads and queries, a thousand idle
 //! connections, server-sent-event clients that vanish mid-search, unknown methods and paths,
-//! path tricks, a foreign `Host`. Through each, a well-behaved client keeps being answered;
+//! path tricks, a foreign `Host`, a missing one. Every answer, whoever writes it (a handler,
+//! axum, the guard, hyper for what it cannot parse), carries the security headers and, for an
+//! error, a JSON body. Through each attack, a well-behaved client keeps being answered;
 //! the figures (answers, p50/p99 latency, peak memory) are printed for BENCHMARKS.md's
 //! RELIABILITY section (`cargo test -p bmn-serve --test abuse -- --nocapture`).
 
@@ -426,4 +428,153 @@ fn error_messages_stay_on_one_line_whatever_is_sent() {
             assert!(message.contains("'lea\\nder'"), "{query}: {message:?}");
         }
     }
+}
+
+/// Checks that `answer` has `status`, the four security headers, and a JSON body
+/// `{"error": "..."}` of one line; returns the message.
+#[track_caller]
+fn hardened(answer: &str, status_code: u16) -> String {
+    let (head, body) = answer
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no whole head: {answer:?}"));
+    assert_eq!(status(head), status_code, "{answer}");
+    let head = head.to_ascii_lowercase();
+    for line in [
+        format!(
+            "\r\ncontent-security-policy: {}\r\n",
+            bmn_serve::CONTENT_SECURITY_POLICY.to_ascii_lowercase()
+        ),
+        "\r\nx-content-type-options: nosniff\r\n".into(),
+        "\r\nx-frame-options: deny\r\n".into(),
+        "\r\nreferrer-policy: no-referrer\r\n".into(),
+        "\r\ncontent-type: application/json\r\n".into(),
+    ] {
+        assert!(format!("{head}\r\n").contains(&line), "{line:?}: {answer}");
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert_eq!(v.as_object().map(|o| o.len()), Some(1), "{answer}");
+    let message = v["error"].as_str().expect("an error string").to_string();
+    assert!(
+        !message.is_empty() && !message.contains(['\n', '\r']),
+        "{message:?}"
+    );
+    message
+}
+
+/// Every answer, whoever writes it (a handler, axum, the `Host` guard, hyper for a request it
+/// cannot parse), carries the same security headers, and every error a JSON body.
+#[test]
+fn every_answer_is_hardened_alike() {
+    server();
+    // The guard: a foreign Host on loopback; no Host on HTTP/1.1 (HTTP/1.0 needs none).
+    let answer = get_with_host("/api/records", Some("evil.example"), "1.1");
+    assert!(hardened(&answer, 403).contains("is not this machine"));
+    let answer = get_with_host("/api/presets", None, "1.1");
+    assert!(
+        hardened(&answer, 400).starts_with("no Host header"),
+        "{answer}"
+    );
+    let answer = get_with_host("/api/presets", None, "1.0");
+    assert_eq!(status(&answer), 200, "{answer}");
+    let answer = exchange(
+        b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    assert!(hardened(&answer, 400).starts_with("more than one Host header"));
+    // hyper's own answers: a head past HEAD_BYTES (the client sends all of it and then reads
+    // the answer, which a lingering close keeps from being reset away), then garbage.
+    let huge = format!("X-Big: {}\r\n", "a".repeat(bmn_serve::HEAD_BYTES + 10_000));
+    assert!(hardened(&get("/api/records", &huge), 431).starts_with("request head too large"));
+    let query = format!("/api/play?deal={}", "-".repeat(200_000));
+    assert!(hardened(&get(&query, ""), 431).starts_with("request head too large"));
+    for garbage in [
+        &b"GET\r\n\r\n"[..],
+        b"GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+        b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: x\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n",
+    ] {
+        let answer = exchange(garbage);
+        assert!(
+            hardened(&answer, 400).starts_with("bad request"),
+            "{garbage:?}: {answer}"
+        );
+    }
+    // A kept-alive connection whose second request is garbage: the first answer as it was,
+    // then the full answer to the second.
+    let answer = exchange(
+        b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /x HTTP/1.1\r\nHost\r\n\r\n",
+    );
+    let second = answer.find("HTTP/1.1 400").expect("a second answer");
+    assert_eq!(status(&answer), 200, "{answer}");
+    hardened(&answer[second..], 400);
+    // axum's and the handlers' errors.
+    assert!(hardened(&get("/nowhere", ""), 404).starts_with("no such page"));
+    let answer =
+        exchange(b"DELETE /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    assert!(hardened(&answer, 405).starts_with("method DELETE not allowed"));
+    assert!(
+        answer.to_ascii_lowercase().contains("\r\nallow: get,head"),
+        "{answer}"
+    );
+    for path in ["/api/records", "/api/presets", "/api/play"] {
+        let message = hardened(&get(&format!("{path}?colour=red"), ""), 400);
+        assert!(
+            message.starts_with("unknown parameter 'colour'"),
+            "{message}"
+        );
+        let message = hardened(&get(&format!("{path}?deal=a&deal=b"), ""), 400);
+        assert!(
+            message.starts_with("repeated parameter 'deal'"),
+            "{message}"
+        );
+        let big = format!("{path}?deal={}", "-".repeat(20_000));
+        let message = hardened(&get(&big, ""), 400);
+        assert!(
+            message.starts_with("request too large: 20005 bytes"),
+            "{message}"
+        );
+    }
+    // And a success.
+    let answer = get("/api/presets", "").to_ascii_lowercase();
+    assert_eq!(status(&answer), 200);
+    assert!(
+        answer.contains("\r\nreferrer-policy: no-referrer\r\n"),
+        "{answer}"
+    );
+}
+
+/// `GET path` with the given `Host` (or none) and HTTP version; the whole answer.
+fn get_with_host(path: &str, host: Option<&str>, version: &str) -> String {
+    let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+    exchange(format!("GET {path} HTTP/{version}\r\n{host}Connection: close\r\n\r\n").as_bytes())
+}
+
+/// On any other address than loopback, any `Host` is answered, but HTTP/1.1 still needs one.
+#[test]
+fn a_host_is_required_on_every_address() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        bmn_serve::serve("0.0.0.0", 0, LIMITS, bmn_serve::Atlas::embedded(), |at| {
+            tx.send(at).unwrap()
+        })
+        .unwrap();
+    });
+    let port = rx.recv().expect("the server starts").port();
+    let ask = |request: &str| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        answer
+    };
+    let answer = ask("GET /api/presets HTTP/1.1\r\nConnection: close\r\n\r\n");
+    assert!(
+        hardened(&answer, 400).starts_with("no Host header"),
+        "{answer}"
+    );
+    let answer =
+        ask("GET /api/presets HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n");
+    assert_eq!(status(&answer), 200, "{answer}");
 }

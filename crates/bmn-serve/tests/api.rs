@@ -397,3 +397,57 @@ fn replays_and_basins_name_each_deal_by_its_rank() {
         assert_eq!(v["start"]["deal"], d["deal"]);
     }
 }
+
+/// Every endpoint reads its parameters by the same rules: no unknown name (the message lists
+/// the names there are), no name twice, at most 16 KiB of them; a blank value is absent.
+#[test]
+fn every_endpoint_refuses_unknown_repeated_and_oversized_parameters() {
+    for (path, takes) in [
+        ("/api/records", "no parameters"),
+        ("/api/presets", "no parameters"),
+        (
+            "/api/play",
+            "deal, leader, players, deck, penalties, on_empty, tricks, trace, events",
+        ),
+        (
+            "/api/basin",
+            "deal, leader, limit, graph, penalties, on_empty",
+        ),
+        (
+            "/api/search",
+            "seconds, games, seed, balanced, top, deck, players, penalties, on_empty, stream",
+        ),
+        ("/api/catalogue", "table"),
+    ] {
+        bad(
+            &format!("{path}?colour=red"),
+            &format!("unknown parameter 'colour' (this endpoint takes {takes})"),
+        );
+        bad(
+            &format!("{path}?colour="),
+            &format!("unknown parameter 'colour' (this endpoint takes {takes})"),
+        );
+        bad(
+            &format!("{path}?x={}", "-".repeat(20_000)),
+            "request too large: 20002 bytes of parameters, at most 16384",
+        );
+        bad(
+            &format!("{path}?deal=--Q-J-/Q-J-&deal=-"),
+            "repeated parameter 'deal': give each parameter once",
+        );
+        bad(
+            &format!("{path}?deal=&deal="),
+            "repeated parameter 'deal': give each parameter once",
+        );
+    }
+    bad(
+        "/api/play?deal=--/J-&l%0Aeader=1&l%0Aeader=2",
+        "repeated parameter 'l\\neader'",
+    );
+    // Blank values are absent, as they always were; an empty query is no query.
+    let v = ok("/api/play?deal=--Q-J-/Q-J-&leader=&tricks=%20&trace=&deck=");
+    assert_eq!(v["outcome"], "cycle");
+    assert!(v.get("trace").is_none());
+    ok("/api/records?");
+    ok("/api/presets?&&");
+}

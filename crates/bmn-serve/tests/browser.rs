@@ -95,12 +95,17 @@ fn the_page_replays_games_in_a_real_browser() {
     browser.click("#back-trick");
     browser.wait_text("#counters", "1163 tricks taken");
 
-    // A bad deal: the CLI's message beside the field, the game left as it was.
+    // A bad deal: the CLI's message beside the field, and the last game taken away (it is
+    // not this deal's).
     browser.type_into("#deal", "--Z-/J-");
     browser.click("#play");
     browser.wait_text(
         "#error",
         "bad deal: unexpected character 'Z' at position 3 (hand 1)",
+    );
+    assert_eq!(
+        browser.run("return document.getElementById('game-panel').hidden;"),
+        true
     );
     browser.screenshot(&shots().join("4-bad-deal.png"));
 
@@ -154,6 +159,14 @@ fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
         published.contains("162 of 193,584,473,082,000 never end, on 9 cycles")
             && published.contains("33 tricks: 6 cycles, 18 deals (here 18)")
             && published.contains("84 tricks: 1 cycle, 90 deals (here 0)"),
+        "{published}"
+    );
+    // In the graph's order, shortest period first.
+    let at = |p: &str| published.find(p).unwrap();
+    assert!(
+        at("20 tricks:") < at("33 tricks:")
+            && at("33 tricks:") < at("36 tricks:")
+            && at("36 tricks:") < at("84 tricks:"),
         "{published}"
     );
     assert_eq!(
@@ -256,6 +269,172 @@ fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
     assert!(rows.as_u64().unwrap() > 0);
     browser.screenshot_of("#atlas-panel", &shots().join("7-atlas-paulhus-6.png"));
 
+    assert_eq!(
+        browser.run("return window.cspViolations;"),
+        serde_json::json!([])
+    );
+}
+
+/// Width of the page and of the window, and the left scroll: a page that fits has the first
+/// no larger than the second and the third zero.
+fn widths(browser: &Browser) -> (f64, f64, f64) {
+    let v = browser
+        .run("return [document.documentElement.scrollWidth, window.innerWidth, window.scrollX];");
+    let n = |i: usize| v[i].as_f64().unwrap();
+    (n(0), n(1), n(2))
+}
+
+/// The page on a 390x844 phone and a 1280x800 desktop: no sideways scroll with a game, the
+/// atlas, a cycle and a basin open (tables scroll in their own box), graph captions at least
+/// 10 px tall, deals on one line, and after a `#K` link the view at the left edge.
+#[test]
+fn the_page_fits_a_phone_and_a_desktop() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(browser) = browser() else { return };
+    let page = format!("http://{}/", server());
+    for (width, height, name) in [(390, 844, "phone"), (1280, 800, "desktop")] {
+        browser.resize(width, height);
+        browser.goto(&format!("{page}?deal={}", enc(CASELLA)));
+        watch_policy(&browser);
+        browser.wait_text("#summary", "the game never ends");
+        browser.click("#basin-load");
+        browser.wait_text("#basin-info", "30 balanced starting deals");
+        browser.wait_text("#atlas-info", "6 cycles");
+        browser.click("#atlas-cycles tbody tr:first-child button");
+        browser.wait_text("#cycle-about", "4 balanced deals");
+        let (page_width, window, _) = widths(&browser);
+        assert!(
+            page_width <= window && (window - f64::from(width)).abs() < 20.0,
+            "{name}: the page is {page_width} px wide in a {window} px window"
+        );
+        let caption = browser.run(
+            "return Math.min(...[...document.querySelectorAll('#atlas-graph text')]\
+             .map(t => t.getBoundingClientRect().height));",
+        );
+        assert!(
+            caption.as_f64().unwrap() >= 10.0,
+            "{name}: captions {caption} px tall"
+        );
+        let one_line = browser.run(
+            "return [...document.querySelectorAll('td.deal')].every(td => { \
+             const r = document.createRange(); r.selectNodeContents(td); \
+             return r.getClientRects().length <= 1; });",
+        );
+        assert_eq!(one_line, true, "{name}: a deal wraps");
+        let select = browser
+            .run("return document.getElementById('atlas-table').getBoundingClientRect().right;");
+        assert!(select.as_f64().unwrap() <= window, "{name}: {select}");
+        browser.screenshot(&shots().join(format!("7-{name}-top.png")));
+        browser.screenshot_of("#atlas-panel", &shots().join(format!("8-{name}-atlas.png")));
+        // A deal's `#K` link replays it at the top, the view at the left edge.
+        browser.click("#cycle-deals tbody tr:first-child a.rank-link");
+        browser.wait_text("#rank", "deal #649797222495 of the deck 4J,4Q,4K,28-");
+        let (page_width, window, scroll_x) = widths(&browser);
+        assert!(page_width <= window && scroll_x == 0.0, "{name}");
+        assert_eq!(
+            browser.run("return window.cspViolations;"),
+            serde_json::json!([])
+        );
+    }
+    browser.resize(1280, 1500);
+}
+
+/// A node of the basin graph is one click target: a balanced deal and its twin with player 2
+/// leading (the same cards, a pixel apart) are one node, and a click on it asks which to play.
+/// Every graph has a legend, every panel a line saying what it shows, and the words are in a
+/// glossary the page links to.
+#[test]
+fn the_page_explains_itself_and_each_node_is_one_target() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(browser) = browser() else { return };
+    let page = format!("http://{}/", server());
+    browser.goto(&format!("{page}?deal={}", enc(CASELLA)));
+    watch_policy(&browser);
+    browser.wait_text("#summary", "the game never ends");
+    browser.click("#basin-load");
+    browser.wait_text("#basin-info", "30 balanced starting deals");
+    let twins = browser.run("return document.querySelectorAll('#basin circle.twin').length;");
+    assert!(twins.as_u64().unwrap() > 0, "{twins}");
+    // Every position is in exactly one node.
+    let positions = browser.run(
+        "return [...document.querySelectorAll('#basin circle')].reduce((s, c) => s + Number(c.dataset.members), 0);",
+    );
+    assert_eq!(positions, 5340);
+    browser.click_any("#basin circle.twin[fill='#2e8b57']");
+    browser.wait_text(
+        "#basin-choice",
+        "One game, 2 positions (the players renamed)",
+    );
+    let deal = browser.run(
+        "return document.querySelector(\"#basin-choice button[data-leader='2']\").dataset.deal;",
+    );
+    browser.click("#basin-choice button[data-leader='2']");
+    browser.wait_text("#summary", "the game never ends");
+    assert_eq!(
+        browser.run("return [document.getElementById('deal').value, document.getElementById('leader').value];"),
+        serde_json::json!([deal, "2"])
+    );
+
+    // Legends: the chart's players and marks, both basins' colours, the atlas's circles.
+    let legend = browser.text("#chart-legend");
+    assert!(
+        legend.contains("player 1")
+            && legend.contains("player 2")
+            && legend.contains("the cycle's start"),
+        "{legend}"
+    );
+    assert_eq!(
+        browser.run("return document.querySelectorAll('.basin-legend').length;"),
+        2
+    );
+    assert_eq!(
+        browser.run(
+            "return [...document.querySelectorAll('.panel')].filter(p => p.id !== 'glossary' \
+             && !p.querySelector('.about')).map(p => p.id);"
+        ),
+        serde_json::json!([])
+    );
+    let glossary = browser.run(
+        "return [document.querySelectorAll('a[href=\"#glossary\"]').length, \
+         [...document.querySelectorAll('#glossary dt')].map(d => d.textContent).join('|')];",
+    );
+    assert!(glossary[0].as_u64().unwrap() >= 3, "{glossary}");
+    for word in [
+        "basin",
+        "preperiod",
+        "census",
+        "factory",
+        "found by",
+        "family",
+        "class",
+    ] {
+        assert!(
+            glossary[1].as_str().unwrap().contains(word),
+            "{word}: {glossary}"
+        );
+    }
+
+    // Words: one label each, one trick and one card in the singular.
+    let labels = browser.run(
+        "return [...document.querySelectorAll('#deal-form label')].map(l => l.firstChild.textContent.trim());",
+    );
+    assert!(
+        labels
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| !l.as_str().unwrap().contains("check")),
+        "{labels}"
+    );
+    browser.goto(&format!(
+        "{page}?deal={}&deck={}",
+        enc("------K-J-/-J--K-Q-Q-"),
+        enc("2J,2Q,2K,14-")
+    ));
+    watch_policy(&browser);
+    browser.wait_text("#summary", "preperiod 1 trick, 5 cards; period 10 tricks");
+    browser.click("#fwd-card");
+    browser.wait_text("#counters", "1 card laid, 0 tricks taken (step 1 of");
     assert_eq!(
         browser.run("return window.cspViolations;"),
         serde_json::json!([])

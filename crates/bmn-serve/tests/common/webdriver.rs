@@ -258,6 +258,15 @@ impl Browser {
         save_png(&v, path);
     }
 
+    /// Sets the window to `width` x `height` pixels (headless: the page's viewport).
+    pub fn resize(&self, width: u32, height: u32) {
+        self.call(
+            "POST",
+            "/window/rect",
+            json!({ "width": width, "height": height }),
+        );
+    }
+
     /// Saves a PNG of the window to `path`.
     pub fn screenshot(&self, path: &Path) {
         let v = self.call("GET", "/screenshot", json!({}));
