@@ -168,3 +168,46 @@ impl Enumerated {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one cycle of `2J,2Q,2K,14-`, described with its 16 balanced deals.
+    fn half_camicia() -> CensusCycle {
+        let p = Position::parse("----J--Q--/--K-K-Q-J-", Player(0)).unwrap();
+        bmn_census::describe(&Rules::STANDARD, &p, 100_000).unwrap()
+    }
+
+    fn listing(c: &CensusCycle, deals: impl Iterator<Item = String>) -> Enumerated {
+        Enumerated {
+            deals: 0,
+            cycling: 0,
+            classes: BTreeMap::new(),
+            complete: true,
+            listed: Some([(c.id, deals.collect())].into_iter().collect()),
+        }
+    }
+
+    #[test]
+    fn the_basins_deals_must_be_the_enumerations() {
+        let c = half_camicia();
+        assert_eq!(c.deals.len(), 16);
+        let all = || c.deals.iter().map(|d| d.deal.clone());
+        assert!(listing(&c, all()).agrees_with(&[c.clone()]).is_ok());
+        let e = listing(&c, all().skip(1))
+            .agrees_with(&[c.clone()])
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("its basin holds 16 balanced deals and the enumeration lists 15"),
+            "{e}"
+        );
+        // An enumeration that did not list every cycling deal checks nothing.
+        let unlisted = Enumerated {
+            listed: None,
+            ..listing(&c, all())
+        };
+        assert!(unlisted.agrees_with(&[c]).is_ok());
+    }
+}
