@@ -194,9 +194,13 @@ mod tests {
         let c = half_camicia();
         assert_eq!(c.deals.len(), 16);
         let all = || c.deals.iter().map(|d| d.deal.clone());
-        assert!(listing(&c, all()).agrees_with(&[c.clone()]).is_ok());
+        assert!(
+            listing(&c, all())
+                .agrees_with(std::slice::from_ref(&c))
+                .is_ok()
+        );
         let e = listing(&c, all().skip(1))
-            .agrees_with(&[c.clone()])
+            .agrees_with(std::slice::from_ref(&c))
             .unwrap_err();
         assert!(
             e.to_string()
