@@ -149,8 +149,6 @@ pub struct BasinReport {
     /// for their cycle); `balanced_counts` counts by the other definitions.
     pub balanced_deals_count: usize,
     pub balanced_counts: BalancedCountsJson,
-    /// Deprecated: `balanced_deal_list` (a list here, a count everywhere else).
-    pub balanced_deals: Vec<BalancedJson>,
     /// Those deals with their game lengths.
     pub balanced_deal_list: Vec<BalancedJson>,
     /// Every balanced position of the basin, player 2 leading included.
@@ -313,7 +311,6 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         length,
         balanced_deals_count: counts.leader_1,
         balanced_counts: counts.into(),
-        balanced_deals: balanced_json(&basin.balanced, true),
         balanced_deal_list: balanced_json(&basin.balanced, true),
         balanced_deals_any_leader: balanced_json(&basin.balanced, false),
         graph: None,
@@ -365,7 +362,7 @@ impl crate::Report for BasinReport {
             );
         }
         if self.list_balanced {
-            for d in &self.balanced_deals {
+            for d in &self.balanced_deal_list {
                 let renamed = if d.renamed { ", players renamed" } else { "" };
                 let rank = d
                     .rank

@@ -137,8 +137,6 @@ pub(crate) fn time_block(
 /// One engine's timing.
 #[derive(Serialize, Clone, Debug)]
 pub struct KernelRow {
-    /// Deprecated: `engine`.
-    pub kernel: String,
     /// A CPU kernel, `reference`, `search` (the pipeline with the best CPU kernel) or `gpu:N`
     /// (the same pipeline on GPU adapter N, dealing on the device).
     pub engine: String,
@@ -224,7 +222,6 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
     let row = |kernel: &str, seconds: f64, agrees: bool| {
         let games_per_second = games as f64 / seconds.max(1e-9);
         KernelRow {
-            kernel: kernel.to_owned(),
             engine: kernel.to_owned(),
             adapter: None,
             games_per_second,
@@ -257,7 +254,7 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
     }
     let fast = rows
         .iter()
-        .find(|r| r.kernel == best)
+        .find(|r| r.engine == best)
         .map_or(0.0, |r| r.games_per_second);
     Ok(BenchReport {
         games,
@@ -281,7 +278,7 @@ impl BenchReport {
             .kernels
             .iter()
             .filter(|r| !r.agrees_with_reference)
-            .map(|r| r.kernel.clone())
+            .map(|r| r.engine.clone())
             .chain(
                 self.enumeration
                     .iter()
@@ -316,7 +313,7 @@ impl crate::Report for BenchReport {
             let _ = writeln!(
                 t,
                 "{:<10} {:>14.0} {:>10.3} {:>8.2}x  {}",
-                r.kernel,
+                r.engine,
                 r.games_per_second,
                 r.seconds,
                 r.ratio_to_reference,
@@ -330,7 +327,7 @@ impl crate::Report for BenchReport {
         );
         for r in &self.kernels {
             if let Some(adapter) = &r.adapter {
-                let _ = writeln!(t, "({}: `bmn search --kernel gpu` on {adapter})", r.kernel);
+                let _ = writeln!(t, "({}: `bmn search --kernel gpu` on {adapter})", r.engine);
             }
         }
         if let Some(first) = self.enumeration.first() {

@@ -83,8 +83,6 @@ pub struct ClimbReport {
     pub elapsed_seconds: f64,
     /// Each new best: when it was found and how long it plays.
     pub trajectory: Vec<Point>,
-    /// Deprecated: `endless_list`.
-    pub endless: Vec<Endless>,
     /// Games found that never end.
     pub endless_list: Vec<Endless>,
     pub seed: u64,
@@ -93,14 +91,10 @@ pub struct ClimbReport {
     pub moves: String,
     pub walkers: usize,
     pub neighbours: usize,
-    /// Deprecated: `balanced_by_kind`.
-    pub balanced: bool,
     /// Only deals where every player holds the same number of each kind (`--balanced`).
     pub balanced_by_kind: bool,
     pub threads: usize,
     pub interrupted: bool,
-    /// Deprecated: `engine`.
-    pub kernel: &'static str,
     /// The kernel that played the evaluations.
     pub engine: &'static str,
 }
@@ -459,7 +453,6 @@ pub fn run(
         evals_per_second: (state.evals - first_evals) as f64 / elapsed.max(1e-9),
         elapsed_seconds: state.seconds + elapsed,
         trajectory: state.trajectory.clone(),
-        endless: state.endless.clone(),
         endless_list: state.endless.clone(),
         seed: config.seed,
         by: config.objective.name().into(),
@@ -467,11 +460,9 @@ pub fn run(
         moves: config.moves.to_string(),
         walkers: config.walkers,
         neighbours: config.neighbours,
-        balanced: config.balanced,
         balanced_by_kind: config.balanced,
         threads,
         interrupted,
-        kernel: evaluator.kernel.name(),
         engine: evaluator.kernel.name(),
     })
 }
@@ -488,7 +479,7 @@ impl crate::Report for ClimbReport {
             self.neighbours,
             self.moves,
             self.accept,
-            if self.balanced {
+            if self.balanced_by_kind {
                 ", balanced deals"
             } else {
                 ""
@@ -504,7 +495,7 @@ impl crate::Report for ClimbReport {
                 self.evals_per_second / 1e6,
                 self.elapsed_seconds,
                 self.threads,
-                self.kernel
+                self.engine
             );
         }
         if self.interrupted {
@@ -522,12 +513,12 @@ impl crate::Report for ClimbReport {
                 let _ = writeln!(t, "best:    none yet");
             }
         }
-        if !self.endless.is_empty() {
+        if !self.endless_list.is_empty() {
             let _ = writeln!(
                 t,
                 "endless: {} game(s) that never end, the first {}",
-                self.endless.len(),
-                self.endless[0].deal
+                self.endless_list.len(),
+                self.endless_list[0].deal
             );
         }
         for (i, g) in self.longest.iter().enumerate().skip(1) {

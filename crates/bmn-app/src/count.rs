@@ -14,14 +14,10 @@ use crate::thousands;
 #[derive(Serialize, Clone, Debug, PartialEq)]
 pub struct CountReport {
     pub deck: String,
-    /// Deprecated: `deck_cards`.
-    pub cards: u32,
     /// Cards in the deck.
     pub deck_cards: u32,
     pub players: usize,
     pub deals: String,
-    /// Deprecated: `deals_balanced_by_kind`.
-    pub balanced_deals: String,
     /// Deals where every player holds the same number of each kind (0 when a kind cannot be
     /// shared equally).
     pub deals_balanced_by_kind: String,
@@ -47,12 +43,10 @@ pub fn count(table: &TableInput) -> Result<CountReport> {
         .map_or_else(|| "0".to_string(), ToString::to_string);
     Ok(CountReport {
         deck: source.deck().to_string(),
-        cards: count.cards,
         deck_cards: count.cards,
         players: count.players,
         log10_deals: log10(&deals),
         deals,
-        balanced_deals: balanced.clone(),
         deals_balanced_by_kind: balanced,
         leaders_times_deals: count.leaders_times_deals.to_string(),
         balanceable: count.balanced_deals.is_some(),
@@ -65,15 +59,15 @@ impl crate::Report for CountReport {
         let _ = writeln!(
             t,
             "deck:      {} ({} cards), {} players, player 1 leads",
-            self.deck, self.cards, self.players
+            self.deck, self.deck_cards, self.players
         );
         let _ = writeln!(t, "deals:     {}", both(&self.deals));
         let _ = if self.balanceable {
             writeln!(
                 t,
                 "balanced:  {}, a share {:.3e} of the deals",
-                both(&self.balanced_deals),
-                10f64.powf(log10(&self.balanced_deals) - log10(&self.deals))
+                both(&self.deals_balanced_by_kind),
+                10f64.powf(log10(&self.deals_balanced_by_kind) - log10(&self.deals))
             )
         } else {
             writeln!(

@@ -27,8 +27,6 @@ pub struct DealReport {
     pub leader: usize,
     pub players: usize,
     pub deck: String,
-    /// Deprecated: `balanced_by_kind`.
-    pub balanced: bool,
     /// Every player was dealt the same number of each kind (`--balanced`).
     pub balanced_by_kind: bool,
     pub seed: u64,
@@ -77,7 +75,6 @@ pub fn deal(req: &DealRequest) -> Result<DealReport> {
         leader: position.leader().number(),
         players: position.players(),
         deck: source.deck().to_string(),
-        balanced: source.balanced(),
         balanced_by_kind: source.balanced(),
         seed,
         index,
@@ -97,7 +94,11 @@ impl DealReport {
             "player 1 leads; {} players, {}{}; deal it again with {replay}",
             self.players,
             self.deck,
-            if self.balanced { ", balanced" } else { "" },
+            if self.balanced_by_kind {
+                ", balanced"
+            } else {
+                ""
+            },
         )
     }
 }

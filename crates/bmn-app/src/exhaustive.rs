@@ -88,8 +88,6 @@ pub struct ExhaustiveReport {
 #[derive(Serialize)]
 struct ExhaustiveJson {
     deck: String,
-    /// Deprecated: `deck_cards`.
-    cards: u32,
     /// Cards in the deck.
     deck_cards: u32,
     leader: usize,
@@ -103,27 +101,18 @@ struct ExhaustiveJson {
     end_rank: String,
     deals: u64,
     finished: u64,
-    /// Deprecated: `wins_by_seat`.
-    first_player_wins: u64,
-    second_player_wins: u64,
     /// Finished deals won by each player, player 1 first.
     wins_by_seat: Vec<u64>,
-    /// second_player_wins / deals.
+    /// Player 2's wins over all deals.
     p_second_wins: f64,
     cycling_deals: u64,
-    /// Deprecated: `distinct_cycle_count`.
-    distinct_cycles: usize,
     distinct_cycle_count: usize,
     longest: Option<FoundJson>,
     mean_cards: f64,
     mean_tricks: f64,
-    /// Deprecated: `distinct_cycle_list`.
-    cycles: Vec<CycleClassJson>,
     distinct_cycle_list: Vec<CycleClassJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cycling_deal_list: Option<Vec<CyclingDealJson>>,
-    /// Deprecated: `engine`.
-    kernel: String,
     engine: String,
     threads: usize,
     elapsed_seconds: f64,
@@ -420,7 +409,6 @@ impl Serialize for ExhaustiveReport {
         let distinct_cycles = CycleClassJson::list(s);
         ExhaustiveJson {
             deck: self.deck.to_string(),
-            cards: self.deck.len(),
             deck_cards: self.deck.len(),
             leader,
             shards: self.shards.clone(),
@@ -430,17 +418,13 @@ impl Serialize for ExhaustiveReport {
             end_rank: self.ranks[1].to_string(),
             deals: s.games,
             finished: s.finished(),
-            first_player_wins: s.wins[0],
-            second_player_wins: s.wins[1],
             wins_by_seat: vec![s.wins[0], s.wins[1]],
             p_second_wins: s.wins[1] as f64 / s.games.max(1) as f64,
             cycling_deals: s.cycling,
-            distinct_cycles: s.classes.len(),
             distinct_cycle_count: s.classes.len(),
             longest: s.longest.first().map(|f| FoundJson::new(f, leader)),
             mean_cards: s.mean_cards(),
             mean_tricks: s.mean_tricks(),
-            cycles: distinct_cycles.clone(),
             distinct_cycle_list: distinct_cycles,
             cycling_deal_list: self.list_cycles.then(|| {
                 s.cycles
@@ -448,7 +432,6 @@ impl Serialize for ExhaustiveReport {
                     .map(|c| CyclingDealJson::new(c, leader))
                     .collect()
             }),
-            kernel: self.kernel.clone(),
             engine: self.kernel.clone(),
             threads: self.threads,
             elapsed_seconds: self.elapsed,

@@ -67,8 +67,6 @@ pub struct FactoryReport {
     /// Where the starting endless games came from: `pieces` or `search`.
     pub seeds_from: &'static str,
     pub seeds: u64,
-    /// Deprecated: `completion_mode`.
-    pub complete: &'static str,
     /// `template`, `pairs` or `none`: which third pieces were searched (`--complete`).
     pub completion_mode: &'static str,
     /// The template's completion, when it was searched (`--complete template`).
@@ -83,13 +81,9 @@ pub struct FactoryReport {
     pub grown: Vec<CompletionJson>,
     pub rounds: u64,
     pub evals: u64,
-    /// Deprecated: `endless_count`.
-    pub endless: u64,
     /// Edits that never end.
     pub endless_count: u64,
     pub elapsed_seconds: f64,
-    /// Deprecated: `distinct_cycle_count`.
-    pub cycles: usize,
     /// Distinct cycles reached, and those with a balanced deal.
     pub distinct_cycle_count: usize,
     pub balanced_cycles: usize,
@@ -275,12 +269,8 @@ pub struct CompletionJson {
 pub struct CatalogueJson {
     pub cycle_id: String,
     pub period: SpanJson,
-    /// Deprecated: `representative_position` (this is its deal text alone).
-    pub representative: String,
-    /// Deprecated: `representative_position`.
-    pub representative_leader: usize,
     /// The cycle's canonical position, `{deal, leader}`.
-    pub representative_position: PositionJson,
+    pub representative: PositionJson,
     pub balanced_deals: usize,
     /// One balanced deal (player 1 leads) and its preperiod.
     pub example: String,
@@ -317,9 +307,7 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
             CatalogueJson {
                 cycle_id: e.cycle_id.clone(),
                 period: e.period.into(),
-                representative: e.representative.0.clone(),
-                representative_leader: e.representative.1,
-                representative_position: PositionJson {
+                representative: PositionJson {
                     deal: e.representative.0.clone(),
                     leader: e.representative.1,
                 },
@@ -347,7 +335,6 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
         on_empty: plan.config.rules.on_empty.to_string(),
         seeds_from: found.seeds_from.name(),
         seeds: found.seeds,
-        complete: mode,
         completion_mode: mode,
         completion: completions.first().filter(|_| template).cloned(),
         completions,
@@ -356,10 +343,8 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
         grown: completed.grown.iter().map(Into::into).collect(),
         rounds: c.round,
         evals: c.evals,
-        endless: c.endless,
         endless_count: c.endless,
         elapsed_seconds: found.elapsed.as_secs_f64(),
-        cycles: c.cycles.len(),
         distinct_cycle_count: c.cycles.len(),
         balanced_cycles: catalogue.len(),
         balanced_deals: catalogue.iter().map(|c| c.balanced_deals).sum(),
@@ -388,7 +373,7 @@ impl crate::Report for FactoryReport {
                 c.pieces.join(" "),
                 c.decks
             );
-        } else if self.complete == "pairs" {
+        } else if self.completion_mode == "pairs" {
             let found: Vec<String> = self
                 .completions
                 .iter()
@@ -406,13 +391,13 @@ impl crate::Report for FactoryReport {
         let _ = writeln!(
             t,
             "walks:   {} rounds, {} edits played, {} never end ({:.1} s)",
-            self.rounds, self.evals, self.endless, self.elapsed_seconds
+            self.rounds, self.evals, self.endless_count, self.elapsed_seconds
         );
         let _ = writeln!(
             t,
             "cycles:  {} distinct; {} with balanced deals ({} balanced deals, player 1 leading); \
              closest to balance: {} card(s) away",
-            self.cycles,
+            self.distinct_cycle_count,
             self.balanced_cycles,
             self.balanced_deals,
             self.closest.last().copied().unwrap_or(usize::MAX)

@@ -61,8 +61,6 @@ pub struct OddsJson {
     pub rate_measured: bool,
     /// Standard deviation of the record of many games (the Gumbel law's mu pi / sqrt 6).
     pub record_spread: f64,
-    /// Deprecated: `expected_records`.
-    pub records: Vec<RecordJson>,
     /// Expected record after each number of games, with the published record where there is one.
     pub expected_records: Vec<RecordJson>,
     pub target_cards: u64,
@@ -333,7 +331,6 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJ
         rate,
         rate_measured: plan.rate.is_none(),
         record_spread: m.max_spread(),
-        records: records.clone(),
         expected_records: records,
         target_cards,
         probabilities,
@@ -375,7 +372,7 @@ impl crate::Report for OddsJson {
             self.record_spread
         );
         let _ = writeln!(t, "records:   {:>9}  {:>9}  published", "games", "expected");
-        for r in &self.records {
+        for r in &self.expected_records {
             let published = match (r.published_record, &r.source, r.model_probability_below) {
                 (Some(c), Some(who), Some(below)) => format!(
                     "{c} ({who}); the model puts {:.0}% of records below it",

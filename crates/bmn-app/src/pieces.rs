@@ -233,8 +233,6 @@ impl crate::Report for PieceSearchReport {
 pub struct EndlessGameJson {
     pub deal: String,
     pub leader: usize,
-    /// Deprecated: `balanced_by_size`.
-    pub balanced: bool,
     /// The hands have the sizes round-robin dealing from the leader gives (26/26).
     pub balanced_by_size: bool,
     pub preperiod: SpanJson,
@@ -251,7 +249,6 @@ impl From<&EndlessGame> for EndlessGameJson {
         EndlessGameJson {
             deal: g.deal.deal_text(),
             leader: g.deal.leader().number(),
-            balanced: g.balanced,
             balanced_by_size: g.balanced,
             preperiod: g.preperiod.into(),
             period: g.period.into(),
@@ -287,8 +284,6 @@ pub struct ConstructReport {
     pub non_terminating: u64,
     pub finishing: u64,
     pub unresolved: u64,
-    /// Deprecated: `distinct_cycle_list`.
-    pub cycles: Vec<CycleJson>,
     /// Every distinct cycle the decks reached, with its basin's balanced deals.
     pub distinct_cycle_list: Vec<CycleJson>,
     /// Every distinct non-terminating deck, then every balanced deal found backward
@@ -419,7 +414,6 @@ fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> Co
         non_terminating: c.non_terminating,
         finishing: c.finishing,
         unresolved: c.unresolved,
-        cycles: cycles.clone(),
         distinct_cycle_list: cycles,
         games,
     }
@@ -443,13 +437,17 @@ impl crate::Report for ConstructReport {
             self.finishing,
             self.unresolved
         );
-        let balanced: usize = self.cycles.iter().map(|cy| cy.balanced_deals).sum();
+        let balanced: usize = self
+            .distinct_cycle_list
+            .iter()
+            .map(|cy| cy.balanced_deals)
+            .sum();
         let _ = writeln!(
             text,
             "distinct cycles: {}; balanced deals found backward: {balanced}",
-            self.cycles.len()
+            self.distinct_cycle_list.len()
         );
-        for cy in &self.cycles {
+        for cy in &self.distinct_cycle_list {
             let _ = writeln!(
                 text,
                 "cycle {}: period {} tricks ({} cards), {} deck{}, basin {} positions{}, {} balanced",

@@ -93,15 +93,11 @@ struct SearchJson {
     games: u64,
     seed: u64,
     deck: String,
-    /// Deprecated: `balanced_by_kind`.
-    balanced: bool,
     /// Every player was dealt the same number of each kind (`--balanced`).
     balanced_by_kind: bool,
     players: usize,
     penalties: String,
     on_empty: String,
-    /// Deprecated: `engine`.
-    kernel: String,
     /// The kernel's name, `reference` where no kernel plays the table, or `merged`.
     engine: String,
     threads: usize,
@@ -112,8 +108,6 @@ struct SearchJson {
     shard: String,
     mean_cards: f64,
     mean_tricks: f64,
-    /// Deprecated: `wins_by_seat`.
-    wins: Vec<u64>,
     /// Finished games won by each player, player 1 first.
     wins_by_seat: Vec<u64>,
     histogram: HistogramJson,
@@ -121,12 +115,8 @@ struct SearchJson {
     cycling_games: u64,
     /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
     unresolved_games: u64,
-    /// Deprecated: `cycling_deal_list`.
-    cycles: Vec<CyclingDealJson>,
     /// The first cycling deals by index (all are counted in `cycling_games`).
     cycling_deal_list: Vec<CyclingDealJson>,
-    /// Deprecated: `distinct_cycle_list`.
-    distinct_cycles: Vec<CycleClassJson>,
     /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
     distinct_cycle_list: Vec<CycleClassJson>,
 }
@@ -364,12 +354,10 @@ impl Serialize for SearchReport {
             games: s.games,
             seed: p.seed,
             deck: p.deck.clone(),
-            balanced: p.balanced,
             balanced_by_kind: p.balanced,
             players: p.players,
             penalties: p.penalties.clone(),
             on_empty: p.on_empty.clone(),
-            kernel: self.engine.clone(),
             engine: self.engine.clone(),
             threads: self.threads,
             elapsed_seconds: self.elapsed,
@@ -378,7 +366,6 @@ impl Serialize for SearchReport {
             shard: self.shard.clone(),
             mean_cards: s.mean_cards(),
             mean_tricks: s.mean_tricks(),
-            wins: wins.clone(),
             wins_by_seat: wins,
             histogram: HistogramJson {
                 bin_width: HISTOGRAM_BIN,
@@ -387,9 +374,7 @@ impl Serialize for SearchReport {
             longest: s.longest.iter().map(|f| FoundJson::new(f, 1)).collect(),
             cycling_games: s.cycling,
             unresolved_games: s.unresolved,
-            cycles: cycles.clone(),
             cycling_deal_list: cycles,
-            distinct_cycles: distinct_cycles.clone(),
             distinct_cycle_list: distinct_cycles,
         }
         .serialize(serializer)

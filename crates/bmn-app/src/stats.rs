@@ -60,8 +60,6 @@ pub struct StatsJson {
     pub seed: u64,
     pub players: usize,
     pub deck: String,
-    /// Deprecated: `balanced_by_kind`.
-    pub balanced: bool,
     /// Every player was dealt the same number of each kind (`--balanced`).
     pub balanced_by_kind: bool,
     pub penalties: String,
@@ -88,8 +86,6 @@ pub struct StatsJson {
     pub cycling_games: u64,
     /// Share of all games that never end.
     pub never_end_share: f64,
-    /// Deprecated: `distinct_cycle_count`.
-    pub distinct_cycles: usize,
     pub distinct_cycle_count: usize,
     /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
     pub unresolved_games: u64,
@@ -123,8 +119,6 @@ pub struct TailJson {
 /// plot with the same seed and count.
 #[derive(Serialize, Clone, Debug)]
 pub struct ComparedJson {
-    /// Deprecated: `balanced_by_kind`.
-    pub balanced: bool,
     pub balanced_by_kind: bool,
     pub games: u64,
     pub mean_cards: f64,
@@ -278,7 +272,6 @@ pub fn run(
         );
         bmn_plot::length_histogram(path, &title, "tricks", &series)?;
         compared = other_stats.map(|o| ComparedJson {
-            balanced: !source.balanced(),
             balanced_by_kind: !source.balanced(),
             games: o.games,
             mean_cards: o.mean_cards(),
@@ -346,7 +339,6 @@ impl StatsReport {
             seed: self.seed,
             players: self.source.players(),
             deck: self.source.deck().to_string(),
-            balanced: self.source.balanced(),
             balanced_by_kind: self.source.balanced(),
             penalties: self.rules.penalties.to_string(),
             on_empty: self.rules.on_empty.to_string(),
@@ -367,7 +359,6 @@ impl StatsReport {
             wins_by_seat: seats.iter().map(|x| x.0).collect(),
             cycling_games: s.cycling,
             never_end_share: s.cycling_share(),
-            distinct_cycles: s.cycles.len(),
             distinct_cycle_count: s.cycles.len(),
             unresolved_games: s.unresolved,
             plot: self.plot.as_ref().map(|p| p.display().to_string()),
@@ -465,7 +456,11 @@ impl crate::Report for StatsReport {
                 Some(c) => format!(
                     "with {} {} deals (mean {:.2} cards{})",
                     c.games,
-                    if c.balanced { "balanced" } else { "uniform" },
+                    if c.balanced_by_kind {
+                        "balanced"
+                    } else {
+                        "uniform"
+                    },
                     c.mean_cards,
                     c.tail
                         .as_ref()

@@ -244,3 +244,68 @@ fn the_architecture_doc_stays_under_1200_words() {
         "ARCHITECTURE.md has {words} words: move figures and details to BENCHMARKS.md or docs/"
     );
 }
+
+/// The workspace crates a crate's Cargo.toml names under `[dependencies]`.
+fn workspace_dependencies(manifest: &str) -> std::collections::BTreeSet<String> {
+    let mut in_dependencies = false;
+    let mut deps = std::collections::BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+        } else if in_dependencies && line.starts_with("bmn-") {
+            let name = line.split([' ', '=', '.']).next().unwrap();
+            deps.insert(name.to_string());
+        }
+    }
+    deps
+}
+
+/// ARCHITECTURE.md's code map of the crates' arrows is each crate's `[dependencies]` among the
+/// workspace crates, exactly: a crate's line lists them all, and a crate with no line has none.
+#[test]
+fn the_architecture_doc_names_every_crates_dependencies() {
+    let text = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let block = text
+        .split("```")
+        .nth(1)
+        .expect("ARCHITECTURE.md opens its code map with a ``` block");
+    let mut stated = std::collections::BTreeMap::new();
+    let mut last = String::new();
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let (from, to) = match line.split_once("──>") {
+            Some((from, to)) => (from.trim().to_string(), to),
+            None => (last.clone(), line), // a line's continuation
+        };
+        let deps: &mut std::collections::BTreeSet<String> = stated.entry(from.clone()).or_default();
+        deps.extend(
+            to.split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(String::from),
+        );
+        last = from;
+    }
+    let crates = workspace().join("crates");
+    let mut actual = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(&crates).unwrap() {
+        let manifest = entry.unwrap().path().join("Cargo.toml");
+        let Ok(manifest) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let name = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("name = \""))
+            .and_then(|l| l.strip_suffix('"'))
+            .expect("a crate's manifest names it")
+            .to_string();
+        let deps = workspace_dependencies(&manifest);
+        if !deps.is_empty() {
+            actual.insert(name, deps);
+        }
+    }
+    assert!(actual.len() > 10, "found only {actual:?}");
+    assert_eq!(
+        stated, actual,
+        "ARCHITECTURE.md's arrows (left) differ from the Cargo.toml files (right)"
+    );
+}

@@ -4,7 +4,6 @@
 
 use std::fmt::Debug;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use bmn_app::climb::ClimbParams;
 use bmn_app::exhaustive::{self, ExhaustiveParams};
@@ -105,16 +104,6 @@ where
     }
 }
 
-/// A directory of this process's own for the files of a merge, made once.
-fn merge_dir() -> &'static PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("bmn-fuzz-merge-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        dir
-    })
-}
-
 /// One to [`MAX_FILES`] files separated by [`FILE_SEPARATOR`], after a first byte whose bit 0
 /// seals each file that serde reads as its format's (see [`result_file`]). They are written
 /// under a temporary directory and merged with `bmn merge`'s function.
@@ -131,9 +120,13 @@ pub fn merge(data: &[u8]) {
         .map(text)
         .map(|t| if flags & 1 != 0 { seal_any(&t) } else { t })
         .collect();
-    let dir = merge_dir();
+    // A directory of this merge's own, removed when it is dropped, on a failed check too.
+    let dir = tempfile::Builder::new()
+        .prefix("bmn-fuzz-merge-")
+        .tempdir()
+        .expect("a temporary directory");
     let paths: Vec<PathBuf> = (0..parts.len())
-        .map(|i| dir.join(format!("{i}.json")))
+        .map(|i| dir.path().join(format!("{i}.json")))
         .collect();
     for (path, part) in paths.iter().zip(&parts) {
         std::fs::write(path, part).expect("writing a temporary file");

@@ -154,7 +154,7 @@ fn published_records_and_cycles() {
 }
 
 #[test]
-#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
+#[ignore = "slow (minutes): `cargo test -- --include-ignored` runs it"]
 fn paulhus_table_1_rows_up_to_ten_by_enumeration_on_the_gpu() {
     let Some(gpu) = gpu() else { return };
     let device = Device(gpu);

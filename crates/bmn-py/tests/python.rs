@@ -2,7 +2,7 @@
 //! from this workspace, so `cargo test --workspace` covers `import bmn` too.
 //!
 //! It builds the extension (minutes), so it is a slow test: `cargo test` lists it as ignored
-//! unless `RUN_SLOW_TESTS=1` (set by `.ci/run`). Asked for, it needs python3 with pytest and
+//! unless run with `-- --include-ignored` (as `.ci/run` does). Asked for, it needs python3 with pytest and
 //! numpy (`pip install pytest numpy`) and fails, saying so, without them.
 
 use std::path::Path;
@@ -16,7 +16,7 @@ fn python_with(modules: &str) -> bool {
 }
 
 #[test]
-#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
+#[ignore = "slow (minutes): `cargo test -- --include-ignored` runs it"]
 fn the_python_package_passes_its_tests() {
     assert!(
         python_with("pytest, numpy"),

@@ -12,15 +12,12 @@ const atlas = {
   chosen: -1,
 };
 
-// A catalogue entry in one shape whichever command wrote it: the census names the
-// representative {deal, leader} and lists every deal; the factory gives a deal, a
-// `representative_leader` and one example.
+// A catalogue entry in one shape whichever command wrote it: both name the representative
+// {deal, leader}; the census lists every deal, the factory gives one example.
 function cycleOf(c, made_by) {
-  const rep = typeof c.representative === "string"
-    ? { deal: c.representative, leader: c.representative_leader }
-    : c.representative;
+  const rep = c.representative;
   const found = made_by === "census" ? (c.found_by || []).join(";") : c.kind || "";
-  const deals = (c.deals || []).map((d) => ({
+  const deals = (c.balanced_deal_list || []).map((d) => ({
     rank: d.rank, deal: d.deal, leader: 1, preperiod_tricks: d.preperiod.tricks,
     preperiod_cards: d.preperiod.cards, renamed: d.renamed,
   }));
@@ -28,7 +25,7 @@ function cycleOf(c, made_by) {
     cycle_id: c.cycle_id, period_tricks: c.period.tricks, period_cards: c.period.cards,
     basin_positions: c.basin_positions, balanced_deals: c.balanced_deals,
     representative: rep.deal, representative_leader: rep.leader, found_by: found,
-    family: familyOf(c), class: classOf(c), deals: c.deals ? deals : null,
+    family: familyOf(c), class: classOf(c), deals: c.balanced_deal_list ? deals : null,
   };
 }
 

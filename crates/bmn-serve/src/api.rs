@@ -188,12 +188,7 @@ pub async fn presets(Params(NoQuery {}): Params<NoQuery>) -> Answer {
         .iter()
         .map(|c| json!({ "name": c.name, "deal": c.deal, "leader": c.leader, "source": c.source }))
         .collect();
-    // `cycles` is a count in the catalogue; here the list is `endless_list` (`cycles` kept,
-    // deprecated, for a release).
-    Ok(
-        Json(json!({ "records": records, "endless_list": cycles, "cycles": cycles }))
-            .into_response(),
-    )
+    Ok(Json(json!({ "records": records, "endless_list": cycles })).into_response())
 }
 
 /// `/api/basin?deal=...`: `bmn basin --json`, capped; with `graph=true` the positions and

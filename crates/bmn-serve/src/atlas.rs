@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 
 use axum::body::Bytes;
-use serde::Serialize;
-use serde_json::Value;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 
 macro_rules! embedded {
     ($name:literal) => {
@@ -190,11 +190,52 @@ impl Atlas {
     }
 }
 
-/// A number at `key` of `v`, or why not.
-fn count(v: &Value, key: &str, at: &str) -> Result<u64, String> {
-    v.get(key)
-        .and_then(Value::as_u64)
-        .ok_or_else(|| format!("{at} has no whole number '{key}'"))
+/// What the server reads of a catalogue file (the `--json` of `bmn census` or `bmn pieces
+/// factory`): the keys the page needs, each of the type it needs; the rest is handed out as is.
+#[derive(Deserialize)]
+struct CatalogueFile {
+    deck: String,
+    players: u64,
+    penalties: Option<String>,
+    on_empty: Option<String>,
+    /// Only a census report names its methods.
+    methods: Option<IgnoredAny>,
+    catalogue: Vec<CatalogueEntry>,
+}
+
+/// Fields the server never reads are declared so that a file lacking them, or holding them
+/// with another type, is refused at start rather than breaking the page.
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct CatalogueEntry {
+    cycle_id: String,
+    period: Span,
+    basin_positions: u64,
+    balanced_deals: u64,
+    representative: PositionEntry,
+    /// A census lists every balanced deal; the factory gives one example.
+    #[serde(default)]
+    balanced_deal_list: Vec<DealEntry>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Span {
+    tricks: u64,
+    cards: u64,
+}
+
+#[derive(Deserialize)]
+struct PositionEntry {
+    deal: String,
+    leader: u64,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct DealEntry {
+    deal: String,
+    rank: String,
 }
 
 /// Checks a catalogue file's shape (what the page reads) and sums it up.
@@ -209,75 +250,39 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
             name.escape_debug()
         ));
     }
-    let v: Value = serde_json::from_slice(text).map_err(|e| format!("not JSON: {e}"))?;
-    let deck_spec = v
-        .get("deck")
-        .and_then(Value::as_str)
-        .ok_or("it has no 'deck'")?;
+    let v: CatalogueFile = serde_json::from_slice(text).map_err(|e| {
+        let hint = if e.is_data() {
+            " (is it the --json of bmn census or bmn pieces factory?)"
+        } else {
+            ""
+        };
+        format!("not a catalogue: {e}{hint}")
+    })?;
+    let deck_spec = v.deck.as_str();
     let deck = bmn_core::Deck::parse(deck_spec)
         .map_err(|e| format!("bad deck '{}': {e}", deck_spec.escape_debug()))?;
-    let players = count(&v, "players", "the file")?;
+    let players = v.players;
     if !(2..=10).contains(&players) {
         return Err(format!("players {players}: want 2 to 10"));
     }
-    let text_of = |key: &str| match v.get(key) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("its '{key}' is not text")),
-    };
     let rules = bmn_app::input::RulesInput {
-        penalties: text_of("penalties")?,
-        on_empty: text_of("on_empty")?,
+        penalties: v.penalties.clone(),
+        on_empty: v.on_empty.clone(),
     }
     .rules()
     .map_err(|e| e.to_string())?;
-    let catalogue = v.get("catalogue").and_then(Value::as_array).ok_or(
-        "it has no 'catalogue' list (is it the --json of bmn census or bmn pieces factory?)",
-    )?;
     let mut balanced_deals = 0;
-    for (i, cycle) in catalogue.iter().enumerate() {
+    for (i, cycle) in v.catalogue.iter().enumerate() {
         let at = format!("catalogue entry {}", i + 1);
-        cycle
-            .get("cycle_id")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("{at} has no 'cycle_id'"))?;
-        let period = cycle.get("period").unwrap_or(&Value::Null);
-        count(period, "tricks", &format!("{at}'s period"))?;
-        count(period, "cards", &format!("{at}'s period"))?;
-        count(cycle, "basin_positions", &at)?;
-        balanced_deals += count(cycle, "balanced_deals", &at)?;
-        // A census names its representative {deal, leader}; the factory, a deal and a
-        // `representative_leader`.
-        let (deal, leader) = match cycle.get("representative") {
-            Some(Value::String(deal)) => {
-                (deal.as_str(), count(cycle, "representative_leader", &at)?)
-            }
-            Some(r) => (
-                r.get("deal").and_then(Value::as_str).unwrap_or_default(),
-                count(r, "leader", &format!("{at}'s representative"))?,
-            ),
-            None => return Err(format!("{at} has no 'representative'")),
-        };
-        let position = bmn_app::input::position(deal, leader)
+        balanced_deals += cycle.balanced_deals;
+        let r = &cycle.representative;
+        let position = bmn_app::input::position(&r.deal, r.leader)
             .map_err(|e| format!("{at}'s representative: {e}"))?;
         position
             .check_deck(&deck)
             .map_err(|e| format!("{at}'s representative is not of the deck {deck_spec}: {e}"))?;
-        for (j, d) in cycle
-            .get("deals")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            if d.get("deal").and_then(Value::as_str).is_none()
-                || d.get("rank").and_then(Value::as_str).is_none()
-            {
-                return Err(format!("{at}'s deal {} has no 'deal' or 'rank'", j + 1));
-            }
-        }
     }
-    let made_by = if v.get("methods").is_some() {
+    let made_by = if v.methods.is_some() {
         "census"
     } else {
         "factory"
@@ -306,7 +311,7 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
         made_by,
-        cycles: catalogue.len(),
+        cycles: v.catalogue.len(),
         balanced_deals,
         published: (deck_spec == "4J,4Q,4K,28-" && players == 2).then(camicia_enumeration),
     })
@@ -356,11 +361,13 @@ mod tests {
         };
         assert_eq!(
             bad("{"),
-            "bad catalogue file x.json: not JSON: EOF while parsing an object at line 1 column 1"
+            "bad catalogue file x.json: not a catalogue: EOF while parsing an object at line 1 column 1"
         );
-        assert!(bad(r#"{"deck":"standard","players":2}"#).contains("no 'catalogue' list"));
-        let entry = r#"{"deck":"2J,2Q,2K,2A,6-","players":2,"catalogue":[{"cycle_id":"a","period":{"tricks":1,"cards":2},"basin_positions":3,"balanced_deals":4,"representative":"--J-/Z"#;
-        let e = bad(&format!("{entry}\",\"representative_leader\":1}}]}}"));
+        let e = bad(r#"{"deck":"standard","players":2}"#);
+        assert!(e.contains("missing field `catalogue`"), "{e}");
+        assert!(e.contains("the --json of bmn census"), "{e}");
+        let entry = r#"{"deck":"2J,2Q,2K,2A,6-","players":2,"catalogue":[{"cycle_id":"a","period":{"tricks":1,"cards":2},"basin_positions":3,"balanced_deals":4,"representative":{"deal":"--J-/Z"#;
+        let e = bad(&format!("{entry}\",\"leader\":1}}}}]}}"));
         assert!(
             e.contains("catalogue entry 1's representative: bad position"),
             "{e}"

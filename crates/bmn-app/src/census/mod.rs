@@ -285,7 +285,6 @@ pub fn run(
         deals = Some(DealsRun {
             deals: e.deals,
             cycling_deals: e.cycling,
-            cycles: e.classes.len(),
             distinct_cycle_count: e.classes.len(),
             enumeration_files: match source {
                 DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
@@ -328,11 +327,10 @@ fn pieces_stage(
     let t = Instant::now();
     let r = crate::factory::run(factory, observer, stop)?;
     for c in &r.catalogue {
-        let p = representative(&c.representative, c.representative_leader)?;
+        let p = representative(&c.representative.deal, c.representative.leader)?;
         reached.note(cycle_id(&c.cycle_id)?, &p, "pieces");
     }
     Ok(PiecesRun {
-        cycles: r.distinct_cycle_count,
         distinct_cycle_count: r.distinct_cycle_count,
         balanced_cycles: 0,
         elapsed_seconds: t.elapsed().as_secs_f64(),
@@ -379,7 +377,6 @@ fn hands_stage(
         units_done: result.units_done,
         positions: result.positions,
         decided: result.decided,
-        cycles: result.cycles.len(),
         distinct_cycle_count: result.cycles.len(),
         balanced_cycles: 0,
         elapsed_seconds: elapsed,

@@ -19,8 +19,6 @@ const TEXT_CYCLES: usize = 20;
 /// `pieces` in a census.
 #[derive(Serialize, Clone, Debug)]
 pub struct PiecesRun {
-    /// Deprecated: `distinct_cycle_count`.
-    pub cycles: usize,
     /// Distinct cycles the factory reached.
     pub distinct_cycle_count: usize,
     pub balanced_cycles: usize,
@@ -38,8 +36,6 @@ pub struct HandsRun {
     /// Positions in the subspace, and decided.
     pub positions: f64,
     pub decided: f64,
-    /// Deprecated: `distinct_cycle_count`.
-    pub cycles: usize,
     /// Distinct cycles reached from the positions decided.
     pub distinct_cycle_count: usize,
     pub balanced_cycles: usize,
@@ -54,8 +50,6 @@ pub struct HandsRun {
 pub struct DealsRun {
     pub deals: u64,
     pub cycling_deals: u64,
-    /// Deprecated: `distinct_cycle_count`.
-    pub cycles: usize,
     /// Distinct cycles the deals reach.
     pub distinct_cycle_count: usize,
     /// The shards' result files it was read from (`--enumeration`); empty where it was
@@ -100,8 +94,6 @@ pub struct CensusCycleJson {
     pub found_by: Vec<String>,
     /// How many balanced deals (player 1 leading) reach it, and every one of them by rank.
     pub balanced_deals: usize,
-    /// Deprecated: `balanced_deal_list`.
-    pub deals: Vec<CensusDealJson>,
     pub balanced_deal_list: Vec<CensusDealJson>,
 }
 
@@ -109,13 +101,9 @@ pub struct CensusCycleJson {
 #[derive(Serialize, Clone, Copy, Debug)]
 pub struct RecallJson {
     pub cycles_found: usize,
-    /// Deprecated: `enumerated_cycles`.
-    pub cycles: usize,
     /// The cycles the enumeration reached (of which the method found `cycles_found`).
     pub enumerated_cycles: usize,
     pub deals_found: u64,
-    /// Deprecated: `enumerated_deals`.
-    pub deals: u64,
     /// The deals (player 1 leading) reaching those cycles (`deals_found` on cycles found).
     pub enumerated_deals: u64,
 }
@@ -126,8 +114,6 @@ pub struct EstimateJson {
     pub pieces: usize,
     pub hands: usize,
     pub both: usize,
-    /// Deprecated: `estimated_cycles`.
-    pub cycles: f64,
     /// Chapman's estimate of the balanced cycles, between `low` and `high` (95%).
     pub estimated_cycles: f64,
     pub low: f64,
@@ -144,15 +130,9 @@ pub struct CensusReport {
     pub on_empty: String,
     pub seed: u64,
     pub methods: Vec<String>,
-    /// Deprecated: `pieces_run`.
-    pub pieces: Option<PiecesRun>,
     /// What each method did (null when it did not run).
     pub pieces_run: Option<PiecesRun>,
-    /// Deprecated: `hands_run`.
-    pub hands: Option<HandsRun>,
     pub hands_run: Option<HandsRun>,
-    /// Deprecated: `deals_run`.
-    pub deals: Option<DealsRun>,
     pub deals_run: Option<DealsRun>,
     /// Distinct cycles reached by any method, with or without balanced deals.
     pub cycles_found: usize,
@@ -212,10 +192,8 @@ pub(super) fn assemble(
                     m.to_string(),
                     RecallJson {
                         cycles_found: r.cycles_found,
-                        cycles: r.cycles,
                         enumerated_cycles: r.cycles,
                         deals_found: r.deals_found,
-                        deals: r.deals,
                         enumerated_deals: r.deals,
                     },
                 )
@@ -229,7 +207,6 @@ pub(super) fn assemble(
             pieces: e.first,
             hands: e.second,
             both: e.both,
-            cycles: e.estimate,
             estimated_cycles: e.estimate,
             low: e.low,
             high: e.high,
@@ -245,11 +222,8 @@ pub(super) fn assemble(
         seed: plan.seed,
         methods: plan.methods.iter().map(|m| m.to_string()).collect(),
         pieces_run: runs.pieces.clone(),
-        pieces: runs.pieces,
         hands_run: runs.hands.clone(),
-        hands: runs.hands,
         deals_run: runs.deals.clone(),
-        deals: runs.deals,
         cycles_found,
         balanced_cycles: catalogue.len(),
         balanced_deals: catalogue.iter().map(|c| c.deals.len()).sum(),
@@ -391,7 +365,6 @@ fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
         pieces: c.pieces.clone(),
         found_by: c.found_by.iter().cloned().collect(),
         balanced_deals: c.deals.len(),
-        deals: deals.clone(),
         balanced_deal_list: deals,
     }
 }
@@ -407,16 +380,16 @@ impl crate::Report for CensusReport {
             self.methods.join(", "),
             self.seed
         );
-        if let Some(p) = &self.pieces {
+        if let Some(p) = &self.pieces_run {
             let _ = writeln!(
                 t,
                 "pieces:   {}, {} with balanced deals ({:.1} s)",
-                plural(p.cycles as u64, "cycle"),
+                plural(p.distinct_cycle_count as u64, "cycle"),
                 p.balanced_cycles,
                 p.elapsed_seconds
             );
         }
-        if let Some(h) = &self.hands {
+        if let Some(h) = &self.hands_run {
             let _ = writeln!(
                 t,
                 "hands:    hands of at most {} card(s): {} of {} units, {:.3e} of {:.3e} \
@@ -426,7 +399,7 @@ impl crate::Report for CensusReport {
                 h.units,
                 h.decided,
                 h.positions,
-                plural(h.cycles as u64, "cycle"),
+                plural(h.distinct_cycle_count as u64, "cycle"),
                 h.balanced_cycles,
                 h.elapsed_seconds,
                 if h.complete {
@@ -439,13 +412,13 @@ impl crate::Report for CensusReport {
                 }
             );
         }
-        if let Some(d) = &self.deals {
+        if let Some(d) = &self.deals_run {
             let _ = writeln!(
                 t,
                 "deals:    {} deals played, {} never end, on {} ({})",
                 d.deals,
                 d.cycling_deals,
-                plural(d.cycles as u64, "cycle"),
+                plural(d.distinct_cycle_count as u64, "cycle"),
                 if d.enumeration_files.is_empty() {
                     format!("{:.1} s", d.elapsed_seconds)
                 } else {
@@ -493,7 +466,7 @@ impl crate::Report for CensusReport {
                 let _ = writeln!(
                     t,
                     "recall:   {m}: {}/{} cycles, {}/{} deals",
-                    r.cycles_found, r.cycles, r.deals_found, r.deals
+                    r.cycles_found, r.enumerated_cycles, r.deals_found, r.enumerated_deals
                 );
             }
         }
@@ -502,7 +475,7 @@ impl crate::Report for CensusReport {
                 t,
                 "estimate: {:.1} balanced cycles (95%: {:.1} to {:.1}; Chapman, from {} by pieces, \
                  {} by hands, {} by both)",
-                e.cycles, e.low, e.high, e.pieces, e.hands, e.both
+                e.estimated_cycles, e.low, e.high, e.pieces, e.hands, e.both
             );
         }
         let _ = writeln!(t, "complete: {}", self.completeness);

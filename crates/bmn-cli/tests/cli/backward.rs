@@ -72,7 +72,7 @@ fn basin_of_the_ten_card_cycle() {
     for key in [
         "positions",
         "balanced_deals_count",
-        "balanced_deals",
+        "balanced_deal_list",
         "cycle_id",
         "complete",
     ] {
@@ -81,7 +81,7 @@ fn basin_of_the_ten_card_cycle() {
     assert_eq!(got["positions"], 86);
     assert_eq!(got["complete"], true);
     assert_eq!(got["period"]["tricks"], 3);
-    let deals = got["balanced_deals"].as_array().unwrap();
+    let deals = got["balanced_deal_list"].as_array().unwrap();
     assert_eq!(
         got["balanced_deals_count"].as_u64(),
         Some(deals.len() as u64)
@@ -116,7 +116,7 @@ fn basin_of_a_finishing_game() {
     assert_eq!(got["target"], "final");
     assert_eq!(got["cycle_id"], Value::Null);
     assert_eq!(got["final_position"]["deal"], "/--K-J");
-    let first = &got["balanced_deals"][0];
+    let first = &got["balanced_deal_list"][0];
     assert_eq!(
         (first["deal"].as_str(), first["cards"].as_u64()),
         (Some("--K/J-"), Some(7))

@@ -301,10 +301,13 @@ fn the_factory_finds_every_cycle_the_enumeration_finds() {
     let factory = run("1");
     assert_eq!(factory["seeds_from"], "search");
     assert_eq!(factory["balanced_deals"], 1260);
-    assert_eq!(factory["balanced_cycles"], enumeration["distinct_cycles"]);
+    assert_eq!(
+        factory["balanced_cycles"],
+        enumeration["distinct_cycle_count"]
+    );
     assert_eq!(
         cycle_deals(&factory["catalogue"], "balanced_deals"),
-        cycle_deals(&enumeration["cycles"], "deals")
+        cycle_deals(&enumeration["distinct_cycle_list"], "deals")
     );
     for c in factory["catalogue"].as_array().unwrap() {
         assert_eq!(c["basin_complete"], true);
@@ -320,7 +323,7 @@ fn the_factory_finds_every_cycle_the_enumeration_finds() {
 
 /// The catalogues in docs/catalogue are what the factory prints, cycle for cycle.
 #[test]
-#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
+#[ignore = "slow (minutes): `cargo test -- --include-ignored` runs it"]
 fn the_catalogue_files_are_the_factory_s_output() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/catalogue");
     for (n, rounds, seeds) in [("6", "10", "50"), ("8", "50", "200"), ("10", "50", "200")] {
@@ -372,7 +375,7 @@ fn the_factory_on_the_standard_deck_starts_from_pieces() {
     assert_eq!(v["completion"], serde_json::Value::Null);
     assert_eq!(v["deck"], "4J,4Q,4K,4A,36-");
     assert_eq!(v["rounds"], 2);
-    assert!(v["cycles"].as_u64().unwrap() >= 1);
+    assert!(v["distinct_cycle_count"].as_u64().unwrap() >= 1);
     assert_eq!(v["closest"].as_array().unwrap().len(), 3);
 }
 
@@ -382,7 +385,7 @@ fn the_factory_on_the_standard_deck_starts_from_pieces() {
 /// on twelve 62-trick cycles. The run is `docs/catalogue/standard.json`, and every example is
 /// replayed on the reference engine. About two minutes on two cores, most of it the searches.
 #[test]
-#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
+#[ignore = "slow (minutes): `cargo test -- --include-ignored` runs it"]
 fn the_factory_fills_the_template_and_reaches_balanced_deals() {
     let v = json(&["pieces", "factory", "--json"]);
     assert_eq!(v["completion"]["composition"], "Q4,K3,A1,-23");
@@ -493,12 +496,12 @@ fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
             hands,
             "--json",
         ]);
-        assert_eq!(v["deals"]["cycling_deals"], *cycling, "{deck}");
+        assert_eq!(v["deals_run"]["cycling_deals"], *cycling, "{deck}");
         assert_eq!(v["balanced_deals"], *cycling, "{deck}");
         let r = &v["recall"]["hands"];
-        assert_eq!(r["cycles_found"], r["cycles"], "{deck}: {r}");
+        assert_eq!(r["cycles_found"], r["enumerated_cycles"], "{deck}: {r}");
         assert_eq!(r["deals_found"], *cycling, "{deck}: {r}");
-        assert_eq!(v["hands"]["complete"], true);
+        assert_eq!(v["hands_run"]["complete"], true);
         assert!(v["completeness"].as_str().unwrap().starts_with("exact"));
         for c in v["catalogue"].as_array().unwrap() {
             assert_eq!(
@@ -506,7 +509,10 @@ fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
                 serde_json::json!(["deals", "hands"]),
                 "{deck}"
             );
-            assert_eq!(c["balanced_deals"], c["deals"].as_array().unwrap().len());
+            assert_eq!(
+                c["balanced_deals"],
+                c["balanced_deal_list"].as_array().unwrap().len()
+            );
         }
     }
     // Three players: every deal on the reference engine, and the factory's random cycling
@@ -520,10 +526,10 @@ fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
         "--json",
     ]);
     assert_eq!(v["methods"], serde_json::json!(["pieces", "deals"]));
-    assert_eq!(v["deals"]["cycling_deals"], 16);
+    assert_eq!(v["deals_run"]["cycling_deals"], 16);
     assert_eq!(v["balanced_deals"], 16);
     assert_eq!(v["recall"]["pieces"]["cycles_found"], 2);
-    assert_eq!(v["recall"]["pieces"]["cycles"], 2);
+    assert_eq!(v["recall"]["pieces"]["enumerated_cycles"], 2);
     // One deck where two cards in hand are not enough: hands reaches one cycle of two.
     let v = json(&[
         "census",
@@ -534,14 +540,14 @@ fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
         "--json",
     ]);
     assert_eq!(v["recall"]["hands"]["cycles_found"], 1);
-    assert_eq!(v["recall"]["hands"]["cycles"], 2);
+    assert_eq!(v["recall"]["hands"]["enumerated_cycles"], 2);
 }
 
 /// The census of Camicia kept in docs/catalogue: every cycle it lists has a period of the
 /// published enumeration's, no more deals than its row, and every deal replays by its rank to
 /// its cycle; the file is what the census's `pieces` method gives again.
 #[test]
-#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
+#[ignore = "slow (minutes): `cargo test -- --include-ignored` runs it"]
 fn the_census_of_camicia_agrees_with_the_published_enumeration() {
     let golden = bmn_golden::load();
     let rows = &golden.camicia_deals.rows;
@@ -556,7 +562,7 @@ fn the_census_of_camicia_agrees_with_the_published_enumeration() {
         let e = by_period.entry(tricks).or_default();
         e.0 += 1;
         e.1 += c["balanced_deals"].as_u64().unwrap();
-        for d in c["deals"].as_array().unwrap() {
+        for d in c["balanced_deal_list"].as_array().unwrap() {
             let rank = format!("#{}", d["rank"].as_str().unwrap());
             let played = json(&["play", "--deck", "camicia", &rank, "--json"]);
             assert_eq!(played["cycle_id"], c["cycle_id"], "{rank}");

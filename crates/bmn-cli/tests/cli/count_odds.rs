@@ -15,20 +15,20 @@ fn count_prints_the_standard_and_paulhus_counts() {
 fn count_json_gives_decimal_strings() {
     let v = json(&["count", "--deck", "standard", "--players", "2", "--json"]);
     assert_eq!(v["deck"], "4J,4Q,4K,4A,36-");
-    assert_eq!(v["cards"], 52);
+    assert_eq!(v["deck_cards"], 52);
     assert_eq!(v["players"], 2);
     assert_eq!(v["deals"], "653534134886878245000");
-    assert_eq!(v["balanced_deals"], "15499441446489000000");
+    assert_eq!(v["deals_balanced_by_kind"], "15499441446489000000");
     assert_eq!(v["leaders_times_deals"], "1307068269773756490000");
     // Three players: the same deals (the cut is fixed), none balanced (4 J among 3).
     let v = json(&["count", "--players", "3", "--json"]);
     assert_eq!(v["deals"], "653534134886878245000");
-    assert_eq!(v["balanced_deals"], "0");
+    assert_eq!(v["deals_balanced_by_kind"], "0");
     // 104 and 540 cards, past u128.
     let v = json(&["count", "--deck", "2xstandard", "--json"]);
     assert_eq!(v["deals"], "63638185714705576605564248358021063170085000");
     let v = json(&["count", "--deck", "10xstandard+jokers", "--json"]);
-    assert_eq!(v["cards"], 540);
+    assert_eq!(v["deck_cards"], 540);
     assert_eq!(v["deals"].as_str().unwrap().len(), 268);
 }
 
@@ -54,7 +54,7 @@ fn odds_with_a_given_model_plays_nothing() {
         "rate",
         "rate_measured",
         "record_spread",
-        "records",
+        "expected_records",
         "target_cards",
         "probabilities",
         "games_for_even_chance",
@@ -68,7 +68,7 @@ fn odds_with_a_given_model_plays_nothing() {
     assert!(v["fit"].is_null());
     assert_eq!(v["rate_measured"], false);
     assert_eq!(v["target_cards"], 8345);
-    let records = v["records"].as_array().unwrap();
+    let records = v["expected_records"].as_array().unwrap();
     // The published history, then --games.
     let games: Vec<f64> = records
         .iter()

@@ -62,7 +62,7 @@ fn search_shards_merge_into_the_unsplit_run_and_wrong_sets_are_refused() {
     let merged = json(&["merge", p(&files[2]), p(&files[0]), p(&files[1]), "--json"]);
     // One merge for every kind of run: merged shards are named the same way.
     assert_eq!(merged["shard"], "1,2,3/3");
-    assert_eq!(merged["kernel"], "merged");
+    assert_eq!(merged["engine"], "merged");
     assert_eq!(result(merged), result(whole));
 
     // A missing shard, one given twice, a mixed split, another seed: each refused, named.
@@ -232,7 +232,7 @@ fn shard_auto_reads_the_scheduler() {
     let merged = json(&["merge", p(&files[0]), p(&files[1]), "--json"]);
     assert_eq!(merged["shards"], "1,2/2");
     assert_eq!(merged["deals"], whole["deals"]);
-    assert_eq!(merged["second_player_wins"], whole["second_player_wins"]);
+    assert_eq!(merged["wins_by_seat"], whole["wins_by_seat"]);
     bad(
         &[
             "exhaustive",
@@ -473,7 +473,7 @@ fn a_real_full_and_read_only_file_system() {
 }
 
 #[test]
-#[cfg_attr(not(slow_tests), ignore = "slow (minutes): RUN_SLOW_TESTS=1 runs it")]
+#[ignore = "slow (minutes): `cargo test -- --include-ignored` runs it"]
 fn a_locked_or_damaged_database_is_named_and_nothing_is_lost() {
     let dir = scratch("bad-db");
     let db = dir.join("runs.sqlite");

@@ -60,7 +60,7 @@ fn construct_reports_checked_games() {
     let games = v["games"].as_array().unwrap();
     assert!(!games.is_empty());
     for g in games {
-        for key in ["deal", "leader", "balanced", "period", "cycle_id"] {
+        for key in ["deal", "leader", "balanced_by_size", "period", "cycle_id"] {
             assert!(g.get(key).is_some(), "{key} missing: {g}");
         }
         // The reference engine, through `bmn play`, agrees on the cycle.

@@ -295,7 +295,7 @@ fn serve_reads_its_catalogues_from_a_folder() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad catalogue file broken.json: not JSON"),
+        err.contains("bad catalogue file broken.json: not a catalogue"),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

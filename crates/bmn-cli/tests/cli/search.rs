@@ -26,7 +26,7 @@ fn search_json_is_the_same_for_one_and_two_threads() {
         "games_per_second",
         "histogram",
         "longest",
-        "cycles",
+        "cycling_deal_list",
     ] {
         assert!(one.get(key).is_some(), "missing {key}");
     }
@@ -69,7 +69,7 @@ fn search_finds_cycles_on_a_reduced_deck() {
         "20000",
         "--json",
     ]);
-    let cycles = s["cycles"].as_array().unwrap();
+    let cycles = s["cycling_deal_list"].as_array().unwrap();
     assert!(!cycles.is_empty());
     for c in cycles.iter().take(5) {
         let p = json(&["play", c["deal"].as_str().unwrap(), "--json"]);
@@ -88,8 +88,8 @@ fn bench_reports_every_kernel_agreeing() {
     assert!(b["fast_games_per_second"].as_f64().unwrap() > 0.0);
     let kernels = b["kernels"].as_array().unwrap();
     assert!(b["search_games_per_second"].as_f64().unwrap() > 0.0);
-    assert!(kernels.iter().any(|k| k["kernel"] == "portable"));
-    assert!(kernels.iter().any(|k| k["kernel"] == "search"));
+    assert!(kernels.iter().any(|k| k["engine"] == "portable"));
+    assert!(kernels.iter().any(|k| k["engine"] == "search"));
     assert!(kernels.iter().all(|k| k["agrees_with_reference"] == true));
 }
 

@@ -214,8 +214,8 @@ fn search_plays_any_table() {
         "camicia",
         "--json",
     ]);
-    assert_eq!(v["kernel"], "reference");
-    assert_eq!(v["wins"].as_array().unwrap().len(), 3);
+    assert_eq!(v["engine"], "reference");
+    assert_eq!(v["wins_by_seat"].as_array().unwrap().len(), 3);
     assert_eq!(v["players"], 3);
 }
 

@@ -18,6 +18,8 @@ pub struct Browser {
     session: String,
     /// Where the page's downloads land.
     pub downloads: PathBuf,
+    /// Chromium's profile (megabytes), removed with the downloads when the browser closes.
+    profile: PathBuf,
 }
 
 /// Where chromedriver is, if this machine has it.
@@ -97,6 +99,7 @@ impl Browser {
             base,
             session: String::new(),
             downloads,
+            profile: user_data,
         };
         let v = browser.call(
             "POST",
@@ -293,5 +296,6 @@ impl Drop for Browser {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.downloads);
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }

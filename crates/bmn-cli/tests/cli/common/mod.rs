@@ -38,9 +38,11 @@ pub fn bmn(args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 /// The run database of this test process: runs record their progress there, never in the
-/// home directory of whoever runs the tests.
+/// home directory of whoever runs the tests, nor in the system's temporary directory (it lies
+/// in cargo's `target/tmp`, which `cargo clean` empties).
 pub fn test_db() -> PathBuf {
-    std::env::temp_dir().join(format!("bmn-test-runs-{}.sqlite", std::process::id()))
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bmn-test-runs-{}.sqlite", std::process::id()))
 }
 
 #[track_caller]
