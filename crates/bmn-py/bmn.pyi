@@ -3,8 +3,8 @@ Rust engine.
 
 Every function returns the dict that the command line's ``bmn ... --json`` prints, with the same
 keys (rules and notation: ``docs/rules.md`` of the bmn repository); histograms are NumPy arrays.
-Bad input raises ``ValueError`` with the command line's one-line message, naming the culprit and
-where it is. Long calls (``search``, ``stats``, ``exhaustive``, ``basin``) release the GIL, use
+Bad input raises ``ValueError`` with the command line's one-line message, naming the argument,
+the culprit and where it is (a negative count raises Python's own ``OverflowError``). Long calls (``search``, ``stats``, ``exhaustive``, ``basin``) release the GIL, use
 every core unless ``threads`` says otherwise, show a progress line on stderr with
 ``progress=True``, and stop at Ctrl-C with a ``KeyboardInterrupt`` whose ``partial`` attribute
 holds the report of the units that finished.
@@ -22,7 +22,7 @@ __version__: str
 
 def play(
     deal: str,
-    leader: int = 1,
+    leader: Optional[int] = None,
     players: Optional[int] = None,
     deck: Optional[str] = None,
     penalties: Optional[str] = None,
@@ -87,7 +87,7 @@ def stats(
 
 def exhaustive(
     deck: str,
-    leader: int = 1,
+    leader: Optional[int] = None,
     list_cycles: bool = False,
     shard: Optional[str] = None,
     threads: Optional[int] = None,
@@ -125,7 +125,7 @@ def census(
 
 def predecessors(
     position: str,
-    leader: int = 1,
+    leader: Optional[int] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
 ) -> dict[str, Any]:
@@ -134,7 +134,7 @@ def predecessors(
 
 def basin(
     position: str,
-    leader: int = 1,
+    leader: Optional[int] = None,
     balanced: bool = False,
     limit: Optional[int] = None,
     penalties: Optional[str] = None,
@@ -154,19 +154,19 @@ def records() -> dict[str, Any]:
     ``records`` (each ``name``, ``finder``, ``year``, ``deal``, ``leader``, ``cards``,
     ``tricks``, ``winner``, ``replayed``, ``verified``) and ``all_verified``."""
 
-def rank(deal: str, leader: int = 1, deck: Optional[str] = None) -> dict[str, Any]:
+def rank(deal: str, leader: Optional[int] = None, deck: Optional[str] = None) -> dict[str, Any]:
     """The number of a deal: its lexicographic rank among all deals of its deck (the deal's own
     cards unless ``deck``), the order ``exhaustive`` plays them in (``bmn rank --json``). The
     hands must have the sizes round-robin dealing from the leader gives. ``rank`` and ``deals``
     are decimal strings."""
 
 def unrank(
-    k: int, deck: Optional[str] = None, players: Optional[int] = None, leader: int = 1
+    k: int, deck: Optional[str] = None, players: Optional[int] = None, leader: Optional[int] = None
 ) -> dict[str, Any]:
     """Deal ``k`` of ``deck`` (``bmn unrank --json``), for a ``k`` of any size."""
 
 def deal(
-    seed: int = 1,
+    seed: Optional[int] = None,
     index: int = 0,
     players: Optional[int] = None,
     deck: Optional[str] = None,

@@ -49,7 +49,7 @@ pub struct BackwardReport {
 }
 
 /// Every position one trick before `position` (hands may be empty; leader from 1).
-pub fn backward(position: &str, leader: u64, rules: &RulesInput) -> Result<BackwardReport> {
+pub fn backward(position: &str, leader: Option<u64>, rules: &RulesInput) -> Result<BackwardReport> {
     let rules = rules.rules()?;
     let target = input::position(position, leader)?;
     let preds = bmn_backward::predecessors(&rules, &target);
@@ -80,7 +80,8 @@ impl crate::Report for BackwardReport {
 #[derive(Clone, Debug, Default)]
 pub struct BasinRequest {
     pub position: String,
-    pub leader: u64,
+    /// Who leads, from 1 (player 1 when `None`).
+    pub leader: Option<u64>,
     /// List the balanced starting deals in the text.
     pub balanced: bool,
     pub limit: Option<u64>,
@@ -388,7 +389,8 @@ impl crate::Report for BasinReport {
 #[derive(Clone, Debug, Default)]
 pub struct ExtendRequest {
     pub deal: String,
-    pub leader: u64,
+    /// Who leads, from 1 (player 1 when `None`).
+    pub leader: Option<u64>,
     /// Tricks to search backward from each position of the game (10 if not told).
     pub depth: Option<u64>,
     pub limit: Option<u64>,

@@ -174,7 +174,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             .map_err(|e| Error::bad("bad --balanced", e))?;
         let mut starts = Vec::new();
         for text in &req.starts {
-            let position = input::deal(text, 1, Some("standard"), Some(2))
+            let position = input::deal(text, None, Some("standard"), Some(2))
                 .map_err(|e| Error::input(format!("bad --start: {e}")))?;
             let cards = Cards::of(&position).expect("player 1 leads");
             if cards.sizes != [26, 26] {
@@ -209,13 +209,8 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 .ok_or_else(|| Error::input(format!("bad --by '{text}': cards or tricks")))?,
             None => d.objective,
         };
-        let walkers = req.walkers.unwrap_or(d.walkers);
-        let neighbours = req.neighbours.unwrap_or(d.neighbours);
-        if walkers == 0 || neighbours == 0 {
-            return Err(Error::input(
-                "bad --walkers or --neighbours: at least 1 each",
-            ));
-        }
+        let walkers = input::or_default(req.walkers, d.walkers, "--walkers")?;
+        let neighbours = input::or_default(req.neighbours, d.neighbours, "--neighbours")?;
         let temperature = req.temperature.unwrap_or(d.temperature);
         let cooling = req.cooling.unwrap_or(d.cooling);
         if !(temperature > 0.0 && cooling > 0.0 && cooling <= 1.0) {
@@ -235,10 +230,10 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 accept,
                 objective,
                 balanced: req.balanced,
-                restart_after: req.restart.map_or(d.restart_after, |r| r.max(1)),
+                restart_after: input::or_default(req.restart, d.restart_after, "--restart")?,
                 temperature,
                 cooling,
-                top: req.top.map_or(d.top, |t| t.max(1)),
+                top: input::or_default(req.top, d.top, "--top")?,
                 starts,
                 source,
             },

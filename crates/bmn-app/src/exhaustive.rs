@@ -25,8 +25,8 @@ pub const FORMAT: &str = "bmn-exhaustive-2";
 #[derive(Clone, Debug, Default)]
 pub struct ExhaustiveRequest {
     pub deck: String,
-    /// Who leads every deal, from 1.
-    pub leader: u64,
+    /// Who leads every deal, from 1 (player 1 when `None`).
+    pub leader: Option<u64>,
     pub rules: RulesInput,
     /// Keep every cycling deal (Paulhus's Table 2).
     pub list_cycles: bool,
@@ -175,7 +175,13 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
     fn try_from(req: &ExhaustiveRequest) -> Result<Self> {
         let deck = input::deck(&req.deck)?;
         let rules = req.rules.rules()?;
-        let leader = Player(usize::try_from(req.leader.max(1) - 1).unwrap_or(usize::MAX));
+        let leader = input::seat(req.leader)?;
+        if leader.index() >= 2 {
+            return Err(Error::input(format!(
+                "bad --leader: {}, but an enumeration deals to 2 players",
+                leader.index() + 1
+            )));
+        }
         let default =
             ExhaustivePlan::of_deck(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
         let deals = default.enumeration.deals;

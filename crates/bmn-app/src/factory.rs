@@ -150,10 +150,10 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
         let config = FactoryConfig {
             seed: req.seed.unwrap_or(d.seed),
             rules,
-            walkers: req.walkers.map_or(d.walkers, |w| w.max(1)),
-            neighbours: req.neighbours.map_or(d.neighbours, |n| n.max(1)),
+            walkers: input::or_default(req.walkers, d.walkers, "--walkers")?,
+            neighbours: input::or_default(req.neighbours, d.neighbours, "--neighbours")?,
             moves,
-            basin_limit: req.basin_limit.map_or(d.basin_limit, |b| b.max(1)),
+            basin_limit: input::or_default(req.basin_limit, d.basin_limit, "--basin-limit")?,
             seeds: req.seeds.or(d.seeds),
             completion: Some(completion),
             grow: req.grow.unwrap_or(d.grow),

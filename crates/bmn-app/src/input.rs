@@ -166,7 +166,7 @@ impl EngineInput {
         Ok(EnginePlan {
             engine,
             give_up,
-            max_tricks: self.max_tricks.unwrap_or(default.max_tricks).max(1),
+            max_tricks: or_default(self.max_tricks, default.max_tricks, "--max-tricks")?,
         })
     }
 }
@@ -176,16 +176,21 @@ pub fn deck(spec: &str) -> Result<Deck> {
     Deck::parse(spec).map_err(|e| Error::bad("bad --deck", e))
 }
 
-/// The 0-based seat of a 1-based `--leader` (the range check against a deal is Position's).
-fn seat(leader: u64) -> Player {
-    Player(usize::try_from(leader.max(1) - 1).unwrap_or(usize::MAX - 1))
+/// The 0-based seat of a 1-based `--leader`, player 1 when none is given: the one place a
+/// leader is defaulted and checked (the range against a deal's players is Position's).
+pub fn seat(leader: Option<u64>) -> Result<Player> {
+    match leader {
+        None => Ok(Player(0)),
+        Some(0) => Err(Error::input("bad --leader: 0: players are numbered from 1")),
+        Some(k) => Ok(Player(usize::try_from(k - 1).unwrap_or(usize::MAX - 1))),
+    }
 }
 
 /// A starting deal with its leader (1-based), checked against `deck` if given. `#K` is deal K
 /// of `deck` (standard if not given) among `players` (2 if not given), as `bmn unrank` deals it.
 pub fn deal(
     text: &str,
-    leader: u64,
+    leader: Option<u64>,
     deck_spec: Option<&str>,
     players: Option<usize>,
 ) -> Result<Position> {
@@ -194,7 +199,7 @@ pub fn deal(
         return deal_of_rank(rank, &deck, players.unwrap_or(DEFAULT_PLAYERS), leader);
     }
     let position =
-        Position::parse_deal(text, seat(leader)).map_err(|e| Error::bad("bad deal", e))?;
+        Position::parse_deal(text, seat(leader)?).map_err(|e| Error::bad("bad deal", e))?;
     if let Some(spec) = deck_spec {
         position
             .check_deck(&deck(spec)?)
@@ -205,11 +210,11 @@ pub fn deal(
 
 /// A position with its leader (1-based); unlike a deal, hands may be empty. `#K` is standard
 /// deal K (see [`deal`]).
-pub fn position(text: &str, leader: u64) -> Result<Position> {
+pub fn position(text: &str, leader: Option<u64>) -> Result<Position> {
     if text.trim().starts_with('#') {
         return deal(text, leader, None, None);
     }
-    Position::parse(text, seat(leader)).map_err(|e| Error::bad("bad position", e))
+    Position::parse(text, seat(leader)?).map_err(|e| Error::bad("bad position", e))
 }
 
 /// A plot file the back ends can write: .svg or .png, checked before any game is played.
@@ -316,14 +321,30 @@ pub fn kernel(name: Option<&str>) -> Result<Kernel> {
     }
 }
 
-/// Worker threads: the given count, or every core.
+/// The most worker threads a run may be given: far past any machine's cores, but refused
+/// rather than starting (say) 99,999 threads that only contend.
+pub const MAX_THREADS: usize = 1024;
+
+/// Worker threads: the given count (1 to [`MAX_THREADS`]), or every core.
 pub fn threads(given: Option<usize>) -> Result<usize> {
-    given.map_or(Ok(every_core()), |t| at_least_one(t, "--threads"))
+    let threads = or_default(given, every_core(), "--threads")?;
+    if threads > MAX_THREADS {
+        return Err(Error::input(format!(
+            "bad --threads: {threads} is more than {MAX_THREADS} (this machine has {} cores)",
+            every_core()
+        )));
+    }
+    Ok(threads)
 }
 
 /// Every core of this machine: the worker threads of a run that is not told.
 pub fn every_core() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The given count, at least 1 (`flag` names it when it is 0), or `default`.
+pub fn or_default<T: PartialEq + From<u8>>(given: Option<T>, default: T, flag: &str) -> Result<T> {
+    given.map_or(Ok(default), |v| at_least_one(v, flag))
 }
 
 /// A count that must be at least 1 (`bad --games: must be at least 1`).
@@ -354,7 +375,12 @@ pub fn count_or_time(
 }
 
 /// Deal `rank` (decimal) of `deck`, as a position.
-pub fn deal_of_rank(rank: &str, deck: &Deck, players: usize, leader: u64) -> Result<Position> {
+pub fn deal_of_rank(
+    rank: &str,
+    deck: &Deck,
+    players: usize,
+    leader: Option<u64>,
+) -> Result<Position> {
     let rank_text = rank.trim();
     let k: BigUint = rank_text
         .parse()
@@ -373,10 +399,11 @@ pub fn deal_of_rank(rank: &str, deck: &Deck, players: usize, leader: u64) -> Res
             arrangement.len()
         )));
     }
-    let seat = Player(usize::try_from(leader.max(1) - 1).unwrap_or(usize::MAX));
+    let seat = seat(leader)?;
     if seat.index() >= players {
         return Err(Error::input(format!(
-            "bad --leader: {leader}, but there are {players} players"
+            "bad --leader: {}, but there are {players} players",
+            seat.index() + 1
         )));
     }
     let sizes = bmn_core::dealt_sizes(arrangement.len(), players, seat);

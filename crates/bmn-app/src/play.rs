@@ -22,8 +22,8 @@ pub const PLAY_GIVE_UP: u64 = 10_000_000;
 pub struct PlayRequest {
     /// The deal in any notation (docs/rules.md, Notation).
     pub deal: String,
-    /// Who leads, from 1.
-    pub leader: u64,
+    /// Who leads, from 1 (player 1 when `None`).
+    pub leader: Option<u64>,
     /// Stop after this many tricks.
     pub tricks: Option<u64>,
     /// The hands must hold exactly this deck.

@@ -30,7 +30,7 @@ pub struct RankReport {
 }
 
 /// The rank of a deal among the deals of `deck` (its own cards if `None`).
-pub fn rank(deal: &str, leader: u64, deck: Option<&str>) -> Result<RankReport> {
+pub fn rank(deal: &str, leader: Option<u64>, deck: Option<&str>) -> Result<RankReport> {
     let position = input::deal(deal, leader, deck, None)?;
     let deck = match deck {
         Some(spec) => input::deck(spec)?,
@@ -72,7 +72,7 @@ pub fn unrank(
     rank: &str,
     deck: Option<&str>,
     players: Option<usize>,
-    leader: u64,
+    leader: Option<u64>,
 ) -> Result<RankReport> {
     let deck = input::deck(deck.unwrap_or(DEFAULT_DECK))?;
     let position = deal_of_rank(rank, &deck, players.unwrap_or(DEFAULT_PLAYERS), leader)?;

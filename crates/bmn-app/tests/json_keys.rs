@@ -141,7 +141,7 @@ fn search_names_its_lists_engine_and_wins_clearly() {
 fn exhaustive_names_its_counts_lists_engine_and_wins_clearly() {
     let req = ExhaustiveRequest {
         deck: SMALL.into(),
-        leader: 1,
+        leader: None,
         list_cycles: true,
         threads: Some(2),
         ledger: LedgerChoice::NONE,
@@ -353,7 +353,7 @@ fn every_other_report_is_documented() {
     use bmn_app::play::{PlayRequest, play};
     let deal = |text: &str, tricks: Option<u64>| PlayRequest {
         deal: text.into(),
-        leader: 1,
+        leader: None,
         tricks,
         trace: true,
         ..PlayRequest::default()
@@ -366,11 +366,11 @@ fn every_other_report_is_documented() {
         documented("play", &value(&play(&req).unwrap()));
     }
     let rules = bmn_app::input::RulesInput::default();
-    let v = value(&bmn_app::backward::backward("--K---A----AAJ-/J-", 1, &rules).unwrap());
+    let v = value(&bmn_app::backward::backward("--K---A----AAJ-/J-", None, &rules).unwrap());
     documented("backward", &v);
     let req = bmn_app::backward::BasinRequest {
         position: "--K---A----AAJ-/J-".into(),
-        leader: 1,
+        leader: None,
         graph: Some(5),
         ..Default::default()
     };
@@ -379,7 +379,7 @@ fn every_other_report_is_documented() {
     clear(&v, "balanced_deals", "balanced_deal_list");
     let req = bmn_app::backward::ExtendRequest {
         deal: "-Q--J-/--K-A-".into(),
-        leader: 1,
+        leader: None,
         depth: Some(3),
         ..Default::default()
     };
@@ -397,9 +397,9 @@ fn every_other_report_is_documented() {
         "trees",
         &value(&bmn_app::backward::trees(&req, &mut Quiet).unwrap()),
     );
-    let v = value(&bmn_app::rank::rank("--Q-J/Q-J-", 1, None).unwrap());
+    let v = value(&bmn_app::rank::rank("--Q-J/Q-J-", None, None).unwrap());
     documented("rank", &v);
-    let v = value(&bmn_app::rank::unrank("5", Some(PAULHUS_6), None, 1).unwrap());
+    let v = value(&bmn_app::rank::unrank("5", Some(PAULHUS_6), None, None).unwrap());
     documented("unrank", &v);
     documented("records", &value(&bmn_app::records::records(None).unwrap()));
     let req = bmn_app::pieces::PieceSearchRequest {

@@ -1,10 +1,11 @@
-//! Every request is validated once into a typed plan (`TryFrom<&Request>`), whose `Default`
-//! holds the defaults: these tests call bmn-app directly, without the binary.
+//! Every request is validated once into a typed plan (`TryFrom<&Request>`), where every check
+//! and default is: these tests call bmn-app directly, without the binary.
 
 use std::time::Duration;
 
 use bmn_app::backward::{TreesPlan, TreesRequest};
 use bmn_app::bench::{BenchPlan, BenchRequest};
+use bmn_app::census::{CensusPlan, CensusRequest};
 use bmn_app::climb::{ClimbPlan, ClimbRequest};
 use bmn_app::exhaustive::{ExhaustivePlan, ExhaustiveRequest};
 use bmn_app::factory::{FactoryPlan, FactoryRequest};
@@ -128,7 +129,7 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     refused(
         error(ExhaustivePlan::try_from(&ExhaustiveRequest {
             deck: "4A,8-".into(),
-            leader: 1,
+            leader: None,
             block: Some("0".into()),
             block_size: Some("0".into()),
             ..Default::default()
@@ -142,6 +143,130 @@ fn a_count_of_zero_is_refused_by_its_flag() {
         })),
         "--threads",
     );
+    // Counts that were once silently raised to 1.
+    for (req, flag) in [
+        (
+            FactoryRequest {
+                walkers: Some(0),
+                ..Default::default()
+            },
+            "--walkers",
+        ),
+        (
+            FactoryRequest {
+                neighbours: Some(0),
+                ..Default::default()
+            },
+            "--neighbours",
+        ),
+        (
+            FactoryRequest {
+                basin_limit: Some(0),
+                ..Default::default()
+            },
+            "--basin-limit",
+        ),
+    ] {
+        refused(error(FactoryPlan::try_from(&req)), flag);
+    }
+    for (req, flag) in [
+        (
+            ClimbRequest {
+                walkers: Some(0),
+                ..Default::default()
+            },
+            "--walkers",
+        ),
+        (
+            ClimbRequest {
+                neighbours: Some(0),
+                ..Default::default()
+            },
+            "--neighbours",
+        ),
+        (
+            ClimbRequest {
+                restart: Some(0),
+                ..Default::default()
+            },
+            "--restart",
+        ),
+        (
+            ClimbRequest {
+                top: Some(0),
+                ..Default::default()
+            },
+            "--top",
+        ),
+    ] {
+        refused(error(ClimbPlan::try_from(&req)), flag);
+    }
+    refused(
+        error(CensusPlan::try_from(&CensusRequest {
+            basin_limit: Some(0),
+            ..Default::default()
+        })),
+        "--basin-limit",
+    );
+    refused(
+        error(SearchPlan::try_from(&SearchRequest {
+            engine: EngineInput {
+                max_tricks: Some(0),
+                ..Default::default()
+            },
+            ..Default::default()
+        })),
+        "--max-tricks",
+    );
+}
+
+/// The leader is defaulted and checked in one place: left out, player 1; 0 refused alike by
+/// every command that takes one.
+#[test]
+fn a_leader_of_zero_is_refused_and_none_is_player_one() {
+    let play = |leader| {
+        PlayPlan::try_from(&PlayRequest {
+            deal: "--Q-J-/Q-J-".into(),
+            leader,
+            ..Default::default()
+        })
+    };
+    assert_eq!(play(None).unwrap().start.leader().number(), 1);
+    assert_eq!(play(Some(2)).unwrap().start.leader().number(), 2);
+    let zero = "bad --leader: 0: players are numbered from 1";
+    assert_eq!(error(play(Some(0))), zero);
+    assert_eq!(
+        error(ExhaustivePlan::try_from(&ExhaustiveRequest {
+            deck: "2J,2Q,4-".into(),
+            leader: Some(0),
+            ..Default::default()
+        })),
+        zero
+    );
+    let e = bmn_app::rank::rank("--Q-J-/Q-J-", Some(0), None).unwrap_err();
+    assert_eq!(e.to_string(), zero);
+    let e = bmn_app::rank::unrank("5", None, None, Some(0)).unwrap_err();
+    assert_eq!(e.to_string(), zero);
+    let e = bmn_app::backward::backward("--Q-J-/Q-J-", Some(0), &Default::default()).unwrap_err();
+    assert_eq!(e.to_string(), zero);
+}
+
+/// More threads than any machine has cores are refused, not started.
+#[test]
+fn thousands_of_threads_are_refused() {
+    let e = error(SearchPlan::try_from(&SearchRequest {
+        threads: Some(99_999),
+        ..Default::default()
+    }));
+    assert!(
+        e.starts_with("bad --threads: 99999 is more than 1024"),
+        "{e}"
+    );
+    let plan = SearchPlan::try_from(&SearchRequest {
+        threads: Some(1024),
+        ..Default::default()
+    });
+    assert_eq!(plan.unwrap().threads, 1024);
 }
 
 /// A run's extent: a count, a time, or both; a time alone means no count, neither the default.
@@ -292,7 +417,7 @@ fn a_model_is_given_whole_or_not_at_all_on_every_front_end() {
 fn an_enumeration_plan_holds_its_shards_ranks() {
     let req = |shard: &str| ExhaustiveRequest {
         deck: "2J,2Q,2K,2A,4-".into(),
-        leader: 1,
+        leader: None,
         shard: Some(shard.into()),
         ..Default::default()
     };
@@ -308,17 +433,17 @@ fn an_enumeration_plan_holds_its_shards_ranks() {
     assert_eq!(covered, deals);
     let e = error(ExhaustivePlan::try_from(&ExhaustiveRequest {
         deck: "2J,2Q,2K,2A,4-".into(),
-        leader: 3,
+        leader: Some(3),
         ..Default::default()
     }));
-    assert!(e.starts_with("bad --deck") || e.contains("leader"), "{e}");
+    assert_eq!(e, "bad --leader: 3, but an enumeration deals to 2 players");
 }
 
 #[test]
 fn plays_and_plots_are_checked_before_anything_is_played() {
     let e = error(PlayPlan::try_from(&PlayRequest {
         deal: "--Q-J-/Q-J-".into(),
-        leader: 1,
+        leader: None,
         give_up: Some(0),
         ..Default::default()
     }));
@@ -396,4 +521,26 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
         census("2J,1Q,1K,6-", Some(3), None).deals,
         Some(DealsSource::Reference)
     ));
+}
+
+/// The defaults an empty request gets, as literal numbers: the figures `--help` and the README
+/// state, so that a changed constant fails here rather than drifting from the docs.
+#[test]
+fn the_defaults_are_the_documented_numbers() {
+    let search = SearchPlan::try_from(&SearchRequest::default()).unwrap();
+    assert_eq!(search.games, Some(1_000_000));
+    assert_eq!((search.seed, search.top), (1, 10));
+    assert_eq!(search.engine.give_up, 100_000);
+    assert_eq!(search.engine.max_tricks, 3000);
+    let stats = StatsPlan::try_from(&StatsRequest::default()).unwrap();
+    assert_eq!((stats.games, stats.seed), (1_000_000, 1));
+    let climb = ClimbPlan::try_from(&ClimbRequest::default()).unwrap();
+    assert_eq!(climb.evals, Some(10_000_000));
+    assert_eq!(climb.config.restart_after, 5);
+    let factory = FactoryPlan::try_from(&FactoryRequest::default()).unwrap();
+    assert_eq!(factory.rounds, Some(200));
+    let odds = OddsPlan::try_from(&OddsRequest::default()).unwrap();
+    assert_eq!((odds.fit_games, odds.target_cards), (2_000_000, 8345));
+    let bench = BenchPlan::try_from(&BenchRequest::default()).unwrap();
+    assert_eq!(bench.games, 300_000);
 }

@@ -163,9 +163,9 @@ pub struct ShardArg {
 /// `--leader`.
 #[derive(Args, Debug, Clone)]
 pub struct LeaderArg {
-    /// Who leads, numbered from 1.
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub leader: u64,
+    /// Who leads, numbered from 1 [default: 1].
+    #[arg(long, value_name = "N")]
+    pub leader: Option<u64>,
 }
 
 /// `--limit`.

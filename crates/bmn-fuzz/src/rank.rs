@@ -27,7 +27,11 @@ pub fn rank(data: &[u8]) {
         Some((s, d)) => (s, Some(d)),
         None => (text.as_str(), None),
     };
-    let leader = u64::from((flags >> 1) & 3);
+    // Left out (player 1), or a leader from 1 to 3 (3 may have no seat).
+    let leader = match (flags >> 1) & 3 {
+        0 => None,
+        n => Some(u64::from(n)),
+    };
     let players = match (flags >> 3) & 3 {
         0 => None,
         n => Some(usize::from(n) + 1),
@@ -41,7 +45,7 @@ pub fn rank(data: &[u8]) {
             &report.rank,
             Some(&report.deck),
             Some(report.players),
-            report.leader as u64,
+            Some(report.leader as u64),
         )
         .unwrap_or_else(|e| panic!("{text:?}: rank {} does not unrank: {e}", report.rank));
         assert_eq!(back, report, "{text:?}");
@@ -54,7 +58,7 @@ pub fn rank(data: &[u8]) {
             report.rank.bytes().all(|b| b.is_ascii_digit()),
             "{report:?}"
         );
-        let back = rank_of(&report.deal, report.leader as u64, Some(&report.deck))
+        let back = rank_of(&report.deal, Some(report.leader as u64), Some(&report.deck))
             .unwrap_or_else(|e| panic!("{text:?}: deal {} does not rank: {e}", report.deal));
         assert_eq!(back, report, "{text:?}");
     }

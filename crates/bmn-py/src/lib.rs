@@ -25,9 +25,32 @@ use pyo3::prelude::*;
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
     match e {
-        bmn_app::Error::Input(m) => PyValueError::new_err(bmn_app::one_line(&m).into_owned()),
-        bmn_app::Error::Failed(m) => PyRuntimeError::new_err(bmn_app::one_line(&m).into_owned()),
+        bmn_app::Error::Input(m) => PyValueError::new_err(keyword_names(&bmn_app::one_line(&m))),
+        bmn_app::Error::Failed(m) => PyRuntimeError::new_err(keyword_names(&bmn_app::one_line(&m))),
     }
+}
+
+/// bmn-app's messages name the command line's flags (`bad --on-empty`); a Python caller gave
+/// keyword arguments, so each `--flag-name` becomes `flag_name`.
+fn keyword_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let name_len = flag[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - 2);
+        let name = &flag[2..2 + name_len];
+        if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&name.replace('-', "_"));
+        } else {
+            out.push_str(&flag[..2 + name_len]); // not a flag: `--` in a deal, say
+        }
+        rest = &flag[2 + name_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A report as the dict of its JSON (`json.loads` of the CLI's `--json` line).
@@ -179,12 +202,12 @@ fn long<'py, R: Report + Send>(
 
 /// Plays one deal: `bmn play --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (deal, leader=1, players=None, deck=None, penalties=None, on_empty=None, trace=false, tricks=None))]
+#[pyo3(signature = (deal, leader=None, players=None, deck=None, penalties=None, on_empty=None, trace=false, tricks=None))]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
     deal: &str,
-    leader: u64,
+    leader: Option<u64>,
     players: Option<usize>,
     deck: Option<String>,
     penalties: Option<String>,
@@ -192,11 +215,6 @@ fn play<'py>(
     trace: bool,
     tricks: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if leader == 0 {
-        return Err(PyValueError::new_err(
-            "bad leader: players are numbered from 1",
-        ));
-    }
     let req = PlayRequest {
         deal: deal.to_string(),
         leader,
@@ -307,12 +325,12 @@ fn decimal(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
 /// Every deal of a deck, a block `first..first + count` of them, or a shard:
 /// `bmn exhaustive --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (deck, leader=1, list_cycles=false, shard=None, threads=None, penalties=None, first=None, count=None, progress=false))]
+#[pyo3(signature = (deck, leader=None, list_cycles=false, shard=None, threads=None, penalties=None, first=None, count=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn exhaustive<'py>(
     py: Python<'py>,
     deck: &str,
-    leader: u64,
+    leader: Option<u64>,
     list_cycles: bool,
     shard: Option<String>,
     threads: Option<usize>,
@@ -321,11 +339,6 @@ fn exhaustive<'py>(
     count: Option<&Bound<'py, PyAny>>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if leader == 0 {
-        return Err(PyValueError::new_err(
-            "bad leader: players are numbered from 1",
-        ));
-    }
     let req = ExhaustiveRequest {
         deck: deck.to_string(),
         leader,
@@ -398,29 +411,29 @@ fn census<'py>(
 
 /// Every position one trick before `position`: `bmn backward --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (position, leader=1, penalties=None, on_empty=None))]
+#[pyo3(signature = (position, leader=None, penalties=None, on_empty=None))]
 fn predecessors<'py>(
     py: Python<'py>,
     position: &str,
-    leader: u64,
+    leader: Option<u64>,
     penalties: Option<String>,
     on_empty: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = rules(penalties, on_empty);
     let report = py
-        .detach(|| bmn_app::backward::backward(position, leader.max(1), &rules))
+        .detach(|| bmn_app::backward::backward(position, leader, &rules))
         .map_err(py_err)?;
     to_dict(py, &report)
 }
 
 /// Every position reaching the same cycle or final position: `bmn basin --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (position, leader=1, balanced=false, limit=None, penalties=None, on_empty=None, progress=false))]
+#[pyo3(signature = (position, leader=None, balanced=false, limit=None, penalties=None, on_empty=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn basin<'py>(
     py: Python<'py>,
     position: &str,
-    leader: u64,
+    leader: Option<u64>,
     balanced: bool,
     limit: Option<u64>,
     penalties: Option<String>,
@@ -429,7 +442,7 @@ fn basin<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = BasinRequest {
         position: position.to_string(),
-        leader: leader.max(1),
+        leader,
         balanced,
         limit,
         dot: None,
@@ -459,31 +472,31 @@ fn count<'py>(
 /// The number of a deal among all deals of its deck (`bmn rank --json`'s dict; `rank` and
 /// `deals` are decimal strings, as they pass 2^64).
 #[pyfunction]
-#[pyo3(signature = (deal, leader=1, deck=None))]
+#[pyo3(signature = (deal, leader=None, deck=None))]
 fn rank<'py>(
     py: Python<'py>,
     deal: &str,
-    leader: u64,
+    leader: Option<u64>,
     deck: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     to_dict(
         py,
-        &bmn_app::rank::rank(deal, leader.max(1), deck).map_err(py_err)?,
+        &bmn_app::rank::rank(deal, leader, deck).map_err(py_err)?,
     )
 }
 
 /// Deal `k` of a deck (`bmn unrank --json`'s dict); `k` may be any size.
 #[pyfunction]
-#[pyo3(signature = (k, deck=None, players=None, leader=1))]
+#[pyo3(signature = (k, deck=None, players=None, leader=None))]
 fn unrank<'py>(
     py: Python<'py>,
     k: &Bound<'py, PyAny>,
     deck: Option<&str>,
     players: Option<usize>,
-    leader: u64,
+    leader: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let k = k.str()?.to_string();
-    let report = bmn_app::rank::unrank(&k, deck, players, leader.max(1));
+    let report = bmn_app::rank::unrank(&k, deck, players, leader);
     to_dict(py, &report.map_err(py_err)?)
 }
 
@@ -498,10 +511,10 @@ fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 
 /// Deal `index` of a seed's stream: `bmn deal --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (seed=1, index=0, players=None, deck=None, balanced=false))]
+#[pyo3(signature = (seed=None, index=0, players=None, deck=None, balanced=false))]
 fn deal<'py>(
     py: Python<'py>,
-    seed: u64,
+    seed: Option<u64>,
     index: u64,
     players: Option<usize>,
     deck: Option<String>,
@@ -513,7 +526,7 @@ fn deal<'py>(
             players,
             balanced,
         },
-        seed: Some(seed),
+        seed,
         index,
     };
     to_dict(py, &bmn_app::deal::deal(&req).map_err(py_err)?)

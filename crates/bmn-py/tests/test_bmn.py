@@ -146,25 +146,43 @@ def test_results_do_not_depend_on_threads():
     (lambda: bmn.play("--/J-", leader=3), "leader"),
     (lambda: bmn.play("--/J-", leader=0), "bad leader"),
     (lambda: bmn.play("--K/J-", deck="standard"), "bad deal"),
-    (lambda: bmn.play("--/J-", players=3), "but --players 3"),
-    (lambda: bmn.play("--/J-", penalties="Z3"), "bad --penalties"),
-    (lambda: bmn.play("--/J-", on_empty="keep"), "bad --on-empty"),
-    (lambda: bmn.search(games=10, deck="3Z"), "bad --deck"),
-    (lambda: bmn.search(games=0), "bad --games"),
-    (lambda: bmn.search(games=10, players=11), "bad --players"),
-    (lambda: bmn.search(games=10, kernel="tpu"), "bad --kernel 'tpu'"),
-    (lambda: bmn.stats(games=10, threads=0), "bad --threads"),
-    (lambda: bmn.exhaustive("standard"), "bad --deck"),
-    (lambda: bmn.exhaustive("2J,2Q,6-", shard="5/4"), "bad --shard"),
+    (lambda: bmn.play("--/J-", players=3), "but players 3"),
+    (lambda: bmn.play("--/J-", penalties="Z3"), "bad penalties"),
+    (lambda: bmn.play("--/J-", on_empty="keep"), "bad on_empty"),
+    (lambda: bmn.search(games=10, deck="3Z"), "bad deck"),
+    (lambda: bmn.search(games=0), "bad games: must be at least 1"),
+    (lambda: bmn.search(games=10, players=11), "bad players"),
+    (lambda: bmn.search(games=10, kernel="tpu"), "bad kernel 'tpu'"),
+    (lambda: bmn.stats(games=10, threads=0), "bad threads"),
+    (lambda: bmn.stats(games=10, threads=99999), "bad threads: 99999 is more than 1024"),
+    (lambda: bmn.exhaustive("standard"), "bad deck"),
+    (lambda: bmn.exhaustive("2J,2Q,6-", shard="5/4"), "bad shard"),
+    (lambda: bmn.exhaustive("2J,2Q,6-", leader=0), "bad leader: 0: players are numbered from 1"),
     (lambda: bmn.census(methods="dice"), "unknown method 'dice'"),
-    (lambda: bmn.basin(CASELLA, limit=0), "bad --limit"),
+    (lambda: bmn.census(basin_limit=0), "bad basin_limit: must be at least 1"),
+    (lambda: bmn.basin(CASELLA, limit=0), "bad limit"),
+    (lambda: bmn.basin(CASELLA, leader=0), "bad leader"),
+    (lambda: bmn.rank("--K-/J-", leader=0), "bad leader"),
     (lambda: bmn.predecessors("--Z/J-"), "bad position"),
-    (lambda: bmn.count("0-"), "bad --deck"),
+    (lambda: bmn.count("0-"), "bad deck"),
 ])
-def test_bad_input_raises_value_error_with_the_clis_message(call, message):
+def test_bad_input_raises_value_error_naming_the_argument(call, message):
     with pytest.raises(ValueError, match=None) as error:
         call()
     assert message in str(error.value)
+    assert "--" not in str(error.value).replace("--Z", ""), "a flag, not an argument, is named"
+
+
+def test_a_negative_count_is_refused_by_python_itself():
+    # PyO3 converts to an unsigned integer before bmn sees the value: Python's OverflowError.
+    with pytest.raises(OverflowError):
+        bmn.search(games=-1)
+
+
+def test_a_deal_left_without_a_seed_draws_one_as_the_cli_does():
+    # The clock's nanoseconds: three calls, three seeds (`bmn deal` reports the one it drew).
+    assert len({bmn.deal()["seed"] for _ in range(3)}) == 3
+    assert bmn.deal(seed=5)["seed"] == 5
 
 
 HOSTILE = [

@@ -153,7 +153,7 @@ pub async fn play(State(shared): State<Shared>, Params(p): Params<PlayQuery>) ->
         .ok_or_else(|| ApiError::bad("bad deal: give one, e.g. deal=--K---A----AAJ-/J-"))?;
     let req = PlayRequest {
         deal,
-        leader: p.leader.unwrap_or(1),
+        leader: p.leader,
         tricks: p.tricks,
         deck: p.deck,
         players: p.players,
@@ -166,9 +166,6 @@ pub async fn play(State(shared): State<Shared>, Params(p): Params<PlayQuery>) ->
         dot: None,
         give_up: Some(shared.limits.give_up),
     };
-    if req.leader == 0 {
-        return Err(ApiError::bad("bad leader: players are numbered from 1"));
-    }
     let (events, cap) = (p.events, shared.limits.replay_tricks);
     blocking(move || to_json(&bmn_app::play::replay(&req, events, cap)?)).await
 }
@@ -205,7 +202,7 @@ pub async fn basin(State(shared): State<Shared>, Params(p): Params<BasinQuery>) 
         position: p
             .deal
             .ok_or_else(|| ApiError::bad("bad position: give one, e.g. deal=--K---A----AAJ-/J-"))?,
-        leader: p.leader.unwrap_or(1).max(1),
+        leader: p.leader,
         balanced: true,
         limit: Some(limit),
         dot: None,

@@ -276,7 +276,7 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
         let at = format!("catalogue entry {}", i + 1);
         balanced_deals += cycle.balanced_deals;
         let r = &cycle.representative;
-        let position = bmn_app::input::position(&r.deal, r.leader)
+        let position = bmn_app::input::position(&r.deal, Some(r.leader))
             .map_err(|e| format!("{at}'s representative: {e}"))?;
         position
             .check_deck(&deck)

@@ -199,7 +199,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             None => Some(DealsSource::Play(Box::new(ExhaustivePlan::try_from(
                 &ExhaustiveRequest {
                     deck: source.deck().to_string(),
-                    leader: 1,
+                    leader: None,
                     rules: rules_in.clone(),
                     // Every cycling deal, to check the basins' deals against.
                     list_cycles: true,
@@ -217,7 +217,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
             hands_time,
             deals_max,
-            basin_limit: req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT).max(1),
+            basin_limit: input::or_default(req.basin_limit, DEFAULT_BASIN_LIMIT, "--basin-limit")?,
             factory,
             deals,
             source,

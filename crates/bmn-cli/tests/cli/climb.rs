@@ -239,7 +239,10 @@ fn a_climb_names_bad_input() {
     );
     bad(&["climb", "--by", "time", "--no-db"], "bad --by 'time'");
     bad(&["climb", "--evals", "0", "--no-db"], "bad --evals");
-    bad(&["climb", "--walkers", "0", "--no-db"], "at least 1 each");
+    bad(
+        &["climb", "--walkers", "0", "--no-db"],
+        "bad --walkers: must be at least 1",
+    );
     bad(&["climb", "--cooling", "1.5", "--no-db"], "cooling factor");
     bad(
         &["climb", "--start", "AAAAA/", "--no-db"],

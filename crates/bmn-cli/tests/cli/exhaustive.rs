@@ -183,7 +183,7 @@ fn exhaustive_bad_input() {
         ),
         (
             &["exhaustive", "--deck", "2J,2Q,6-", "--leader", "3"],
-            "leader 3 is out of range",
+            "bad --leader: 3, but an enumeration deals to 2 players",
         ),
         (&["exhaustive", "--deck", "2J,2Q,6Z"], "bad --deck"),
         (&["exhaustive"], "--deck"),
