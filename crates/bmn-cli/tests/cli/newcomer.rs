@@ -137,10 +137,11 @@ fn stopped_report(out: &Output) -> Value {
 #[test]
 fn sigterm_stops_a_long_run_as_ctrl_c_does() {
     // `timeout`, `kill` and batch schedulers send SIGTERM: the run stops at the next unit,
-    // records where it got to, reports the units it finished and exits as after Ctrl-C.
+    // records where it got to, reports the units it finished and exits as after Ctrl-C: 130,
+    // not 0, so a script can tell it from a run that finished.
     let interrupted = signalled_search("-INT", "31");
     let terminated = signalled_search("-TERM", "31");
-    assert_eq!(interrupted.status.code(), Some(0), "{interrupted:?}");
+    assert_eq!(interrupted.status.code(), Some(130), "{interrupted:?}");
     assert_eq!(terminated.status.code(), interrupted.status.code());
     let (a, b) = (stopped_report(&interrupted), stopped_report(&terminated));
     assert_eq!(a["interrupted"], true, "{a}");
