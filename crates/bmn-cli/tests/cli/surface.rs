@@ -263,6 +263,16 @@ fn exit_1_when_the_machine_fails() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.starts_with("bmn: error: "), "{stderr}");
+    // A port another program holds is the machine's state, not a mistake in the command.
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = holder.local_addr().unwrap().port().to_string();
+    let out = bmn(&["serve", "--port", &port], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("serving on 127.0.0.1:{port}")),
+        "{stderr}"
+    );
 }
 
 #[test]
