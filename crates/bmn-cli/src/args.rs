@@ -347,22 +347,27 @@ pub fn seat(text: &str) -> Result<u64, String> {
     }
 }
 
-/// A real number in bmn's syntax ([`Decimal`]: `1e12`, `3.2e9`, `1_000`), for counts a model
-/// takes as reals (`odds --games`).
+/// A real number in bmn's syntax ([`Decimal`]: `1e12`, `3.2e9`, `.995`, `1_000`), for the
+/// flags that take reals (`odds --games`, `--rate`, `climb --cooling`): none takes a negative.
 pub fn real(text: &str) -> Result<f64, String> {
     if negative(text) {
         return Err(format!("{text} is negative: give a number from 0"));
     }
     let d = Decimal::parse(text)?;
-    format!("{}e{}", d.digits, d.exponent)
+    let x: f64 = format!("{}e{}", d.digits, d.exponent)
         .parse()
-        .map_err(|_| not_a_number(text))
+        .map_err(|_| not_a_number(text))?;
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(format!("{text} is too big for a real number"))
+    }
 }
 
 /// `cmd` with every number flag and argument of it and its subcommands read by [`count`]
-/// (unsigned integers) or [`real`] (reals), negative numbers taken as values (to be refused in words, not mistaken for a
-/// flag). An argument that already takes negative numbers reads them with its own parser
-/// (`--leader`, the ranks) and is left as it is.
+/// (unsigned integers) or [`real`] (reals), negative numbers taken as values, to be refused
+/// in words rather than mistaken for a flag. An argument that already takes negative numbers
+/// reads them with its own parser (`--leader`, the ranks) and is left as it is.
 pub fn numbers_everywhere(cmd: Command) -> Command {
     fn numeric(arg: Arg) -> Arg {
         if arg.is_allow_negative_numbers_set() {
@@ -470,6 +475,7 @@ mod tests {
         assert_eq!(real("1_000.25"), Ok(1000.25));
         assert!(real(".").unwrap_err().contains("not a number"));
         assert!(real("inf").unwrap_err().contains("not a number"));
+        assert!(real("1e400").unwrap_err().contains("too big"));
         assert!(real("-1").unwrap_err().contains("negative"));
     }
 }
