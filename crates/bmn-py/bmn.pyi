@@ -167,7 +167,7 @@ def unrank(
 
 def deal(
     seed: Optional[int] = None,
-    index: int = 0,
+    index: Optional[int] = None,
     players: Optional[int] = None,
     deck: Optional[str] = None,
     balanced: bool = False,

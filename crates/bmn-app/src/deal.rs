@@ -17,7 +17,7 @@ pub struct DealRequest {
     /// again).
     pub seed: Option<u64>,
     /// Deal K of the stream, from 0.
-    pub index: u64,
+    pub index: Option<u64>,
 }
 
 /// `deal --json`.
@@ -55,7 +55,7 @@ impl TryFrom<&DealRequest> for DealPlan {
                     .duration_since(UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64)
             }),
-            index: req.index,
+            index: req.index.unwrap_or(0),
         })
     }
 }

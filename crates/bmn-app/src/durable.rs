@@ -72,6 +72,10 @@ where
     }
     let mut recorder = opened.recorder;
     let mut file = opened.start;
+    // A run database is made unasked (`~/.local/state/bmn/runs.sqlite`): say where.
+    if let Some(at) = recorder.describe() {
+        observer.note(&format!("recording progress as {at}"));
+    }
     if file.next_unit > first_unit {
         observer.note(&resumed(&file));
     }

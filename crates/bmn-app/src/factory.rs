@@ -450,7 +450,6 @@ mod tests {
                 ..TableInput::default()
             },
             time: Some(TimeInput::Seconds(2.0)),
-            walkers: Some(0),
             ..FactoryRequest::default()
         };
         let plan = FactoryPlan::try_from(&req).unwrap();
@@ -459,9 +458,13 @@ mod tests {
             (plan.rounds, plan.time),
             (None, Some(Duration::from_secs(2)))
         );
+        let zero = FactoryRequest {
+            walkers: Some(0),
+            ..req
+        };
         assert_eq!(
-            plan.config.walkers, 1,
-            "0 walkers is taken as 1, as it always was"
+            FactoryPlan::try_from(&zero).unwrap_err().to_string(),
+            "bad --walkers: must be at least 1"
         );
     }
 }

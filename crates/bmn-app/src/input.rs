@@ -302,6 +302,12 @@ pub fn simd_limit() -> Result<bmn_kernel::SimdLimit> {
     bmn_kernel::SimdLimit::from_env().map_err(Error::input)
 }
 
+/// The names of the CPU kernels this machine runs (and `BMN_SIMD` allows), and the fastest.
+pub fn cpu_kernels() -> (Vec<&'static str>, &'static str) {
+    let all = Kernel::all_available().into_iter().map(Kernel::name);
+    (all.collect(), Kernel::best_available().name())
+}
+
 /// A kernel by name, which this CPU must be able to run; `None` picks the fastest.
 pub fn kernel(name: Option<&str>) -> Result<Kernel> {
     let all = Kernel::all_available();

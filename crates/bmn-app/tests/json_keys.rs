@@ -314,7 +314,7 @@ fn count_deal_and_odds_name_their_keys_clearly() {
             ..table(PAULHUS_6)
         },
         seed: Some(1),
-        index: 2,
+        index: Some(2),
     };
     let v = value(&bmn_app::deal::deal(&req).unwrap());
     clear(&v, "balanced", "balanced_by_kind");

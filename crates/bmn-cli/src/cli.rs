@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::args::{
-    DeckArg, DotArg, EngineArgs, GiveUpArg, LeaderArg, LedgerArgs, LimitArg, OutputArg, PlayersArg,
-    PlotArg, RulesArgs, SeedArg, ShardArg, ThreadsArg, TopArg, decks,
+    CompletionsArgs, DeckArg, DotArg, EngineArgs, GiveUpArg, LeaderArg, LedgerArgs, LimitArg,
+    OutputArg, PlayersArg, PlotArg, RulesArgs, SeedArg, ShardArg, ThreadsArg, TopArg, decks, whole,
 };
 
 #[derive(Parser, Debug)]
@@ -70,6 +70,11 @@ pub enum Command {
     /// the count is
     #[command(after_long_help = CENSUS_AT_SCALE)]
     Census(CensusArgs),
+    /// The completion script of a shell, on stdout: e.g. `bmn completions bash >
+    /// ~/.local/share/bash-completion/completions/bmn`.
+    Completions(CompletionsArgs),
+    /// The manual page (roff), on stdout: `bmn man | man -l -`, or `bmn man > bmn.1`.
+    Man,
 }
 
 #[derive(Args, Debug)]
@@ -147,7 +152,8 @@ pub struct RankArgs {
 
 #[derive(Args, Debug)]
 pub struct UnrankArgs {
-    /// The rank, from 0 (a decimal number of any size).
+    /// The rank, from 0 (a whole number of any size).
+    #[arg(value_parser = whole, allow_negative_numbers = true)]
     pub rank: String,
     #[command(flatten)]
     pub deck: DeckArg,
@@ -206,7 +212,7 @@ pub struct PlayArgs {
     #[arg(allow_hyphen_values = true, required_unless_present = "rank")]
     pub deal: Option<String>,
     /// Play deal K of --deck (standard unless given) instead: the same as DEAL "#K".
-    #[arg(long, value_name = "K", conflicts_with = "deal")]
+    #[arg(long, value_name = "K", conflicts_with = "deal", value_parser = whole, allow_negative_numbers = true)]
     pub rank: Option<String>,
     #[command(flatten)]
     pub leader: LeaderArg,
@@ -317,16 +323,16 @@ pub struct ExhaustiveArgs {
     pub shard: ShardArg,
     /// Play only the deals of ranks K..K+M (with --count M; ranks as `bmn rank` gives them,
     /// of any size): a block of a deck too big to play whole, such as the standard deck.
-    #[arg(long, value_name = "K", conflicts_with = "block")]
+    #[arg(long, value_name = "K", conflicts_with = "block", value_parser = whole, allow_negative_numbers = true)]
     pub from: Option<String>,
     /// How many deals from --from (0 if --from is not given).
-    #[arg(long, value_name = "M", conflicts_with = "block")]
+    #[arg(long, value_name = "M", conflicts_with = "block", value_parser = whole, allow_negative_numbers = true)]
     pub count: Option<String>,
     /// Play only block B (from 0) of --block-size deals: ranks B*M..(B+1)*M.
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = whole, allow_negative_numbers = true)]
     pub block: Option<String>,
     /// Deals in a block [default: 1000000000].
-    #[arg(long, value_name = "M", requires = "block")]
+    #[arg(long, value_name = "M", requires = "block", value_parser = whole, allow_negative_numbers = true)]
     pub block_size: Option<String>,
     /// Keep the run's state in FILE: resumed from it if it exists (same deck, leader and
     /// shard), rewritten every second and at the end. Interrupt with Ctrl-C at any time.
@@ -686,9 +692,9 @@ pub struct DealArgs {
     #[command(flatten)]
     pub seed: SeedArg,
     /// Which deal of the seed's stream: deal K is the one `bmn search` and `bmn stats` with
-    /// the same seed, table and --balanced play as game K (from 0).
-    #[arg(long, default_value_t = 0, value_name = "K")]
-    pub index: u64,
+    /// the same seed, table and --balanced play as game K (from 0) [default: 0].
+    #[arg(long, value_name = "K")]
+    pub index: Option<u64>,
     /// Every player holds the same number of each kind of card.
     #[arg(long)]
     pub balanced: bool,

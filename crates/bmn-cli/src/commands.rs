@@ -16,11 +16,12 @@ use bmn_app::stats::StatsRequest;
 
 use crate::args::{DeckArg, PlayersArg};
 use crate::cli::{Command, PiecesCommand};
+use crate::exit::finished;
 use crate::output::{deal_text, emit, emit_with_files};
 use crate::progress::Bar;
 
 /// Set by Ctrl-C, SIGTERM (`timeout`, `kill`, a batch scheduler) or SIGHUP: long commands stop
-/// at the next unit boundary and report what they finished.
+/// at the next unit boundary, report what they finished and exit 130 (`exit.rs`).
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The table of `--deck`, `--players` and `--balanced`.
@@ -82,7 +83,8 @@ pub fn run(command: Command) -> Result<()> {
                 engine: a.engine.input(),
             };
             let report = bmn_app::search::search(&req, bar, stop_on_ctrl_c())?;
-            emit(&report, a.output.json)
+            emit(&report, a.output.json)?;
+            finished(!report.interrupted)
         }
         Command::Bench(a) => {
             let req = BenchRequest {
@@ -115,7 +117,8 @@ pub fn run(command: Command) -> Result<()> {
                 engine: a.engine.input(),
             };
             let report = bmn_app::exhaustive::exhaustive(&req, bar, stop_on_ctrl_c())?;
-            emit(&report, a.output.json)
+            emit(&report, a.output.json)?;
+            finished(report.range_done)
         }
         Command::Merge(a) => emit(&bmn_app::merge::merge(&a.files)?, a.output.json),
         Command::Backward(a) => {
@@ -204,7 +207,8 @@ pub fn run(command: Command) -> Result<()> {
                     grow: a.grow,
                 };
                 let report = bmn_app::factory::factory(&req, bar, stop_on_ctrl_c())?;
-                emit(&report, a.output.json)
+                emit(&report, a.output.json)?;
+                finished(!report.interrupted)
             }
         },
         Command::Records(a) => {
@@ -239,7 +243,8 @@ pub fn run(command: Command) -> Result<()> {
                 plot: a.plot.plot,
             };
             let report = bmn_app::stats::stats(&req, bar, stop_on_ctrl_c())?;
-            emit(&report, a.output.json)
+            emit(&report, a.output.json)?;
+            finished(!report.interrupted)
         }
         Command::Count(a) => {
             let table = table(a.deck, a.players, false);
@@ -284,10 +289,9 @@ pub fn run(command: Command) -> Result<()> {
             if a.plan {
                 return emit(&bmn_app::census::cost::cost(&req, a.cores)?, a.output.json);
             }
-            emit(
-                &bmn_app::census::census(&req, bar, stop_on_ctrl_c())?,
-                a.output.json,
-            )
+            let report = bmn_app::census::census(&req, bar, stop_on_ctrl_c())?;
+            emit(&report, a.output.json)?;
+            finished(!report.interrupted)
         }
         Command::Climb(a) => {
             let req = bmn_app::climb::ClimbRequest {
@@ -309,7 +313,8 @@ pub fn run(command: Command) -> Result<()> {
                 cooling: a.cooling,
             };
             let report = bmn_app::climb::climb(&req, bar, stop_on_ctrl_c())?;
-            emit(&report, a.output.json)
+            emit(&report, a.output.json)?;
+            finished(!report.interrupted)
         }
         Command::Rank(a) => {
             let deal = deal_text(&a.deal)?;
@@ -325,6 +330,8 @@ pub fn run(command: Command) -> Result<()> {
             )?;
             emit(&report, a.output.json)
         }
+        Command::Completions(a) => crate::about::completions(&a),
+        Command::Man => crate::about::man(),
         Command::Odds(a) => {
             let req = OddsRequest {
                 games: a.games,

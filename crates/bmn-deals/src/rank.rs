@@ -11,8 +11,11 @@ use num_bigint::BigUint;
 
 use crate::arrangements::SYMBOLS;
 
-/// The number of distinct arrangements of `counts[s]` copies of each symbol `s`.
-pub fn count(counts: &[u32; SYMBOLS]) -> BigUint {
+/// The number of distinct arrangements of `counts[s]` copies of each symbol `s`, the
+/// multinomial `(sum c_s)! / prod(c_s!)`: built as a product of binomials, one symbol at a
+/// time, so every intermediate value is an exact integer (each step `total * n / i` is `i *
+/// C(n, i)` divided by `i`) and no factorial of the whole deck is ever formed.
+pub fn count(counts: &[u32]) -> BigUint {
     let mut total = BigUint::from(1u32);
     let mut n = 0u64;
     for &c in counts {

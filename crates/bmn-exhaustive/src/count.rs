@@ -43,21 +43,8 @@ impl DealCount {
 }
 
 /// The number of distinct arrangements of `counts[k]` copies of each symbol `k`:
-/// `(sum c_k)! / prod(c_k!)`, built as a product of binomials `C(m + c, c)`, one symbol at a
-/// time, so every intermediate value is an exact integer (each step `total * m / i` is
-/// `i * C(m, i)` divided by `i`) and no factorial of the whole deck is ever formed.
-pub fn multinomial(counts: &[u32]) -> BigUint {
-    let mut total = BigUint::from(1u32);
-    let mut m: u64 = 0;
-    for &c in counts {
-        for i in 1..=u64::from(c) {
-            m += 1;
-            total *= m;
-            total /= i;
-        }
-    }
-    total
-}
+/// `(sum c_k)! / prod(c_k!)` (bmn-deals' one multinomial, which ranks use too).
+pub use bmn_deals::rank::count as multinomial;
 
 /// Distinct deals of `deck` to `players` in which every player holds the same number of each
 /// kind; `None` if some count does not divide (or `players` is 0).

@@ -259,11 +259,11 @@ impl Gpu {
     ) -> Result<wgpu::SubmissionIndex, String> {
         let lanes = job.items().min(self.lanes.load(Ordering::Relaxed));
         let params = job.params(lanes, spec, KEPT_CAP);
-        let bytes =
-            |words: &[u32]| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()).collect() };
-        self.queue.write_buffer(&b.params, 0, &bytes(&params));
+        self.queue
+            .write_buffer(&b.params, 0, bytemuck::cast_slice(&params));
         if !job.input.is_empty() {
-            self.queue.write_buffer(&b.input, 0, &bytes(&job.input));
+            self.queue
+                .write_buffer(&b.input, 0, bytemuck::cast_slice(&job.input));
         }
         let groups = (lanes as u32).div_ceil(WORKGROUP).max(1);
         let x = groups.min(65_535);
@@ -412,8 +412,10 @@ fn every_game_recorded(totals: &[u8], count: usize) -> Result<(), String> {
     }
 }
 
+/// The u32 at byte `at` of what the device wrote (the shader's words, in the host's order as
+/// wgpu maps them).
 fn word(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+    bytemuck::pod_read_unaligned(&bytes[at..at + 4])
 }
 
 /// A game's result from the shader's (cards, tricks | status << 30).

@@ -511,11 +511,11 @@ fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 
 /// Deal `index` of a seed's stream: `bmn deal --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (seed=None, index=0, players=None, deck=None, balanced=false))]
+#[pyo3(signature = (seed=None, index=None, players=None, deck=None, balanced=false))]
 fn deal<'py>(
     py: Python<'py>,
     seed: Option<u64>,
-    index: u64,
+    index: Option<u64>,
     players: Option<usize>,
     deck: Option<String>,
     balanced: bool,

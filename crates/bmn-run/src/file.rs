@@ -96,8 +96,7 @@ where
     /// Reads a file written by [`Self::save`] with format `format`: refused, with the reason,
     /// if it is truncated, corrupt, of another format or of another kind of run.
     pub fn load(path: &Path, format: &str) -> Result<RunFile<P, S>, RunError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| RunError::io(format!("reading {}", path.display()), &e))?;
+        let text = read_named(path)?;
         Self::from_text(&text, format)
             .map_err(|e| RunError::Input(format!("{}: {e}", path.display())))
     }
@@ -174,10 +173,24 @@ pub fn file_format(text: &str) -> Result<String, String> {
     }
 }
 
+/// The text of a result file the user named. A file that is not there, is a folder, or is not
+/// text is the user's to fix (another name), not the machine's: [`RunError::Input`].
+fn read_named(path: &Path) -> Result<String, RunError> {
+    use std::io::ErrorKind::{InvalidData, IsADirectory, NotADirectory, NotFound};
+    std::fs::read_to_string(path).map_err(|e| {
+        let error = RunError::io(format!("reading {}", path.display()), &e);
+        match e.kind() {
+            NotFound | IsADirectory | NotADirectory | InvalidData => {
+                RunError::Input(error.to_string())
+            }
+            _ => error,
+        }
+    })
+}
+
 /// The `format` of the result file at `path` (see [`file_format`]).
 pub fn format_of(path: &Path) -> Result<String, RunError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| RunError::io(format!("reading {}", path.display()), &e))?;
+    let text = read_named(path)?;
     file_format(&text).map_err(|e| RunError::Input(format!("{}: {e}", path.display())))
 }
 

@@ -101,7 +101,10 @@ fn every_bad_request_gets_400_and_the_clis_message() {
     );
     bad("/api/play", "bad deal: give one");
     bad("/api/play?deal=--/J-&leader=3", "leader");
-    bad("/api/play?deal=--/J-&leader=0", "bad leader");
+    bad(
+        "/api/play?deal=--/J-&leader=0",
+        "bad --leader: 0: players are numbered from 1",
+    );
     bad(
         "/api/play?deal=--/J-&leader=x",
         "bad leader: 'x' is not a whole number",

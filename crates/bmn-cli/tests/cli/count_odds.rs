@@ -125,7 +125,7 @@ fn odds_refuses_bad_flags() {
     );
     bad(
         &["odds", "--mu=-5", "--x0", "335", "--p0", "0.2"],
-        "bad --mu",
+        "--mu: -5 is negative",
     );
     bad(&["odds", "--games", "0.5", "--rate", "1"], "bad --games");
     bad(&["odds", "--fit-games", "0"], "bad --fit-games");

@@ -16,4 +16,5 @@ mod play;
 mod ranks;
 mod records_graphs;
 mod search;
+mod surface;
 mod variants;

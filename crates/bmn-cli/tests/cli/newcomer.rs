@@ -137,10 +137,11 @@ fn stopped_report(out: &Output) -> Value {
 #[test]
 fn sigterm_stops_a_long_run_as_ctrl_c_does() {
     // `timeout`, `kill` and batch schedulers send SIGTERM: the run stops at the next unit,
-    // records where it got to, reports the units it finished and exits as after Ctrl-C.
+    // records where it got to, reports the units it finished and exits as after Ctrl-C: 130,
+    // not 0, so a script can tell it from a run that finished.
     let interrupted = signalled_search("-INT", "31");
     let terminated = signalled_search("-TERM", "31");
-    assert_eq!(interrupted.status.code(), Some(0), "{interrupted:?}");
+    assert_eq!(interrupted.status.code(), Some(130), "{interrupted:?}");
     assert_eq!(terminated.status.code(), interrupted.status.code());
     let (a, b) = (stopped_report(&interrupted), stopped_report(&terminated));
     assert_eq!(a["interrupted"], true, "{a}");
@@ -401,4 +402,20 @@ fn the_defaults_the_help_states_are_the_librarys() {
             "{command:?} {flag}: {help}"
         );
     }
+}
+
+/// A run that records its progress in a run database (made unasked, by default under the home
+/// directory) says where, on stderr.
+#[test]
+fn a_run_says_where_it_records_its_progress() {
+    let out = bmn(&["search", "--games", "20000", "--json"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let db = crate::common::test_db().display().to_string();
+    assert!(
+        stderr.contains("recording progress as run ") && stderr.contains(&db),
+        "{stderr}"
+    );
+    let out = bmn(&["search", "--games", "20000", "--no-db", "--json"], None);
+    assert!(out.stderr.is_empty(), "{out:?}");
 }

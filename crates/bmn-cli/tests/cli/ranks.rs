@@ -77,8 +77,8 @@ fn a_number_plays_where_a_deal_does() {
 #[test]
 fn bad_numbers_and_deals_are_refused() {
     bad(&["unrank", "653534134886878245000"], "past the last deal");
-    bad(&["unrank", "12x"], "bad rank '12x': not a whole number");
-    bad(&["unrank", "-1"], "unexpected argument");
+    bad(&["unrank", "12x"], "<RANK>: '12x' is not a number");
+    bad(&["unrank", "-1"], "<RANK>: -1 is negative");
     bad(&["unrank", "3", "--deck", "3Z"], "bad --deck");
     bad(&["unrank", "3", "--leader", "3"], "bad --leader");
     bad(
@@ -206,7 +206,7 @@ fn blocks_of_the_standard_deck_merge_into_the_one_range() {
     );
     bad(
         &["exhaustive", "--deck", "standard", "--from", "x", "--no-db"],
-        "bad --from 'x'",
+        "--from: 'x' is not a number",
     );
     bad(
         &[

@@ -1,0 +1,95 @@
+//! What bmn says of itself: the command line as clap parses it (numbers read alike
+//! everywhere, the exit codes under `--help`), the long `--version` (the commit it was built
+//! from, the kernels this CPU runs), and the shell completions and man page made from it.
+
+use std::io::{self, Write};
+use std::sync::LazyLock;
+
+use clap::CommandFactory;
+
+use crate::args::{CompletionsArgs, numbers_everywhere};
+use crate::cli::Cli;
+use crate::exit::TABLE;
+
+/// What `bmn --version` says when the build had no git checkout to ask (a crate's tarball).
+const NO_COMMIT: &str = "unknown (built outside a git checkout)";
+
+/// The whole command line: the derive's, with every number read by one parser and the exit
+/// codes at the end of `bmn --help`.
+pub fn command() -> clap::Command {
+    static LONG_VERSION: LazyLock<String> = LazyLock::new(|| {
+        long_version(
+            option_env!("BMN_COMMIT"),
+            option_env!("BMN_COMMIT_DATE"),
+            &kernels(),
+        )
+    });
+    numbers_everywhere(Cli::command())
+        .after_help(TABLE)
+        .long_version(LONG_VERSION.as_str())
+}
+
+/// The CPU kernels this machine runs (and `BMN_SIMD` allows), the fastest named.
+fn kernels() -> String {
+    let (all, best) = bmn_app::input::cpu_kernels();
+    format!("{} (fastest: {best})", all.join(", "))
+}
+
+/// `bmn --version`'s text after `bmn `: a bug report that quotes it says which build, from
+/// which source, chose which kernel.
+fn long_version(commit: Option<&str>, date: Option<&str>, kernels: &str) -> String {
+    let commit = match (commit, date) {
+        (Some(c), Some(d)) => format!("{c} ({d})"),
+        (Some(c), None) => c.to_string(),
+        (None, _) => NO_COMMIT.to_string(),
+    };
+    format!(
+        "{}\ncommit: {commit}\nkernels: {kernels}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Writes the completion script of `shell` to stdout.
+pub fn completions(args: &CompletionsArgs) -> anyhow::Result<()> {
+    // Made in memory, then written: clap_complete panics on a failed write, and a closed
+    // pipe (`bmn completions zsh | head`) must end quietly, as every command's output does.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command(), "bmn", &mut script);
+    write_out(&script)
+}
+
+/// Writes the man page (roff) to stdout.
+pub fn man() -> anyhow::Result<()> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command()).render(&mut page)?;
+    write_out(&page)
+}
+
+fn write_out(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_version_says_where_it_came_from_even_without_git() {
+        let v = long_version(Some("0123456789ab"), Some("2026-11-27"), "portable");
+        assert!(v.contains("commit: 0123456789ab (2026-11-27)"), "{v}");
+        let v = long_version(None, None, "portable, lockstep (fastest: portable)");
+        assert!(v.contains(&format!("commit: {NO_COMMIT}")), "{v}");
+        assert!(
+            v.ends_with("kernels: portable, lockstep (fastest: portable)"),
+            "{v}"
+        );
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        command().debug_assert();
+    }
+}
