@@ -18,8 +18,8 @@ use crate::observer::Observer;
 /// Why a recorded state is not of this run (`Ok` if it is).
 pub type SameRun<P> = dyn Fn(&RunFile<P>, &RunFile<P>) -> std::result::Result<(), String>;
 
-/// How a durable run is to be played.
-pub struct Plan<'a, P> {
+/// How a durable run is played and recorded.
+pub struct Recording<'a, P> {
     /// The run's file before any unit is played (parameters, shard, range, units).
     pub template: RunFile<P>,
     pub ledger: &'a LedgerChoice,
@@ -47,20 +47,32 @@ pub struct Done<P> {
     pub elapsed: f64,
 }
 
-/// Plays `plan`'s units with `play`; `items(next_unit)` is how many of the range's items
-/// (games, deals) units before `next_unit` hold, `message(summary)` the progress message,
-/// and `keep_going()` a further stop condition (a time limit). `resumed(file)` is the note
-/// shown when the run starts from a recorded state.
-#[allow(clippy::too_many_arguments)]
+/// What a durable run plays, counts and says: the command's side of [`run`] (a search's
+/// seeded games, an enumeration's ranks).
+pub trait Units<P>: Sync {
+    /// The summary of the units of `block`, played (on a worker thread).
+    fn play(&self, block: Range<u64>) -> Summary;
+    /// How many of the range's items (games, deals) the units before `next_unit` hold.
+    fn items_before(&self, next_unit: u64) -> u64;
+    /// The progress line's message, from the summary so far.
+    fn message(&self, summary: &Summary) -> Option<String> {
+        let _ = summary;
+        None
+    }
+    /// A stop of the command's own (a time limit), checked at each unit merged.
+    fn keep_going(&self) -> bool {
+        true
+    }
+    /// The note shown when the run goes on from a recorded state.
+    fn resumed(&self, file: &RunFile<P>) -> String;
+}
+
+/// Plays `plan`'s units as `units` says, recording each second and at the end.
 pub fn run<P>(
-    plan: Plan<P>,
+    plan: Recording<P>,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
-    play: impl Fn(Range<u64>) -> Summary + Sync,
-    items: impl Fn(u64) -> u64,
-    message: impl Fn(&Summary) -> Option<String>,
-    mut keep_going: impl FnMut() -> bool,
-    resumed: impl Fn(&RunFile<P>) -> String,
+    units: &impl Units<P>,
 ) -> Result<Done<P>>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
@@ -77,14 +89,14 @@ where
         observer.note(&format!("recording progress as {at}"));
     }
     if file.next_unit > first_unit {
-        observer.note(&resumed(&file));
+        observer.note(&units.resumed(&file));
     }
     let mut state = Progress {
         next_unit: file.next_unit,
         summary: std::mem::take(&mut file.summary),
     };
     let start_unit = state.next_unit;
-    observer.start(plan.total, items(state.next_unit), plan.what);
+    observer.start(plan.total, units.items_before(state.next_unit), plan.what);
     let started = Instant::now();
     let result = drive(
         &mut recorder,
@@ -95,10 +107,11 @@ where
             block: plan.block,
         },
         stop,
-        play,
+        |block| units.play(block),
         |summary, next| {
-            let go_on = observer.progress(items(next), message(summary).as_deref());
-            go_on && keep_going()
+            let message = units.message(summary);
+            let go_on = observer.progress(units.items_before(next), message.as_deref());
+            go_on && units.keep_going()
         },
     );
     observer.finish();

@@ -10,7 +10,7 @@ use bmn_run::{LedgerChoice, RunFile};
 use bmn_search::Summary;
 use serde::{Deserialize, Serialize};
 
-use crate::durable::{self, Plan};
+use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::input::{self, EngineInput, EnginePlan, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
@@ -163,6 +163,27 @@ impl ExhaustivePlan {
     }
 }
 
+/// An enumeration's units for [`durable::run`]: ranks, unit by unit.
+struct Ranks<'a>(&'a Enumeration);
+
+impl durable::Units<ExhaustiveParams> for Ranks<'_> {
+    fn play(&self, block: std::ops::Range<u64>) -> Summary {
+        self.0.play_units(block)
+    }
+
+    fn items_before(&self, next_unit: u64) -> u64 {
+        self.0.deals_done(next_unit)
+    }
+
+    fn resumed(&self, file: &RunFile<ExhaustiveParams>) -> String {
+        format!(
+            "resuming at deal {} of {}",
+            self.0.deals_done(file.next_unit),
+            self.0.len()
+        )
+    }
+}
+
 /// An enumeration's engine when not told: the fastest kernel, with the reference engine's
 /// give-up and the kernels' trick cap of an enumeration.
 pub(crate) fn default_engine() -> EnginePlan {
@@ -261,7 +282,7 @@ pub fn run(
     };
     let total = enumeration.len();
     let done = durable::run(
-        Plan {
+        Recording {
             template,
             ledger: &plan.ledger,
             file: plan.checkpoint.as_deref(),
@@ -274,17 +295,7 @@ pub fn run(
         },
         observer,
         stop,
-        |units| enumeration.play_units(units),
-        |next| enumeration.deals_done(next),
-        |_| None,
-        || true,
-        |file| {
-            format!(
-                "resuming at deal {} of {}",
-                enumeration.deals_done(file.next_unit),
-                total
-            )
-        },
+        &Ranks(enumeration),
     )?;
     let played =
         enumeration.deals_done(done.file.next_unit) - enumeration.deals_done(done.first_unit);

@@ -14,7 +14,7 @@ use bmn_search::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::durable::{self, Plan};
+use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::input::{
     self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeInput,
@@ -209,6 +209,50 @@ pub fn search(
     run(&SearchPlan::try_from(req)?, observer, stop)
 }
 
+/// A search's units for [`durable::run`]: a seed's games, unit by unit.
+struct SeededGames<'a> {
+    config: &'a SearchConfig,
+    units: &'a Units,
+    /// An empty tally, cloned for each block.
+    fresh: Summary,
+    /// The shard's games, as the resume note counts them.
+    range: [u128; 2],
+    time_limit: Option<Duration>,
+    started: Instant,
+}
+
+impl durable::Units<SearchParams> for SeededGames<'_> {
+    fn play(&self, block: std::ops::Range<u64>) -> Summary {
+        let mut tally = self.fresh.clone();
+        let r = self.units.games_of_units(block);
+        play_into(self.config, r.start, r.end, &mut tally);
+        tally
+    }
+
+    fn items_before(&self, next_unit: u64) -> u64 {
+        self.units.games_before(next_unit)
+    }
+
+    fn message(&self, summary: &Summary) -> Option<String> {
+        let best = summary.longest.first()?;
+        Some(format!("best {} cards", best.cards))
+    }
+
+    fn keep_going(&self) -> bool {
+        self.time_limit
+            .is_none_or(|limit| self.started.elapsed() < limit)
+    }
+
+    fn resumed(&self, file: &RunFile<SearchParams>) -> String {
+        format!(
+            "resuming at game {} of {} (shard {})",
+            u128::from(self.units.games_before(file.next_unit)) + self.range[0],
+            self.range[1],
+            file.shard
+        )
+    }
+}
+
 /// Runs a search: `stop` (e.g. set by Ctrl-C) ends it at the next unit, with the units
 /// finished reported and recorded.
 pub fn run(
@@ -262,10 +306,16 @@ pub fn run(
         summary: Summary::new(top),
         checksum: String::new(),
     };
-    let fresh = Summary::new(top);
-    let started = Instant::now();
+    let seeded = SeededGames {
+        config: &config,
+        units: &units,
+        fresh: Summary::new(top),
+        range,
+        time_limit,
+        started: Instant::now(),
+    };
     let done = durable::run(
-        Plan {
+        Recording {
             template,
             ledger: &plan.ledger,
             file: plan.out.as_deref(),
@@ -278,27 +328,7 @@ pub fn run(
         },
         observer,
         stop,
-        |block| {
-            let mut tally = fresh.clone();
-            let r = units.games_of_units(block);
-            play_into(&config, r.start, r.end, &mut tally);
-            tally
-        },
-        |next| units.games_before(next),
-        |s| {
-            s.longest
-                .first()
-                .map(|best| format!("best {} cards", best.cards))
-        },
-        || time_limit.is_none_or(|limit| started.elapsed() < limit),
-        |file| {
-            format!(
-                "resuming at game {} of {} (shard {})",
-                u128::from(units.games_before(file.next_unit)) + range[0],
-                range[1],
-                file.shard
-            )
-        },
+        &seeded,
     )?;
     let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed) && time_limit.is_none();
     if interrupted && let Some(at) = done.recorder.describe() {

@@ -138,7 +138,7 @@ struct Ctx<'a> {
 #[derive(Clone, Copy)]
 struct Sim {
     turn: usize,
-    /// (player with dibs, cards still owed, whether any were paid yet), as in the engine.
+    /// (player with the claim, cards still owed, whether any were paid yet), as in the engine.
     debt: Option<(usize, u8, bool)>,
     out: [bool; MAX_PLAYERS],
     /// Cards each player has laid in this trick so far.
@@ -164,8 +164,8 @@ fn next_in(out: &[bool], players: usize, from: usize) -> usize {
 fn empty_step(ctx: &Ctx, mut s: Sim) -> Step {
     let p = s.turn;
     s.out[p] = true;
-    if let (Some((dibs, _, true)), OnEmpty::Collect) = (s.debt, ctx.rules.on_empty) {
-        return Step::End(s, dibs);
+    if let (Some((claim, _, true)), OnEmpty::Collect) = (s.debt, ctx.rules.on_empty) {
+        return Step::End(s, claim);
     }
     s.turn = next_in(&s.out, ctx.players, p);
     Step::Go(s)
@@ -185,11 +185,11 @@ fn lay_step(ctx: &mut Ctx, mut s: Sim) -> Step {
             s.turn = next_in(&s.out, ctx.players, p);
             Step::Go(s)
         }
-        (None, Some((dibs, owed, _))) => {
+        (None, Some((claim, owed, _))) => {
             if owed == 1 {
-                Step::End(s, dibs)
+                Step::End(s, claim)
             } else {
-                s.debt = Some((dibs, owed - 1, true));
+                s.debt = Some((claim, owed - 1, true));
                 Step::Go(s)
             }
         }

@@ -37,7 +37,7 @@ const PREFIX: usize = 3;
 /// Marks a kind that is not a penalty card in [`Table`].
 const PLAIN: u8 = u8::MAX;
 /// No debt in force.
-const NO_DIBS: u8 = 2;
+const NO_CLAIM: u8 = 2;
 
 /// What to enumerate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -330,7 +330,7 @@ struct State {
     budget: [u32; 6],
     left: u32,
     pile: Ring,
-    dibs: u8,
+    claim: u8,
     owed: u8,
     turn: u8,
     /// Tricks played since every card became known.
@@ -343,11 +343,11 @@ impl State {
         self.pile.push(c);
         match table[usize::from(c)] {
             0 => self.take(self.turn),
-            PLAIN if self.dibs == NO_DIBS => self.turn ^= 1,
-            PLAIN if self.owed == 1 => self.take(self.dibs),
+            PLAIN if self.claim == NO_CLAIM => self.turn ^= 1,
+            PLAIN if self.owed == 1 => self.take(self.claim),
             PLAIN => self.owed -= 1,
             v => {
-                self.dibs = self.turn;
+                self.claim = self.turn;
                 self.owed = v;
                 self.turn ^= 1;
             }
@@ -358,7 +358,7 @@ impl State {
         while let Some(c) = self.pile.pop() {
             self.stacks[usize::from(p)].push(c);
         }
-        self.dibs = NO_DIBS;
+        self.claim = NO_CLAIM;
         self.turn = p;
         if self.left == 0 {
             self.known_tricks += 1;
@@ -488,7 +488,7 @@ fn run_unit(config: &HandsConfig, table: Table, unit: &Unit, stop: &AtomicBool) 
         budget,
         left: budget.iter().sum(),
         pile: Ring::EMPTY,
-        dibs: NO_DIBS,
+        claim: NO_CLAIM,
         owed: 0,
         turn: unit.leader,
         known_tricks: 0,
@@ -577,7 +577,7 @@ mod tests {
             budget: [0; 6],
             left: 0,
             pile: Ring::EMPTY,
-            dibs: NO_DIBS,
+            claim: NO_CLAIM,
             owed: 0,
             turn: position.leader().index() as u8,
             known_tricks: 0,

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 
 use bmn_app::LedgerChoice;
-use bmn_app::input::{EngineInput, RulesInput};
+use bmn_app::input::{EngineInput, RulesInput, TableInput};
 use clap::builder::ValueParser;
 use clap::{Arg, Args, Command};
 
@@ -54,7 +54,7 @@ pub struct RulesArgs {
     #[arg(long, value_name = "TABLE")]
     pub penalties: Option<String>,
     /// With more than two players, what happens when a payer runs out part-way through a debt:
-    /// `pass` the rest to the next player (Paulhus) or the player with dibs `collect`s the pile
+    /// `pass` the rest to the next player (Paulhus) or the player with the claim `collect`s the pile
     /// [default: pass].
     #[arg(long, value_name = "RULE", value_parser = ["pass", "collect"])]
     pub on_empty: Option<String>,
@@ -163,6 +163,15 @@ pub struct ShardArg {
     /// with BMN_SHARDS). Merge the shards' files with `bmn merge`.
     #[arg(long, value_name = "i/N|auto")]
     pub shard: Option<String>,
+}
+
+/// The table of `--deck`, `--players` and `--balanced`.
+pub fn table(deck: DeckArg, players: PlayersArg, balanced: bool) -> TableInput {
+    TableInput {
+        deck: deck.deck,
+        players: players.players,
+        balanced,
+    }
 }
 
 /// `bmn completions SHELL`.

@@ -10,6 +10,7 @@ mod commands;
 mod exit;
 mod output;
 mod progress;
+mod stop;
 
 use std::process::ExitCode;
 

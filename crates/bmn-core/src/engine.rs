@@ -65,7 +65,7 @@ pub fn play_trick_observed(
 
     let mut pile: Vec<Kind> = Vec::new();
     let mut turn = leader.index();
-    // The debt in force: (player with dibs, cards still owed, whether any were paid yet).
+    // The debt in force: (player with the claim, cards still owed, whether any were paid yet).
     let mut debt: Option<(usize, u8, bool)> = None;
     let taker = loop {
         let still_in = out.iter().filter(|&&o| !o).count();
@@ -77,8 +77,8 @@ pub fn play_trick_observed(
         let Some(card) = stacks[turn].pop_front() else {
             // Must play (lead, follow or pay) with no cards: out for the rest of the game.
             out[turn] = true;
-            if let (Some((dibs, _, true)), OnEmpty::Collect) = (debt, rules.on_empty) {
-                break dibs; // `collect`: running out part-way through paying ends the debt
+            if let (Some((claim, _, true)), OnEmpty::Collect) = (debt, rules.on_empty) {
+                break claim; // `collect`: running out part-way through paying ends the debt
             }
             // `pass` (and a payer who had nothing to pay with): play, and any debt, passes on.
             turn = next_in(&out, turn);
@@ -93,9 +93,9 @@ pub fn play_trick_observed(
                 turn = next_in(&out, turn);
                 None
             }
-            (None, Some((dibs, 1, _))) => Some(dibs),
-            (None, Some((dibs, owed, _))) => {
-                debt = Some((dibs, owed - 1, true));
+            (None, Some((claim, 1, _))) => Some(claim),
+            (None, Some((claim, owed, _))) => {
+                debt = Some((claim, owed - 1, true));
                 None
             }
             (None, None) => {
@@ -108,7 +108,7 @@ pub fn play_trick_observed(
             kind: card,
             claim: match taker {
                 Some(t) => Some((Player(t), 0)),
-                None => debt.map(|(dibs, owed, _)| (Player(dibs), owed)),
+                None => debt.map(|(claim, owed, _)| (Player(claim), owed)),
             },
         });
         if let Some(t) = taker {

@@ -12,7 +12,7 @@ pub enum OnEmpty {
     /// Paulhus 1999: the rest of the debt passes to the next player still in.
     #[default]
     Pass,
-    /// everything2: the player with dibs takes the pile at once, as if the debt had been paid.
+    /// everything2: the player with the claim takes the pile at once, as if the debt had been paid.
     Collect,
 }
 

@@ -311,7 +311,7 @@ fn step(g: Game) -> Game {
     var pile = empty();
     var m: u32;
     var debt: u32;
-    // After the opening, `x` pays and `y` has dibs.
+    // After the opening, `x` pays and `y` has the claim.
     if (a <= b) {
         if (a == x.len) {
             return Game(x, y, xid, cards + 2u * a, tricks + 1u, xid ^ 1u);

@@ -91,18 +91,18 @@ pub fn play_cardwise(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Playe
             } else {
                 debt -= 1;
                 if debt == 0 {
-                    let dibs = turn ^ 1;
-                    hands[dibs].extend(&pile[..m]);
+                    let claim = turn ^ 1;
+                    hands[claim].extend(&pile[..m]);
                     cards += m as u32;
                     tricks += 1;
                     if hands[turn].len == 0 {
                         return Played::Finished {
-                            winner: dibs as u8,
+                            winner: claim as u8,
                             cards,
                             tricks,
                         };
                     }
-                    lead = dibs;
+                    lead = claim;
                     break;
                 }
             }

@@ -37,9 +37,10 @@ pub const DEFAULT_MAX_TRICKS: u32 = 3000;
 /// Result of one game in the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Played {
-    /// The game ended: `winner` (0 = player 1, 1 = player 2) holds every card.
+    /// The game ended: `winner` holds every card.
     Finished {
-        /// 0 or 1.
+        /// The winner's 0-based seat: 0 is player 1, 1 is player 2 (the JSON's `winner`
+        /// counts from 1).
         winner: u8,
         /// Cards laid on the pile during the whole game.
         cards: u32,

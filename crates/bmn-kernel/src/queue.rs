@@ -222,7 +222,7 @@ impl<const N: usize, const PEXT: bool> LaneSet for QueueLanes<N, PEXT> {
             }
             let m2 = m.wrapping_add(if payoff { v } else { before + u64::from(pen) });
             if payoff {
-                // y (the dibs holder) takes the pile of `m2` cards under its stack. Wrapping:
+                // y (the claim holder) takes the pile of `m2` cards under its stack. Wrapping:
                 // a lane with no deal left keeps stepping on stale state, whose stacks may be
                 // 0; its results are never read.
                 let ny = 63u64.wrapping_sub(u64::from(ym2.leading_zeros()));

@@ -8,7 +8,7 @@
 //!   card is laid at step `2a`, the follower's `b`-th at step `2b + 1`, so the leader's comes
 //!   first iff `a <= b`;
 //! - a payment of `v` either meets a penalty card at index `k < v` (the debt moves) or is
-//!   paid off by `v` plain cards (the dibs holder takes the pile);
+//!   paid off by `v` plain cards (the claim holder takes the pile);
 //! - a player who must play and has no cards shows up as the sentinel bit at `n` (their stack
 //!   length) being found first, so "runs out" needs no separate test in the common path.
 
@@ -367,7 +367,7 @@ fn play_stacks<S: TrickStack, const KEEP: bool>(
         let mut pile = S::empty_pile();
         let mut m; // cards on the pile
         let mut debt; // value of the last penalty card
-        // After the opening, `x` is the payer and `y` has dibs.
+        // After the opening, `x` is the payer and `y` has the claim.
         if a <= b {
             // The leader's card `a` comes first; both players laid `a` plain cards before it.
             if x.ends_at(a) {
@@ -423,7 +423,7 @@ fn play_stacks<S: TrickStack, const KEEP: bool>(
                     break;
                 }
                 if $p.ends_at(k) {
-                    // The payer runs out: the dibs holder takes the pile and every card.
+                    // The payer runs out: the claim holder takes the pile and every card.
                     if KEEP {
                         $p.drop_top(k);
                         $d.take(&pile, m + k);

@@ -37,7 +37,7 @@ fn penalty(kind: Kind) -> Option<u8> {
 pub(crate) struct PassKey {
     p2: Stack,
     pile: Stack,
-    /// (player with dibs, 0 for player 1 or 1 for player 2; cards still owed).
+    /// (player with the claim, 0 for player 1 or 1 for player 2; cards still owed).
     debt: Option<(u8, u8)>,
 }
 
@@ -111,17 +111,17 @@ impl Pass {
                     self.key.debt = Some((turn, v));
                     turn ^= 1;
                 }
-                (None, Some((dibs, 1))) => {
-                    if dibs == 0 {
+                (None, Some((claim, 1))) => {
+                    if claim == 0 {
                         self.gained.extend(self.key.pile.iter());
                         self.key.pile = Stack::default();
                     } else {
                         self.key.p2.append(&mut self.key.pile);
                     }
                     self.key.debt = None;
-                    turn = dibs;
+                    turn = claim;
                 }
-                (None, Some((dibs, owed))) => self.key.debt = Some((dibs, owed - 1)),
+                (None, Some((claim, owed))) => self.key.debt = Some((claim, owed - 1)),
                 (None, None) => turn ^= 1,
             }
         }
