@@ -128,6 +128,13 @@ fn table(rules: &Rules) -> Table {
 }
 
 impl HandsConfig {
+    /// Refuses what [`hands`] cannot enumerate (a deck over [`MAX_CARDS`] cards, a small hand
+    /// of no cards or of the whole deck), so that a front end can refuse it before running
+    /// anything else; [`hands`] checks it again.
+    pub fn check(&self) -> Result<(), CensusError> {
+        self.validate().map(|_| ())
+    }
+
     fn validate(&self) -> Result<Table, CensusError> {
         let n = self.deck.len() as usize;
         if n > MAX_CARDS {

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bmn_census::{CensusCycle, HandsConfig};
+use bmn_census::{CensusCycle, HandsConfig, Method};
 use bmn_core::{CycleId, Player, Position, Rules};
 use bmn_search::DealSource;
 
@@ -75,21 +75,21 @@ pub const DEFAULT_DEALS_MAX_REFERENCE: u64 = 20_000_000;
 pub const HANDS_TO_THE_END: f64 = 3e9;
 const DEFAULT_BASIN_LIMIT: u64 = 1_000_000;
 
-/// Which methods, checked against the table.
+/// Which methods, checked against the table: the request's words parsed, in the order given
+/// (repeats dropped), or every method that applies.
 fn methods(
     req: &CensusRequest,
     players: usize,
     cards: u32,
     from_files: bool,
-) -> Result<Vec<&'static str>> {
-    let all = ["pieces", "hands", "deals"];
-    let applies = |m: &str| m != "hands" || (players == 2 && cards as usize <= 64);
+) -> Result<Vec<Method>> {
+    let applies = |m: Method| m != Method::Hands || (players == 2 && cards as usize <= 64);
     let Some(text) = &req.methods else {
-        return Ok(all.into_iter().filter(|m| applies(m)).collect());
+        return Ok(Method::ALL.into_iter().filter(|&m| applies(m)).collect());
     };
     let mut chosen = Vec::new();
     for word in text.split(',').map(str::trim) {
-        let Some(&m) = all.iter().find(|&&m| m == word) else {
+        let Some(m) = Method::parse(word) else {
             return Err(Error::input(format!(
                 "bad --methods: unknown method '{word}' (expected pieces, hands or deals)"
             )));
@@ -104,7 +104,7 @@ fn methods(
             chosen.push(m);
         }
     }
-    if from_files && !chosen.contains(&"deals") {
+    if from_files && !chosen.contains(&Method::Deals) {
         return Err(Error::input(
             "bad --methods: --enumeration is the deals method, which --methods leaves out",
         ));
@@ -132,8 +132,9 @@ pub struct CensusPlan {
     pub rules: Rules,
     pub seed: u64,
     pub threads: usize,
-    pub methods: Vec<&'static str>,
-    pub max_hand: usize,
+    pub methods: Vec<Method>,
+    /// The small-hand enumeration of `hands` (when chosen), checked.
+    pub hands: Option<HandsConfig>,
     /// Given: `hands` stops at this time whatever its subspace's size; `None`: it runs to
     /// the end where the subspace is small enough, else [`DEFAULT_HANDS_TIME`].
     pub hands_time: Option<Duration>,
@@ -175,7 +176,19 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             .as_ref()
             .map(|t| t.duration("--hands-time"))
             .transpose()?;
-        let factory = if methods.contains(&"pieces") {
+        let hands = methods
+            .contains(&Method::Hands)
+            .then(|| {
+                let config = HandsConfig {
+                    deck: *source.deck(),
+                    rules,
+                    max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+                };
+                config.check().map(|()| config)
+            })
+            .transpose()
+            .map_err(|e| Error::bad("bad --hands", e))?;
+        let factory = if methods.contains(&Method::Pieces) {
             Some(FactoryPlan::try_from(&FactoryRequest {
                 seed: Some(seed),
                 rounds: req.rounds,
@@ -194,7 +207,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
         });
         let deals = match files {
             Some(f) => Some(DealsSource::Files(Box::new(f))),
-            None if !methods.contains(&"deals") || !enumerable(&source, deals_max) => None,
+            None if !methods.contains(&Method::Deals) || !enumerable(&source, deals_max) => None,
             None if players != 2 => Some(DealsSource::Reference),
             None => Some(DealsSource::Play(Box::new(ExhaustivePlan::try_from(
                 &ExhaustiveRequest {
@@ -214,7 +227,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             seed,
             threads,
             methods,
-            max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+            hands,
             hands_time,
             deals_max,
             basin_limit: input::or_default(req.basin_limit, DEFAULT_BASIN_LIMIT, "--basin-limit")?,
@@ -241,15 +254,15 @@ pub fn census(
 
 /// Every cycle reached: a position reaching it, and the methods that reached it.
 #[derive(Default)]
-struct Reached(BTreeMap<CycleId, (Position, BTreeSet<String>)>);
+struct Reached(BTreeMap<CycleId, (Position, BTreeSet<Method>)>);
 
 impl Reached {
-    fn note(&mut self, id: CycleId, p: &Position, method: &str) {
+    fn note(&mut self, id: CycleId, p: &Position, method: Method) {
         self.0
             .entry(id)
             .or_insert_with(|| (p.clone(), BTreeSet::new()))
             .1
-            .insert(method.to_string());
+            .insert(method);
     }
 }
 
@@ -267,8 +280,10 @@ pub fn run(
         pieces = Some(pieces_stage(factory, &mut reached, observer, stop)?);
     }
     let mut hands = None;
-    if plan.methods.contains(&"hands") && !stop.load(Ordering::Relaxed) {
-        hands = Some(hands_stage(plan, &mut reached, observer, stop)?);
+    if let Some(config) = &plan.hands
+        && !stop.load(Ordering::Relaxed)
+    {
+        hands = Some(hands_stage(plan, config, &mut reached, observer, stop)?);
     }
     let mut deals = None;
     let mut enumerated = None;
@@ -279,7 +294,7 @@ pub fn run(
         let e = deals_stage(plan, source, observer, stop)?;
         if e.complete {
             for (id, (p, _)) in &e.classes {
-                reached.note(*id, p, "deals");
+                reached.note(*id, p, Method::Deals);
             }
         }
         deals = Some(DealsRun {
@@ -328,7 +343,7 @@ fn pieces_stage(
     let r = crate::factory::run(factory, observer, stop)?;
     for c in &r.catalogue {
         let p = representative(&c.representative.deal, c.representative.leader)?;
-        reached.note(cycle_id(&c.cycle_id)?, &p, "pieces");
+        reached.note(cycle_id(&c.cycle_id)?, &p, Method::Pieces);
     }
     Ok(PiecesRun {
         distinct_cycle_count: r.distinct_cycle_count,
@@ -340,15 +355,11 @@ fn pieces_stage(
 /// `hands`: every small-hand position, to the end or for the time allowed.
 fn hands_stage(
     plan: &CensusPlan,
+    config: &HandsConfig,
     reached: &mut Reached,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<HandsRun> {
-    let config = HandsConfig {
-        deck: *plan.source.deck(),
-        rules: plan.rules,
-        max_hand: plan.max_hand,
-    };
     let positions = config.positions();
     let limited = positions > HANDS_TO_THE_END || plan.hands_time.is_some();
     let hands_time = plan.hands_time.unwrap_or(DEFAULT_HANDS_TIME);
@@ -356,7 +367,7 @@ fn hands_stage(
     let mut started_bar = false;
     // The time limit stops this stage only: the caller's flag means Ctrl-C.
     let stop_hands = AtomicBool::new(false);
-    let result = bmn_census::hands(&config, plan.threads, &stop_hands, |done, total| {
+    let result = bmn_census::hands(config, plan.threads, &stop_hands, |done, total| {
         if !started_bar {
             observer.start(Some(total), 0, "hand units");
             started_bar = true;
@@ -364,14 +375,15 @@ fn hands_stage(
         let go = observer.progress(done, None) && !stop.load(Ordering::Relaxed);
         go && !(limited && t.elapsed() >= hands_time)
     })
-    .map_err(|e| Error::bad("bad --hands", e))?;
+    // The plan checked the configuration: a refusal here is bmn's fault.
+    .map_err(|e| Error::Failed(format!("the small-hand enumeration: {e}")))?;
     observer.finish();
     for (id, c) in &result.cycles {
-        reached.note(*id, &c.first, "hands");
+        reached.note(*id, &c.first, Method::Hands);
     }
     let elapsed = t.elapsed().as_secs_f64();
     Ok(HandsRun {
-        max_hand: plan.max_hand,
+        max_hand: config.max_hand,
         complete: result.units_done == result.units,
         units: result.units,
         units_done: result.units_done,
