@@ -599,3 +599,68 @@ fn a_census_refuses_a_bad_hands_before_anything_runs() {
         })
     );
 }
+
+/// The census builds its factory's and its enumeration's plans from its own checked values:
+/// the same plans as `bmn pieces factory` and `bmn exhaustive --list-cycles` requests naming
+/// the same table, rules, seed, rounds and threads would make.
+#[test]
+fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
+    use bmn_app::LedgerChoice;
+    use bmn_app::input::RulesInput;
+    for (deck, penalties, on_empty) in [
+        ("2J,2Q,2K,14-", None, None),
+        ("camicia", None, Some("collect")),
+        ("2J,2Q,2K,2A,6-", Some("K3,J2,Q1,A0"), None),
+        ("standard", None, None),
+    ] {
+        let table = TableInput {
+            deck: Some(deck.into()),
+            ..Default::default()
+        };
+        let rules = RulesInput {
+            penalties: penalties.map(Into::into),
+            on_empty: on_empty.map(Into::into),
+        };
+        let plan = CensusPlan::try_from(&CensusRequest {
+            table: table.clone(),
+            rules: rules.clone(),
+            seed: Some(7),
+            threads: Some(3),
+            rounds: Some(5),
+            methods: Some("pieces,deals".into()),
+            deals_max: Some(u64::MAX),
+            ..Default::default()
+        })
+        .unwrap();
+        let factory = FactoryPlan::try_from(&FactoryRequest {
+            seed: Some(7),
+            rounds: Some(5),
+            table: table.clone(),
+            rules: rules.clone(),
+            threads: Some(3),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(
+            format!("{:?}", plan.factory),
+            format!("{:?}", Some(factory))
+        );
+        if deck == "standard" {
+            assert!(plan.deals.is_none(), "more deals than a run plays");
+            continue;
+        }
+        let enumeration = ExhaustivePlan::try_from(&ExhaustiveRequest {
+            deck: deck.into(),
+            rules,
+            list_cycles: true,
+            ledger: LedgerChoice::NONE,
+            threads: Some(3),
+            ..Default::default()
+        })
+        .unwrap();
+        let Some(bmn_app::census::DealsSource::Play(e)) = plan.deals else {
+            panic!("{deck}: two players, deals played");
+        };
+        assert_eq!(format!("{e:?}"), format!("{enumeration:?}"), "{deck}");
+    }
+}

@@ -29,8 +29,8 @@ use bmn_core::{CycleId, Player, Position, Rules};
 use bmn_search::DealSource;
 
 use crate::error::{Error, Result};
-use crate::exhaustive::{self, ExhaustivePlan, ExhaustiveRequest};
-use crate::factory::{FactoryPlan, FactoryRequest};
+use crate::exhaustive::{self, ExhaustivePlan};
+use crate::factory::FactoryPlan;
 use crate::input::{self, RulesInput, TableInput, TimeInput};
 use crate::observer::Observer;
 
@@ -188,18 +188,14 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             })
             .transpose()
             .map_err(|e| Error::bad("bad --hands", e))?;
-        let factory = if methods.contains(&Method::Pieces) {
-            Some(FactoryPlan::try_from(&FactoryRequest {
-                seed: Some(seed),
-                rounds: req.rounds,
-                table: table.clone(),
-                rules: rules_in.clone(),
-                threads: Some(threads),
-                ..FactoryRequest::default()
-            })?)
-        } else {
-            None
-        };
+        let factory = methods
+            .contains(&Method::Pieces)
+            .then(|| {
+                let plan = FactoryPlan::at(source.clone(), rules, seed, threads);
+                let (rounds, _) = input::count_or_time(req.rounds, "--rounds", None, plan.rounds)?;
+                Ok::<_, Error>(FactoryPlan { rounds, ..plan })
+            })
+            .transpose()?;
         let deals_max = req.deals_max.unwrap_or(if players == 2 {
             DEFAULT_DEALS_MAX
         } else {
@@ -209,17 +205,8 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             Some(f) => Some(DealsSource::Files(Box::new(f))),
             None if !methods.contains(&Method::Deals) || !enumerable(&source, deals_max) => None,
             None if players != 2 => Some(DealsSource::Reference),
-            None => Some(DealsSource::Play(Box::new(ExhaustivePlan::try_from(
-                &ExhaustiveRequest {
-                    deck: source.deck().to_string(),
-                    leader: None,
-                    rules: rules_in.clone(),
-                    // Every cycling deal, to check the basins' deals against.
-                    list_cycles: true,
-                    ledger: crate::LedgerChoice::NONE,
-                    threads: Some(threads),
-                    ..ExhaustiveRequest::default()
-                },
+            None => Some(DealsSource::Play(Box::new(enumeration(
+                &source, rules, threads,
             )?))),
         };
         Ok(CensusPlan {
@@ -236,6 +223,22 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             source,
         })
     }
+}
+
+/// The enumeration `deals` plays: every deal, player 1 leading, under the census's rules,
+/// listing every cycling deal (to check the basins' deals against), recorded in no ledger.
+fn enumeration(source: &DealSource, rules: Rules, threads: usize) -> Result<ExhaustivePlan> {
+    let every = ExhaustivePlan::of_deck(*source.deck(), Player(0))
+        .map_err(|e| Error::bad("bad --deck", e))?
+        .under(rules)?;
+    let mut enumeration = every.enumeration;
+    enumeration.list_cycles = true;
+    Ok(ExhaustivePlan {
+        enumeration,
+        threads,
+        ledger: crate::LedgerChoice::NONE,
+        ..every
+    })
 }
 
 /// Whether every deal of the table is few enough (at most `deals_max`) to play them all.
@@ -332,7 +335,7 @@ pub fn run(
     ))
 }
 
-/// `pieces`: the factory's catalogue, each cycle noted.
+/// `pieces`: the factory's catalogue, each cycle with balanced deals noted.
 fn pieces_stage(
     factory: &FactoryPlan,
     reached: &mut Reached,
@@ -340,13 +343,13 @@ fn pieces_stage(
     stop: &AtomicBool,
 ) -> Result<PiecesRun> {
     let t = Instant::now();
-    let r = crate::factory::run(factory, observer, stop)?;
-    for c in &r.catalogue {
-        let p = representative(&c.representative.deal, c.representative.leader)?;
-        reached.note(cycle_id(&c.cycle_id)?, &p, Method::Pieces);
+    let found = crate::factory::play(factory, observer, stop)?;
+    for listed in found.catalogue.listing() {
+        let c = listed.entry;
+        reached.note(c.cycle_id, &c.representative, Method::Pieces);
     }
     Ok(PiecesRun {
-        distinct_cycle_count: r.distinct_cycle_count,
+        distinct_cycle_count: found.catalogue.cycles.len(),
         balanced_cycles: 0,
         elapsed_seconds: t.elapsed().as_secs_f64(),
     })
@@ -451,17 +454,4 @@ fn catalogue_stage(
     }
     catalogue.sort_by(|a, b| b.deals.len().cmp(&a.deals.len()).then(a.id.cmp(&b.id)));
     catalogue
-}
-
-// A cycle's id and representative as another command reported them: bmn wrote them, so one
-// that does not read back is a failure, not the user's input.
-fn cycle_id(text: &str) -> Result<CycleId> {
-    u64::from_str_radix(text, 16)
-        .map(CycleId)
-        .map_err(|e| Error::Failed(format!("a cycle id '{text}': {e}")))
-}
-
-fn representative(deal: &str, leader: usize) -> Result<Position> {
-    Position::parse(deal, Player(leader.saturating_sub(1)))
-        .map_err(|e| Error::Failed(format!("a cycle's representative '{deal}': {e}")))
 }
