@@ -367,15 +367,14 @@ fn hands_stage(
     let limited = positions > HANDS_TO_THE_END || plan.hands_time.is_some();
     let hands_time = plan.hands_time.unwrap_or(DEFAULT_HANDS_TIME);
     let t = Instant::now();
-    let mut started_bar = false;
     // The time limit stops this stage only: the caller's flag means Ctrl-C.
     let stop_hands = AtomicBool::new(false);
-    let result = bmn_census::hands(config, plan.threads, &stop_hands, |done, total| {
-        if !started_bar {
-            observer.start(Some(total), 0, "hand units");
-            started_bar = true;
-        }
-        let go = observer.progress(done, None) && !stop.load(Ordering::Relaxed);
+    // Counted in positions, not units: a unit of a big deck takes tens of seconds, and its walk
+    // reports the positions it decides as it goes.
+    observer.start(Some(positions as u64), 0, "positions decided");
+    let result = bmn_census::hands(config, plan.threads, &stop_hands, |p| {
+        let units = format!("{} of {} hand units", p.units_done, p.units);
+        let go = observer.progress(p.decided as u64, Some(&units)) && !stop.load(Ordering::Relaxed);
         go && !(limited && t.elapsed() >= hands_time)
     })
     // The plan checked the configuration: a refusal here is bmn's fault.
@@ -454,4 +453,52 @@ fn catalogue_stage(
     }
     catalogue.sort_by(|a, b| b.deals.len().cmp(&a.deals.len()).then(a.id.cmp(&b.id)));
     catalogue
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Hooks;
+
+    /// The positions decided on each progress call while the hands stage has merged six units.
+    #[derive(Default)]
+    struct Watch(Vec<u64>);
+
+    impl Hooks for Watch {
+        fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
+            if message.is_some_and(|m| m.starts_with("6 of ")) {
+                self.0.push(done);
+            }
+            // Seen moving: enough.
+            !self.0.windows(2).any(|w| w[1] > w[0])
+        }
+    }
+    impl Observer for Watch {}
+
+    /// The hands stage's progress moves while a long unit runs: on one thread, Camicia's
+    /// unit 6 (of hands of at most two cards) takes minutes, and the positions decided grow
+    /// while six units are merged.
+    #[test]
+    fn the_hands_stage_reports_positions_while_a_unit_runs() {
+        let plan = CensusPlan::try_from(&CensusRequest {
+            table: TableInput {
+                deck: Some("camicia".into()),
+                ..Default::default()
+            },
+            methods: Some("hands".into()),
+            threads: Some(1),
+            hands_time: Some(TimeInput::Seconds(30.0)),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut watch = Watch::default();
+        let report = run(&plan, &mut watch, &AtomicBool::new(false)).unwrap();
+        assert!(
+            watch.0.windows(2).any(|w| w[1] > w[0]),
+            "progress while unit 6 ran: {:?}",
+            watch.0
+        );
+        let hands = report.hands_run.unwrap();
+        assert_eq!((hands.units_done, hands.complete), (6, false));
+    }
 }
