@@ -21,11 +21,12 @@
 //! names the cycle.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{CycleId, Deck, Kind, Outcome, Player, Position, Rules, Span, play_out};
 
 use crate::error::CensusError;
+use crate::progress::{HandsProgress, Tally};
 
 /// The most cards a deck may have here (ring buffers of this size).
 pub const MAX_CARDS: usize = 64;
@@ -75,39 +76,9 @@ pub struct HandsResult {
     pub decided: f64,
 }
 
-/// How far an enumeration has got, for a progress display: the units merged so far, and the
-/// positions decided so far by every unit, the ones still running included (so that it moves
-/// while a long unit runs; the result counts merged units only).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HandsProgress {
-    pub units_done: u64,
-    pub units: u64,
-    pub decided: f64,
-    pub positions: f64,
-}
-
 /// Cards a walk decides between reports of its decided positions (and checks of its stop):
 /// often enough to move a display many times a second, rarely enough to cost nothing.
 const REPORT_NODES: u64 = 4096;
-
-/// Positions decided by the units at work, summed as they report in batches: an `f64` in an
-/// atomic's bits, since a unit's count can pass `u64` on big decks.
-#[derive(Default)]
-struct Tally(AtomicU64);
-
-impl Tally {
-    fn add(&self, decided: f64) {
-        let _ = self
-            .0
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
-                Some((f64::from_bits(bits) + decided).to_bits())
-            });
-    }
-
-    fn get(&self) -> f64 {
-        f64::from_bits(self.0.load(Ordering::Relaxed))
-    }
-}
 
 /// Positions a unit holds at most on small decks (under a second of work).
 const UNIT_POSITIONS: f64 = 2e7;

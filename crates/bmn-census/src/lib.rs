@@ -18,11 +18,13 @@ pub mod error;
 pub mod estimate;
 pub mod hands;
 pub mod method;
+pub mod progress;
 
 pub use catalogue::{CensusCycle, CensusDeal, describe, describe_all};
 pub use class::{anti_periodic, splits_at_rest_state};
 pub use deals::{EveryDeal, every_deal};
 pub use error::CensusError;
 pub use estimate::{Chapman, Recall, chapman, recall};
-pub use hands::{HandsConfig, HandsCycle, HandsProgress, HandsResult, hands};
+pub use hands::{HandsConfig, HandsCycle, HandsResult, hands};
 pub use method::Method;
+pub use progress::HandsProgress;

@@ -151,23 +151,8 @@ impl TryFrom<&CensusRequest> for CensusPlan {
     type Error = Error;
 
     fn try_from(req: &CensusRequest) -> Result<Self> {
-        let files = (!req.enumeration.is_empty())
-            .then(|| shards::Sharded::read(&req.enumeration))
-            .transpose()?;
-        // The files name their deck and rules; the request may repeat them, not contradict them.
-        let (mut table, mut rules_in) = (req.table.clone(), req.rules.clone());
-        if let Some(f) = &files {
-            table.deck.get_or_insert_with(|| f.deck.to_string());
-            rules_in
-                .penalties
-                .get_or_insert_with(|| f.penalties.clone());
-        }
-        let rules = rules_in.rules()?;
-        let source = table.source()?;
+        let (files, source, rules) = table(req)?;
         let players = source.players();
-        if let Some(f) = &files {
-            f.matches(&source, &rules)?;
-        }
         let threads = input::threads(req.threads)?;
         let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
         let methods = methods(req, players, source.deck().len(), files.is_some())?;
@@ -178,16 +163,8 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             .transpose()?;
         let hands = methods
             .contains(&Method::Hands)
-            .then(|| {
-                let config = HandsConfig {
-                    deck: *source.deck(),
-                    rules,
-                    max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
-                };
-                config.check().map(|()| config)
-            })
-            .transpose()
-            .map_err(|e| Error::bad("bad --hands", e))?;
+            .then(|| hands_config(req, &source, rules))
+            .transpose()?;
         let factory = methods
             .contains(&Method::Pieces)
             .then(|| {
@@ -223,6 +200,39 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             source,
         })
     }
+}
+
+/// The table and rules: the request's, where `--enumeration` gives files completed by theirs
+/// (they name their deck and rules; the request may repeat them, not contradict them), and the
+/// files read and merged.
+fn table(req: &CensusRequest) -> Result<(Option<shards::Sharded>, DealSource, Rules)> {
+    let files = (!req.enumeration.is_empty())
+        .then(|| shards::Sharded::read(&req.enumeration))
+        .transpose()?;
+    let (mut table, mut rules_in) = (req.table.clone(), req.rules.clone());
+    if let Some(f) = &files {
+        table.deck.get_or_insert_with(|| f.deck.to_string());
+        rules_in
+            .penalties
+            .get_or_insert_with(|| f.penalties.clone());
+    }
+    let rules = rules_in.rules()?;
+    let source = table.source()?;
+    if let Some(f) = &files {
+        f.matches(&source, &rules)?;
+    }
+    Ok((files, source, rules))
+}
+
+/// The small-hand enumeration of `hands`, checked (`--hands`) before anything runs.
+fn hands_config(req: &CensusRequest, source: &DealSource, rules: Rules) -> Result<HandsConfig> {
+    let config = HandsConfig {
+        deck: *source.deck(),
+        rules,
+        max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+    };
+    config.check().map_err(|e| Error::bad("bad --hands", e))?;
+    Ok(config)
 }
 
 /// The enumeration `deals` plays: every deal, player 1 leading, under the census's rules,
@@ -288,32 +298,12 @@ pub fn run(
     {
         hands = Some(hands_stage(plan, config, &mut reached, observer, stop)?);
     }
-    let mut deals = None;
-    let mut enumerated = None;
+    let (mut deals, mut enumerated) = (None, None);
     if let Some(source) = &plan.deals
         && !stop.load(Ordering::Relaxed)
     {
-        let t = Instant::now();
-        let e = deals_stage(plan, source, observer, stop)?;
-        if e.complete {
-            for (id, (p, _)) in &e.classes {
-                reached.note(*id, p, Method::Deals);
-            }
-        }
-        deals = Some(DealsRun {
-            deals: e.deals,
-            cycling_deals: e.cycling,
-            distinct_cycle_count: e.classes.len(),
-            enumeration_files: match source {
-                DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
-                _ => Vec::new(),
-            },
-            elapsed_seconds: match source {
-                DealsSource::Files(f) => f.elapsed_seconds,
-                _ => t.elapsed().as_secs_f64(),
-            },
-        });
-        enumerated = Some(e);
+        let (run, e) = deals_stage(plan, source, &mut reached, observer, stop)?;
+        (deals, enumerated) = (Some(run), Some(e));
     }
     let catalogue = catalogue_stage(plan, &reached, observer);
     let truth = enumerated.as_ref().filter(|e| e.complete);
@@ -402,8 +392,40 @@ fn hands_stage(
     })
 }
 
-/// `deals`: every deal's outcome, played here or read from the shards' files.
+/// `deals`: every deal's outcome, played here or read from the shards' files; every cycle
+/// noted where every deal was.
 fn deals_stage(
+    plan: &CensusPlan,
+    source: &DealsSource,
+    reached: &mut Reached,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<(DealsRun, Enumerated)> {
+    let t = Instant::now();
+    let e = every_deal(plan, source, observer, stop)?;
+    if e.complete {
+        for (id, (p, _)) in &e.classes {
+            reached.note(*id, p, Method::Deals);
+        }
+    }
+    let run = DealsRun {
+        deals: e.deals,
+        cycling_deals: e.cycling,
+        distinct_cycle_count: e.classes.len(),
+        enumeration_files: match source {
+            DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
+            _ => Vec::new(),
+        },
+        elapsed_seconds: match source {
+            DealsSource::Files(f) => f.elapsed_seconds,
+            _ => t.elapsed().as_secs_f64(),
+        },
+    };
+    Ok((run, e))
+}
+
+/// Every deal's outcome, played here or read from the shards' files.
+fn every_deal(
     plan: &CensusPlan,
     source: &DealsSource,
     observer: &mut dyn Observer,
