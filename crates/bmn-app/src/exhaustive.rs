@@ -184,6 +184,24 @@ impl durable::Units<ExhaustiveParams> for Ranks<'_> {
     }
 }
 
+impl ExhaustivePlan {
+    /// This enumeration under `rules`, on the engine an enumeration picks for them when not
+    /// told (the fastest kernel that plays them, else the reference engine).
+    pub fn under(self, rules: Rules) -> Result<Self> {
+        let cards = self.enumeration.deals.deck().len() as usize;
+        let engine = EngineInput::default().plan(rules, 2, cards, &default_engine())?;
+        Ok(ExhaustivePlan {
+            enumeration: Enumeration {
+                engine: engine.engine,
+                max_tricks: engine.max_tricks,
+                ..self.enumeration
+            },
+            rules,
+            ..self
+        })
+    }
+}
+
 /// An enumeration's engine when not told: the fastest kernel, with the reference engine's
 /// give-up and the kernels' trick cap of an enumeration.
 pub(crate) fn default_engine() -> EnginePlan {

@@ -131,25 +131,45 @@ impl Default for FactoryPlan {
     }
 }
 
+impl FactoryPlan {
+    /// The factory at `source`'s table under `rules`, with this seed and these threads and
+    /// every other setting its default (the table's default completion included): a request
+    /// that names only these, built from values already checked.
+    pub fn at(source: DealSource, rules: Rules, seed: u64, threads: usize) -> FactoryPlan {
+        let d = FactoryPlan::default();
+        let table = PieceTable::of(&source, rules, &d.config.filter);
+        let completion = default_completion(table, None);
+        FactoryPlan {
+            config: FactoryConfig {
+                seed,
+                rules,
+                completion: Some(completion),
+                ..d.config
+            },
+            source,
+            threads,
+            ..d
+        }
+    }
+}
+
 impl TryFrom<&FactoryRequest> for FactoryPlan {
     type Error = Error;
 
     fn try_from(req: &FactoryRequest) -> Result<Self> {
-        let default = FactoryPlan::default();
         let rules = req.rules.rules()?;
         let source = req.table.source()?;
         let threads = input::threads(req.threads)?;
+        let at = FactoryPlan::at(source, rules, req.seed.unwrap_or(DEFAULT_SEED), threads);
         let (rounds, time) =
-            input::count_or_time(req.rounds, "--rounds", req.time.as_ref(), default.rounds)?;
-        let d = default.config;
+            input::count_or_time(req.rounds, "--rounds", req.time.as_ref(), at.rounds)?;
+        let d = at.config;
         let moves = match &req.moves {
             Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("bad --moves", e))?,
             None => d.moves.clone(),
         };
-        let completion = completion(req, &source, rules, &d.filter)?;
+        let completion = completion(req, &at.source, rules, &d.filter)?;
         let config = FactoryConfig {
-            seed: req.seed.unwrap_or(d.seed),
-            rules,
             walkers: input::or_default(req.walkers, d.walkers, "--walkers")?,
             neighbours: input::or_default(req.neighbours, d.neighbours, "--neighbours")?,
             moves,
@@ -161,11 +181,23 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
         };
         Ok(FactoryPlan {
             config,
-            source,
             rounds,
             time,
-            threads,
+            ..at
         })
+    }
+}
+
+/// The third pieces searched when `--complete` is not given: the template where it fits the
+/// deck (the standard deck), else every pair (of at most `max_len` cards); none where pieces
+/// do not fill the deck.
+fn default_completion(table: Option<PieceTable>, max_len: Option<u32>) -> Completion {
+    match table {
+        None => Completion::None,
+        Some(t) => match t.template {
+            Some(cards) => Completion::Template(cards),
+            None => Completion::Pairs(max_len.unwrap_or(u32::MAX)),
+        },
     }
 }
 
@@ -189,7 +221,8 @@ fn completion(
         }
     };
     let complete = match (asked, target, template_cards) {
-        (Some("none"), _, _) | (None, None, _) => Completion::None,
+        (None, _, _) => default_completion(table, req.complete_max_len),
+        (Some("none"), _, _) => Completion::None,
         (Some(mode), None, _) => {
             return Err(Error::input(format!(
                 "bad --complete {mode}: pieces fill two-player decks of four jacks played with \
@@ -198,9 +231,8 @@ fn completion(
                 source.players()
             )));
         }
-        // The template where it fits the deck (the standard deck), else every pair.
-        (None | Some("template"), Some(_), Some(cards)) => Completion::Template(cards),
-        (None | Some("pairs"), Some(_), _) => Completion::Pairs(max_len),
+        (Some("template"), Some(_), Some(cards)) => Completion::Template(cards),
+        (Some("pairs"), Some(_), _) => Completion::Pairs(max_len),
         (Some(_), Some(_), _) => {
             return Err(Error::input(format!(
                 "bad --complete template: the test template (`--J {} J TEST J- / J-`) does not \
@@ -235,13 +267,22 @@ pub fn run(
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<FactoryReport> {
+    Ok(report(plan, &play(plan, observer, stop)?))
+}
+
+/// [`run`] less the report: what the factory found, as values (the census reads its cycles).
+pub(crate) fn play(
+    plan: &FactoryPlan,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<FactoryRun> {
     let limits = RoundLimits {
         rounds: plan.rounds,
         time: plan.time,
     };
     let source = &plan.source;
-    let found = bmn_climb::factory::run(&plan.config, source, limits, plan.threads, stop, observer)
-        .map_err(|e| match e {
+    bmn_climb::factory::run(&plan.config, source, limits, plan.threads, stop, observer).map_err(
+        |e| match e {
             FactoryError::NoSeeds => Error::Failed(format!(
                 "no game that never ends was found at this table to start from ({} {} players); \
              try more --seeds",
@@ -249,8 +290,8 @@ pub fn run(
                 source.players()
             )),
             FactoryError::Pieces(e) => Error::Failed(e.to_string()),
-        })?;
-    Ok(report(plan, &found))
+        },
+    )
 }
 
 /// A card list searched for third pieces (the one that fills the test template, `--J FILTER J
@@ -305,18 +346,15 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
             let e = l.entry;
             let (example, preperiod) = e.balanced[0].clone();
             CatalogueJson {
-                cycle_id: e.cycle_id.clone(),
+                cycle_id: e.cycle_id.to_string(),
                 period: e.period.into(),
-                representative: PositionJson {
-                    deal: e.representative.0.clone(),
-                    leader: e.representative.1,
-                },
+                representative: (&e.representative).into(),
                 balanced_deals: e.balanced_count,
                 example,
                 preperiod: preperiod.into(),
                 pieces: e.pieces.clone(),
                 kind: l.kinship.name(),
-                relative_of: l.relative_of,
+                relative_of: l.relative_of.map(|id| id.to_string()),
                 basin_positions: e.basin_positions,
                 basin_complete: e.basin_complete,
                 round: e.round,

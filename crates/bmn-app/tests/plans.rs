@@ -544,3 +544,123 @@ fn the_defaults_are_the_documented_numbers() {
     let bench = BenchPlan::try_from(&BenchRequest::default()).unwrap();
     assert_eq!(bench.games, 300_000);
 }
+
+/// `--hands` is checked with the plan, before any stage runs: a census asking for a small
+/// hand the enumeration refuses (none, or the whole deck) fails at once, without playing the
+/// factory's `pieces` first. Where `hands` does not run, `--hands` is not its business.
+#[test]
+fn a_census_refuses_a_bad_hands_before_anything_runs() {
+    use bmn_app::Hooks;
+    use bmn_app::census::census;
+    use bmn_app::observer::Observer;
+    use bmn_census::{HandsConfig, Method};
+    /// Counts the stages started: none may start before the refusal.
+    struct Stages(usize);
+    impl Hooks for Stages {
+        fn start(&mut self, _: Option<u64>, _: u64, _: &str) {
+            self.0 += 1;
+        }
+    }
+    impl Observer for Stages {}
+    let camicia = |hands, methods: Option<&str>| CensusRequest {
+        table: TableInput {
+            deck: Some("camicia".into()),
+            ..Default::default()
+        },
+        hands,
+        methods: methods.map(Into::into),
+        ..Default::default()
+    };
+    for hands in [0, 40, 41] {
+        let e = error(CensusPlan::try_from(&camicia(Some(hands), None)));
+        assert!(
+            e.starts_with("bad --hands: the small hand must hold"),
+            "{e}"
+        );
+        let mut stages = Stages(0);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let e = error(census(&camicia(Some(hands), None), &mut stages, &stop));
+        assert!(e.starts_with("bad --hands"), "{e}");
+        assert_eq!(
+            stages.0, 0,
+            "nothing ran before --hands {hands} was refused"
+        );
+    }
+    let plan = CensusPlan::try_from(&camicia(Some(0), Some("pieces"))).unwrap();
+    assert_eq!((plan.methods, plan.hands), (vec![Method::Pieces], None));
+    let plan = CensusPlan::try_from(&camicia(None, Some("deals, hands,deals"))).unwrap();
+    assert_eq!(plan.methods, [Method::Deals, Method::Hands]);
+    assert_eq!(
+        plan.hands,
+        Some(HandsConfig {
+            deck: *plan.source.deck(),
+            rules: plan.rules,
+            max_hand: 2,
+        })
+    );
+}
+
+/// The census builds its factory's and its enumeration's plans from its own checked values:
+/// the same plans as `bmn pieces factory` and `bmn exhaustive --list-cycles` requests naming
+/// the same table, rules, seed, rounds and threads would make.
+#[test]
+fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
+    use bmn_app::LedgerChoice;
+    use bmn_app::input::RulesInput;
+    for (deck, penalties, on_empty) in [
+        ("2J,2Q,2K,14-", None, None),
+        ("camicia", None, Some("collect")),
+        ("2J,2Q,2K,2A,6-", Some("K3,J2,Q1,A0"), None),
+        ("standard", None, None),
+    ] {
+        let table = TableInput {
+            deck: Some(deck.into()),
+            ..Default::default()
+        };
+        let rules = RulesInput {
+            penalties: penalties.map(Into::into),
+            on_empty: on_empty.map(Into::into),
+        };
+        let plan = CensusPlan::try_from(&CensusRequest {
+            table: table.clone(),
+            rules: rules.clone(),
+            seed: Some(7),
+            threads: Some(3),
+            rounds: Some(5),
+            methods: Some("pieces,deals".into()),
+            deals_max: Some(u64::MAX),
+            ..Default::default()
+        })
+        .unwrap();
+        let factory = FactoryPlan::try_from(&FactoryRequest {
+            seed: Some(7),
+            rounds: Some(5),
+            table: table.clone(),
+            rules: rules.clone(),
+            threads: Some(3),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(
+            format!("{:?}", plan.factory),
+            format!("{:?}", Some(factory))
+        );
+        if deck == "standard" {
+            assert!(plan.deals.is_none(), "more deals than a run plays");
+            continue;
+        }
+        let enumeration = ExhaustivePlan::try_from(&ExhaustiveRequest {
+            deck: deck.into(),
+            rules,
+            list_cycles: true,
+            ledger: LedgerChoice::NONE,
+            threads: Some(3),
+            ..Default::default()
+        })
+        .unwrap();
+        let Some(bmn_app::census::DealsSource::Play(e)) = plan.deals else {
+            panic!("{deck}: two players, deals played");
+        };
+        assert_eq!(format!("{e:?}"), format!("{enumeration:?}"), "{deck}");
+    }
+}

@@ -12,6 +12,7 @@ use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
 
 use crate::class::{anti_periodic, splits_at_rest_state};
+use crate::method::Method;
 use bmn_deals::BigUint;
 
 /// A balanced deal whose game never ends.
@@ -49,7 +50,7 @@ pub struct CensusCycle {
     /// template form (`Δ1 J Δ2 J ... J -` against `J -`).
     pub pieces: Option<Vec<String>>,
     /// The methods that reached it.
-    pub found_by: BTreeSet<String>,
+    pub found_by: BTreeSet<Method>,
     /// Every balanced deal with player 1 leading in its basin, by rank.
     pub deals: Vec<CensusDeal>,
 }

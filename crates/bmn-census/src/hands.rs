@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use bmn_core::{CycleId, Deck, Kind, Outcome, Player, Position, Rules, Span, play_out};
 
 use crate::error::CensusError;
+use crate::progress::{HandsProgress, Tally};
 
 /// The most cards a deck may have here (ring buffers of this size).
 pub const MAX_CARDS: usize = 64;
@@ -74,6 +75,10 @@ pub struct HandsResult {
     pub positions: f64,
     pub decided: f64,
 }
+
+/// Cards a walk decides between reports of its decided positions (and checks of its stop):
+/// often enough to move a display many times a second, rarely enough to cost nothing.
+const REPORT_NODES: u64 = 4096;
 
 /// Positions a unit holds at most on small decks (under a second of work).
 const UNIT_POSITIONS: f64 = 2e7;
@@ -128,6 +133,13 @@ fn table(rules: &Rules) -> Table {
 }
 
 impl HandsConfig {
+    /// Refuses what [`hands`] cannot enumerate (a deck over [`MAX_CARDS`] cards, a small hand
+    /// of no cards or of the whole deck), so that a front end can refuse it before running
+    /// anything else; [`hands`] checks it again.
+    pub fn check(&self) -> Result<(), CensusError> {
+        self.validate().map(|_| ())
+    }
+
     fn validate(&self) -> Result<Table, CensusError> {
         let n = self.deck.len() as usize;
         if n > MAX_CARDS {
@@ -385,6 +397,10 @@ struct Walk<'a> {
     unit: &'a Unit,
     /// Raised: the unit is abandoned (and not merged), so that a stop takes effect at once.
     stop: &'a AtomicBool,
+    /// Where the walk reports its decided positions every [`REPORT_NODES`] cards, and how
+    /// many it has reported.
+    report: &'a (dyn Fn(f64) + Sync),
+    reported: f64,
     /// The big stack's cards as laid so far.
     laid: Vec<u8>,
     out: UnitResult,
@@ -419,8 +435,11 @@ impl Walk<'_> {
             if s.budget[usize::from(c)] == 0 || forced.is_some_and(|f| f != c) {
                 continue;
             }
-            if self.out.nodes.is_multiple_of(4096) && self.stop.load(Ordering::Relaxed) {
-                self.out.aborted = true;
+            if self.out.nodes.is_multiple_of(REPORT_NODES) {
+                self.flush();
+                if self.stop.load(Ordering::Relaxed) {
+                    self.out.aborted = true;
+                }
             }
             if self.out.aborted {
                 return;
@@ -436,6 +455,14 @@ impl Walk<'_> {
             }
             self.dfs(next);
             self.laid.pop();
+        }
+    }
+
+    /// Reports the positions decided since the last report.
+    fn flush(&mut self) {
+        if self.out.decided > self.reported {
+            (self.report)(self.out.decided - self.reported);
+            self.reported = self.out.decided;
         }
     }
 
@@ -477,7 +504,15 @@ impl Walk<'_> {
     }
 }
 
-fn run_unit(config: &HandsConfig, table: Table, unit: &Unit, stop: &AtomicBool) -> UnitResult {
+/// Plays `unit`, reporting its decided positions to `report` as it goes (the last report when
+/// it ends: the reports sum to its `decided`).
+fn run_unit(
+    config: &HandsConfig,
+    table: Table,
+    unit: &Unit,
+    stop: &AtomicBool,
+    report: &(dyn Fn(f64) + Sync),
+) -> UnitResult {
     let mut small = Ring::EMPTY;
     for &c in &unit.hand {
         small.push(c);
@@ -498,25 +533,31 @@ fn run_unit(config: &HandsConfig, table: Table, unit: &Unit, stop: &AtomicBool) 
         rules: config.rules,
         unit,
         stop,
+        report,
+        reported: 0.0,
         laid: Vec::new(),
         out: UnitResult::default(),
     };
     walk.dfs(state);
+    walk.flush();
     walk.out
 }
 
 /// Enumerates every position of the subspace on `threads` threads, stopping early once `stop`
-/// is raised (the result then covers the units merged so far); `progress(done, total)` is
-/// called as units finish. The result depends only on `config` and on how many units ran.
+/// is raised (the result then covers the units merged so far); `progress` is called as units
+/// finish and at least every 200 ms while they run, and stops the run when it returns false.
+/// The result depends only on `config` and on how many units ran.
 pub fn hands(
     config: &HandsConfig,
     threads: usize,
     stop: &AtomicBool,
-    mut progress: impl FnMut(u64, u64) -> bool,
+    mut progress: impl FnMut(&HandsProgress) -> bool,
 ) -> Result<HandsResult, CensusError> {
     let table = config.validate()?;
     let plan = config.plan();
     let total = plan.units.len() as u64;
+    let tally = Tally::default();
+    let report = |decided: f64| tally.add(decided);
     let mut merged = UnitResult::default();
     bmn_search::run_units(
         0,
@@ -542,8 +583,15 @@ pub fn hands(
             all.leaves += u.leaves;
             all.decided += u.decided;
         },
-        |j| run_unit(config, table, &config.unit(&plan, j), stop),
-        |_, next| progress(next, total),
+        |j| run_unit(config, table, &config.unit(&plan, j), stop, &report),
+        |_, next| {
+            progress(&HandsProgress {
+                units_done: next,
+                units: total,
+                decided: tally.get(),
+                positions: plan.positions,
+            })
+        },
     );
     Ok(HandsResult {
         cycles: merged.cycles,
@@ -649,7 +697,7 @@ mod tests {
     #[test]
     fn equals_playing_every_position() {
         let config = config("2J,2Q,2K,2A,6-", 2);
-        let found = hands(&config, 2, &AtomicBool::new(false), |_, _| true).unwrap();
+        let found = hands(&config, 2, &AtomicBool::new(false), |_| true).unwrap();
         let mut want: BTreeMap<CycleId, u64> = BTreeMap::new();
         let mut positions = 0u64;
         for hand in config.hands() {
@@ -687,7 +735,7 @@ mod tests {
     #[test]
     fn any_thread_count_gives_the_same_result() {
         let config = config("2J,2Q,2K,2A,7-", 2);
-        let run = |t| hands(&config, t, &AtomicBool::new(false), |_, _| true).unwrap();
+        let run = |t| hands(&config, t, &AtomicBool::new(false), |_| true).unwrap();
         let (one, three) = (run(1), run(3));
         assert_eq!(one.cycles, three.cycles);
         assert_eq!((one.nodes, one.leaves), (three.nodes, three.leaves));
@@ -696,16 +744,44 @@ mod tests {
 
     #[test]
     fn refuses_what_it_cannot_enumerate() {
-        assert!(hands(&config("2J,2-", 4), 1, &AtomicBool::new(false), |_, _| true).is_err());
-        assert!(hands(&config("2J,2-", 0), 1, &AtomicBool::new(false), |_, _| true).is_err());
+        assert!(hands(&config("2J,2-", 4), 1, &AtomicBool::new(false), |_| true).is_err());
+        assert!(hands(&config("2J,2-", 0), 1, &AtomicBool::new(false), |_| true).is_err());
         assert!(
-            hands(
-                &config("2xstandard", 2),
-                1,
-                &AtomicBool::new(false),
-                |_, _| true
-            )
+            hands(&config("2xstandard", 2), 1, &AtomicBool::new(false), |_| {
+                true
+            })
             .is_err()
         );
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// A long unit reports the positions it decides while it runs: stopped as soon as its
+    /// first report arrives, it has not finished, and its reports sum to its count. Unit 6
+    /// of Camicia's hands of at most two cards is its first long one (units 0 to 5 take a few
+    /// cards each; it takes minutes): the one a display counting units stuck on.
+    #[test]
+    fn a_long_unit_reports_before_it_ends() {
+        let config = HandsConfig {
+            deck: Deck::CAMICIA,
+            rules: Rules::STANDARD,
+            max_hand: 2,
+        };
+        let plan = config.plan();
+        let unit = config.unit(&plan, 6);
+        let (stop, batches) = (AtomicBool::new(false), Mutex::new(Vec::new()));
+        let report = |d: f64| {
+            batches.lock().unwrap().push(d);
+            stop.store(true, Ordering::Relaxed);
+        };
+        let out = run_unit(&config, table(&config.rules), &unit, &stop, &report);
+        let batches = batches.into_inner().unwrap();
+        assert!(out.aborted, "the unit ended before its first report");
+        assert!(!batches.is_empty() && batches[0] > 0.0);
+        assert_eq!(batches.iter().sum::<f64>(), out.decided);
     }
 }

@@ -17,6 +17,8 @@ pub mod deals;
 pub mod error;
 pub mod estimate;
 pub mod hands;
+pub mod method;
+pub mod progress;
 
 pub use catalogue::{CensusCycle, CensusDeal, describe, describe_all};
 pub use class::{anti_periodic, splits_at_rest_state};
@@ -24,3 +26,5 @@ pub use deals::{EveryDeal, every_deal};
 pub use error::CensusError;
 pub use estimate::{Chapman, Recall, chapman, recall};
 pub use hands::{HandsConfig, HandsCycle, HandsResult, hands};
+pub use method::Method;
+pub use progress::HandsProgress;

@@ -178,11 +178,7 @@ fn the_factory_files_balanced_endless_deals_under_their_cycles() {
             let Outcome::Cycle(cy) = play_out(&Rules::STANDARD, &p) else {
                 panic!("{deal} never ends")
             };
-            assert_eq!(
-                (cy.id.to_string(), cy.preperiod),
-                (c.cycle_id.clone(), *pre),
-                "{deal}"
-            );
+            assert_eq!((cy.id, cy.preperiod), (c.cycle_id, *pre), "{deal}");
             assert_eq!(Cards::of(&p).unwrap().imbalance(), 0);
         }
     }

@@ -24,13 +24,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bmn_census::{CensusCycle, HandsConfig};
+use bmn_census::{CensusCycle, HandsConfig, Method};
 use bmn_core::{CycleId, Player, Position, Rules};
 use bmn_search::DealSource;
 
 use crate::error::{Error, Result};
-use crate::exhaustive::{self, ExhaustivePlan, ExhaustiveRequest};
-use crate::factory::{FactoryPlan, FactoryRequest};
+use crate::exhaustive::{self, ExhaustivePlan};
+use crate::factory::FactoryPlan;
 use crate::input::{self, RulesInput, TableInput, TimeInput};
 use crate::observer::Observer;
 
@@ -75,21 +75,21 @@ pub const DEFAULT_DEALS_MAX_REFERENCE: u64 = 20_000_000;
 pub const HANDS_TO_THE_END: f64 = 3e9;
 const DEFAULT_BASIN_LIMIT: u64 = 1_000_000;
 
-/// Which methods, checked against the table.
+/// Which methods, checked against the table: the request's words parsed, in the order given
+/// (repeats dropped), or every method that applies.
 fn methods(
     req: &CensusRequest,
     players: usize,
     cards: u32,
     from_files: bool,
-) -> Result<Vec<&'static str>> {
-    let all = ["pieces", "hands", "deals"];
-    let applies = |m: &str| m != "hands" || (players == 2 && cards as usize <= 64);
+) -> Result<Vec<Method>> {
+    let applies = |m: Method| m != Method::Hands || (players == 2 && cards as usize <= 64);
     let Some(text) = &req.methods else {
-        return Ok(all.into_iter().filter(|m| applies(m)).collect());
+        return Ok(Method::ALL.into_iter().filter(|&m| applies(m)).collect());
     };
     let mut chosen = Vec::new();
     for word in text.split(',').map(str::trim) {
-        let Some(&m) = all.iter().find(|&&m| m == word) else {
+        let Some(m) = Method::parse(word) else {
             return Err(Error::input(format!(
                 "bad --methods: unknown method '{word}' (expected pieces, hands or deals)"
             )));
@@ -104,7 +104,7 @@ fn methods(
             chosen.push(m);
         }
     }
-    if from_files && !chosen.contains(&"deals") {
+    if from_files && !chosen.contains(&Method::Deals) {
         return Err(Error::input(
             "bad --methods: --enumeration is the deals method, which --methods leaves out",
         ));
@@ -132,8 +132,9 @@ pub struct CensusPlan {
     pub rules: Rules,
     pub seed: u64,
     pub threads: usize,
-    pub methods: Vec<&'static str>,
-    pub max_hand: usize,
+    pub methods: Vec<Method>,
+    /// The small-hand enumeration of `hands` (when chosen), checked.
+    pub hands: Option<HandsConfig>,
     /// Given: `hands` stops at this time whatever its subspace's size; `None`: it runs to
     /// the end where the subspace is small enough, else [`DEFAULT_HANDS_TIME`].
     pub hands_time: Option<Duration>,
@@ -150,23 +151,8 @@ impl TryFrom<&CensusRequest> for CensusPlan {
     type Error = Error;
 
     fn try_from(req: &CensusRequest) -> Result<Self> {
-        let files = (!req.enumeration.is_empty())
-            .then(|| shards::Sharded::read(&req.enumeration))
-            .transpose()?;
-        // The files name their deck and rules; the request may repeat them, not contradict them.
-        let (mut table, mut rules_in) = (req.table.clone(), req.rules.clone());
-        if let Some(f) = &files {
-            table.deck.get_or_insert_with(|| f.deck.to_string());
-            rules_in
-                .penalties
-                .get_or_insert_with(|| f.penalties.clone());
-        }
-        let rules = rules_in.rules()?;
-        let source = table.source()?;
+        let (files, source, rules) = table(req)?;
         let players = source.players();
-        if let Some(f) = &files {
-            f.matches(&source, &rules)?;
-        }
         let threads = input::threads(req.threads)?;
         let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
         let methods = methods(req, players, source.deck().len(), files.is_some())?;
@@ -175,18 +161,18 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             .as_ref()
             .map(|t| t.duration("--hands-time"))
             .transpose()?;
-        let factory = if methods.contains(&"pieces") {
-            Some(FactoryPlan::try_from(&FactoryRequest {
-                seed: Some(seed),
-                rounds: req.rounds,
-                table: table.clone(),
-                rules: rules_in.clone(),
-                threads: Some(threads),
-                ..FactoryRequest::default()
-            })?)
-        } else {
-            None
-        };
+        let hands = methods
+            .contains(&Method::Hands)
+            .then(|| hands_config(req, &source, rules))
+            .transpose()?;
+        let factory = methods
+            .contains(&Method::Pieces)
+            .then(|| {
+                let plan = FactoryPlan::at(source.clone(), rules, seed, threads);
+                let (rounds, _) = input::count_or_time(req.rounds, "--rounds", None, plan.rounds)?;
+                Ok::<_, Error>(FactoryPlan { rounds, ..plan })
+            })
+            .transpose()?;
         let deals_max = req.deals_max.unwrap_or(if players == 2 {
             DEFAULT_DEALS_MAX
         } else {
@@ -194,19 +180,10 @@ impl TryFrom<&CensusRequest> for CensusPlan {
         });
         let deals = match files {
             Some(f) => Some(DealsSource::Files(Box::new(f))),
-            None if !methods.contains(&"deals") || !enumerable(&source, deals_max) => None,
+            None if !methods.contains(&Method::Deals) || !enumerable(&source, deals_max) => None,
             None if players != 2 => Some(DealsSource::Reference),
-            None => Some(DealsSource::Play(Box::new(ExhaustivePlan::try_from(
-                &ExhaustiveRequest {
-                    deck: source.deck().to_string(),
-                    leader: None,
-                    rules: rules_in.clone(),
-                    // Every cycling deal, to check the basins' deals against.
-                    list_cycles: true,
-                    ledger: crate::LedgerChoice::NONE,
-                    threads: Some(threads),
-                    ..ExhaustiveRequest::default()
-                },
+            None => Some(DealsSource::Play(Box::new(enumeration(
+                &source, rules, threads,
             )?))),
         };
         Ok(CensusPlan {
@@ -214,7 +191,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             seed,
             threads,
             methods,
-            max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+            hands,
             hands_time,
             deals_max,
             basin_limit: input::or_default(req.basin_limit, DEFAULT_BASIN_LIMIT, "--basin-limit")?,
@@ -223,6 +200,55 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             source,
         })
     }
+}
+
+/// The table and rules: the request's, where `--enumeration` gives files completed by theirs
+/// (they name their deck and rules; the request may repeat them, not contradict them), and the
+/// files read and merged.
+fn table(req: &CensusRequest) -> Result<(Option<shards::Sharded>, DealSource, Rules)> {
+    let files = (!req.enumeration.is_empty())
+        .then(|| shards::Sharded::read(&req.enumeration))
+        .transpose()?;
+    let (mut table, mut rules_in) = (req.table.clone(), req.rules.clone());
+    if let Some(f) = &files {
+        table.deck.get_or_insert_with(|| f.deck.to_string());
+        rules_in
+            .penalties
+            .get_or_insert_with(|| f.penalties.clone());
+    }
+    let rules = rules_in.rules()?;
+    let source = table.source()?;
+    if let Some(f) = &files {
+        f.matches(&source, &rules)?;
+    }
+    Ok((files, source, rules))
+}
+
+/// The small-hand enumeration of `hands`, checked (`--hands`) before anything runs.
+fn hands_config(req: &CensusRequest, source: &DealSource, rules: Rules) -> Result<HandsConfig> {
+    let config = HandsConfig {
+        deck: *source.deck(),
+        rules,
+        max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
+    };
+    config.check().map_err(|e| Error::bad("bad --hands", e))?;
+    Ok(config)
+}
+
+/// The enumeration `deals` plays: every deal, player 1 leading, under the census's rules,
+/// listing every cycling deal (to check the basins' deals against), recorded in no ledger.
+fn enumeration(source: &DealSource, rules: Rules, threads: usize) -> Result<ExhaustivePlan> {
+    let every = ExhaustivePlan::of_deck(*source.deck(), Player(0))
+        .map_err(|e| Error::bad("bad --deck", e))?
+        .under(rules)?;
+    let mut enumeration = every.enumeration;
+    enumeration.list_cycles = true;
+    Ok(ExhaustivePlan {
+        enumeration,
+        threads,
+        ledger: crate::LedgerChoice::NONE,
+        ..every
+    })
 }
 
 /// Whether every deal of the table is few enough (at most `deals_max`) to play them all.
@@ -241,15 +267,15 @@ pub fn census(
 
 /// Every cycle reached: a position reaching it, and the methods that reached it.
 #[derive(Default)]
-struct Reached(BTreeMap<CycleId, (Position, BTreeSet<String>)>);
+struct Reached(BTreeMap<CycleId, (Position, BTreeSet<Method>)>);
 
 impl Reached {
-    fn note(&mut self, id: CycleId, p: &Position, method: &str) {
+    fn note(&mut self, id: CycleId, p: &Position, method: Method) {
         self.0
             .entry(id)
             .or_insert_with(|| (p.clone(), BTreeSet::new()))
             .1
-            .insert(method.to_string());
+            .insert(method);
     }
 }
 
@@ -267,35 +293,17 @@ pub fn run(
         pieces = Some(pieces_stage(factory, &mut reached, observer, stop)?);
     }
     let mut hands = None;
-    if plan.methods.contains(&"hands") && !stop.load(Ordering::Relaxed) {
-        hands = Some(hands_stage(plan, &mut reached, observer, stop)?);
+    if let Some(config) = &plan.hands
+        && !stop.load(Ordering::Relaxed)
+    {
+        hands = Some(hands_stage(plan, config, &mut reached, observer, stop)?);
     }
-    let mut deals = None;
-    let mut enumerated = None;
+    let (mut deals, mut enumerated) = (None, None);
     if let Some(source) = &plan.deals
         && !stop.load(Ordering::Relaxed)
     {
-        let t = Instant::now();
-        let e = deals_stage(plan, source, observer, stop)?;
-        if e.complete {
-            for (id, (p, _)) in &e.classes {
-                reached.note(*id, p, "deals");
-            }
-        }
-        deals = Some(DealsRun {
-            deals: e.deals,
-            cycling_deals: e.cycling,
-            distinct_cycle_count: e.classes.len(),
-            enumeration_files: match source {
-                DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
-                _ => Vec::new(),
-            },
-            elapsed_seconds: match source {
-                DealsSource::Files(f) => f.elapsed_seconds,
-                _ => t.elapsed().as_secs_f64(),
-            },
-        });
-        enumerated = Some(e);
+        let (run, e) = deals_stage(plan, source, &mut reached, observer, stop)?;
+        (deals, enumerated) = (Some(run), Some(e));
     }
     let catalogue = catalogue_stage(plan, &reached, observer);
     let truth = enumerated.as_ref().filter(|e| e.complete);
@@ -317,7 +325,7 @@ pub fn run(
     ))
 }
 
-/// `pieces`: the factory's catalogue, each cycle noted.
+/// `pieces`: the factory's catalogue, each cycle with balanced deals noted.
 fn pieces_stage(
     factory: &FactoryPlan,
     reached: &mut Reached,
@@ -325,13 +333,13 @@ fn pieces_stage(
     stop: &AtomicBool,
 ) -> Result<PiecesRun> {
     let t = Instant::now();
-    let r = crate::factory::run(factory, observer, stop)?;
-    for c in &r.catalogue {
-        let p = representative(&c.representative.deal, c.representative.leader)?;
-        reached.note(cycle_id(&c.cycle_id)?, &p, "pieces");
+    let found = crate::factory::play(factory, observer, stop)?;
+    for listed in found.catalogue.listing() {
+        let c = listed.entry;
+        reached.note(c.cycle_id, &c.representative, Method::Pieces);
     }
     Ok(PiecesRun {
-        distinct_cycle_count: r.distinct_cycle_count,
+        distinct_cycle_count: found.catalogue.cycles.len(),
         balanced_cycles: 0,
         elapsed_seconds: t.elapsed().as_secs_f64(),
     })
@@ -340,38 +348,34 @@ fn pieces_stage(
 /// `hands`: every small-hand position, to the end or for the time allowed.
 fn hands_stage(
     plan: &CensusPlan,
+    config: &HandsConfig,
     reached: &mut Reached,
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<HandsRun> {
-    let config = HandsConfig {
-        deck: *plan.source.deck(),
-        rules: plan.rules,
-        max_hand: plan.max_hand,
-    };
     let positions = config.positions();
     let limited = positions > HANDS_TO_THE_END || plan.hands_time.is_some();
     let hands_time = plan.hands_time.unwrap_or(DEFAULT_HANDS_TIME);
     let t = Instant::now();
-    let mut started_bar = false;
     // The time limit stops this stage only: the caller's flag means Ctrl-C.
     let stop_hands = AtomicBool::new(false);
-    let result = bmn_census::hands(&config, plan.threads, &stop_hands, |done, total| {
-        if !started_bar {
-            observer.start(Some(total), 0, "hand units");
-            started_bar = true;
-        }
-        let go = observer.progress(done, None) && !stop.load(Ordering::Relaxed);
+    // Counted in positions, not units: a unit of a big deck takes tens of seconds, and its walk
+    // reports the positions it decides as it goes.
+    observer.start(Some(positions as u64), 0, "positions decided");
+    let result = bmn_census::hands(config, plan.threads, &stop_hands, |p| {
+        let units = format!("{} of {} hand units", p.units_done, p.units);
+        let go = observer.progress(p.decided as u64, Some(&units)) && !stop.load(Ordering::Relaxed);
         go && !(limited && t.elapsed() >= hands_time)
     })
-    .map_err(|e| Error::bad("bad --hands", e))?;
+    // The plan checked the configuration: a refusal here is bmn's fault.
+    .map_err(|e| Error::Failed(format!("the small-hand enumeration: {e}")))?;
     observer.finish();
     for (id, c) in &result.cycles {
-        reached.note(*id, &c.first, "hands");
+        reached.note(*id, &c.first, Method::Hands);
     }
     let elapsed = t.elapsed().as_secs_f64();
     Ok(HandsRun {
-        max_hand: plan.max_hand,
+        max_hand: config.max_hand,
         complete: result.units_done == result.units,
         units: result.units,
         units_done: result.units_done,
@@ -388,8 +392,40 @@ fn hands_stage(
     })
 }
 
-/// `deals`: every deal's outcome, played here or read from the shards' files.
+/// `deals`: every deal's outcome, played here or read from the shards' files; every cycle
+/// noted where every deal was.
 fn deals_stage(
+    plan: &CensusPlan,
+    source: &DealsSource,
+    reached: &mut Reached,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<(DealsRun, Enumerated)> {
+    let t = Instant::now();
+    let e = every_deal(plan, source, observer, stop)?;
+    if e.complete {
+        for (id, (p, _)) in &e.classes {
+            reached.note(*id, p, Method::Deals);
+        }
+    }
+    let run = DealsRun {
+        deals: e.deals,
+        cycling_deals: e.cycling,
+        distinct_cycle_count: e.classes.len(),
+        enumeration_files: match source {
+            DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
+            _ => Vec::new(),
+        },
+        elapsed_seconds: match source {
+            DealsSource::Files(f) => f.elapsed_seconds,
+            _ => t.elapsed().as_secs_f64(),
+        },
+    };
+    Ok((run, e))
+}
+
+/// Every deal's outcome, played here or read from the shards' files.
+fn every_deal(
     plan: &CensusPlan,
     source: &DealsSource,
     observer: &mut dyn Observer,
@@ -441,15 +477,50 @@ fn catalogue_stage(
     catalogue
 }
 
-// A cycle's id and representative as another command reported them: bmn wrote them, so one
-// that does not read back is a failure, not the user's input.
-fn cycle_id(text: &str) -> Result<CycleId> {
-    u64::from_str_radix(text, 16)
-        .map(CycleId)
-        .map_err(|e| Error::Failed(format!("a cycle id '{text}': {e}")))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Hooks;
 
-fn representative(deal: &str, leader: usize) -> Result<Position> {
-    Position::parse(deal, Player(leader.saturating_sub(1)))
-        .map_err(|e| Error::Failed(format!("a cycle's representative '{deal}': {e}")))
+    /// The positions decided on each progress call while the hands stage has merged six units.
+    #[derive(Default)]
+    struct Watch(Vec<u64>);
+
+    impl Hooks for Watch {
+        fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
+            if message.is_some_and(|m| m.starts_with("6 of ")) {
+                self.0.push(done);
+            }
+            // Seen moving: enough.
+            !self.0.windows(2).any(|w| w[1] > w[0])
+        }
+    }
+    impl Observer for Watch {}
+
+    /// The hands stage's progress moves while a long unit runs: on one thread, Camicia's
+    /// unit 6 (of hands of at most two cards) takes minutes, and the positions decided grow
+    /// while six units are merged.
+    #[test]
+    fn the_hands_stage_reports_positions_while_a_unit_runs() {
+        let plan = CensusPlan::try_from(&CensusRequest {
+            table: TableInput {
+                deck: Some("camicia".into()),
+                ..Default::default()
+            },
+            methods: Some("hands".into()),
+            threads: Some(1),
+            hands_time: Some(TimeInput::Seconds(30.0)),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut watch = Watch::default();
+        let report = run(&plan, &mut watch, &AtomicBool::new(false)).unwrap();
+        assert!(
+            watch.0.windows(2).any(|w| w[1] > w[0]),
+            "progress while unit 6 ran: {:?}",
+            watch.0
+        );
+        let hands = report.hands_run.unwrap();
+        assert_eq!((hands.units_done, hands.complete), (6, false));
+    }
 }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use bmn_census::CensusCycle;
+use bmn_census::{CensusCycle, Method};
 use bmn_core::CycleId;
 use serde::Serialize;
 
@@ -168,14 +168,14 @@ pub(super) fn assemble(
     interrupted: bool,
     elapsed_seconds: f64,
 ) -> CensusReport {
-    let by = |m: &str| -> BTreeSet<CycleId> {
+    let by = |m: Method| -> BTreeSet<CycleId> {
         catalogue
             .iter()
-            .filter(|c| c.found_by.contains(m))
+            .filter(|c| c.found_by.contains(&m))
             .map(|c| c.id)
             .collect()
     };
-    let (caught_p, caught_h) = (by("pieces"), by("hands"));
+    let (caught_p, caught_h) = (by(Method::Pieces), by(Method::Hands));
     if let Some(p) = &mut runs.pieces {
         p.balanced_cycles = caught_p.len();
     }
@@ -183,13 +183,13 @@ pub(super) fn assemble(
         h.balanced_cycles = caught_h.len();
     }
     let recall = truth.as_ref().map(|truth| {
-        ["pieces", "hands"]
+        [Method::Pieces, Method::Hands]
             .into_iter()
             .filter(|m| plan.methods.contains(m))
             .map(|m| {
                 let r = bmn_census::recall(&by(m), truth);
                 (
-                    m.to_string(),
+                    m.name().to_string(),
                     RecallJson {
                         cycles_found: r.cycles_found,
                         enumerated_cycles: r.cycles,
@@ -220,7 +220,7 @@ pub(super) fn assemble(
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
         seed: plan.seed,
-        methods: plan.methods.iter().map(|m| m.to_string()).collect(),
+        methods: plan.methods.iter().map(|m| m.name().to_string()).collect(),
         pieces_run: runs.pieces.clone(),
         hands_run: runs.hands.clone(),
         deals_run: runs.deals.clone(),
@@ -252,7 +252,7 @@ fn completeness(plan: &CensusPlan, runs: &Runs, exact: bool) -> String {
     }
     let mut out = String::new();
     if plan.deals.is_none()
-        && !plan.methods.contains(&"deals")
+        && !plan.methods.contains(&Method::Deals)
         && super::enumerable(&plan.source, plan.deals_max)
     {
         out.push_str("every deal could be played (--methods deals) but was not; ");
@@ -342,6 +342,14 @@ impl CensusCycleJson {
     }
 }
 
+/// The methods' names in alphabetical order: the order the report has always listed them in
+/// (a contract of the JSON), not the order the methods run in.
+fn found_by(methods: &BTreeSet<Method>) -> Vec<String> {
+    let mut names: Vec<String> = methods.iter().map(|m| m.name().to_string()).collect();
+    names.sort();
+    names
+}
+
 fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
     let deals: Vec<CensusDealJson> = c
         .deals
@@ -363,7 +371,7 @@ fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
         anti_periodic: c.anti_periodic,
         splits_at_rest_state: c.splits_at_rest_state,
         pieces: c.pieces.clone(),
-        found_by: c.found_by.iter().cloned().collect(),
+        found_by: found_by(&c.found_by),
         balanced_deals: c.deals.len(),
         balanced_deal_list: deals,
     }
@@ -487,5 +495,19 @@ impl crate::Report for CensusReport {
         }
         let _ = writeln!(t, "time:     {:.1} s", self.elapsed_seconds);
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `found_by` lists the methods by name, alphabetically, whatever order they run in.
+    #[test]
+    fn found_by_is_alphabetical() {
+        let all = BTreeSet::from(Method::ALL);
+        assert_eq!(found_by(&all), ["deals", "hands", "pieces"]);
+        let two = BTreeSet::from([Method::Pieces, Method::Hands]);
+        assert_eq!(found_by(&two), ["hands", "pieces"]);
     }
 }

@@ -15,7 +15,6 @@ use bmn_census::CensusCycle;
 use bmn_core::{CycleId, Deck, Player, Position, Rules};
 use bmn_search::{DealSource, Summary};
 
-use super::representative;
 use crate::error::{Error, Result};
 use crate::exhaustive::ExhaustiveReport;
 use crate::merge::{MergeReport, merge};
@@ -167,6 +166,14 @@ impl Enumerated {
         }
         Ok(())
     }
+}
+
+// A cycle's representative as an enumeration's summary holds it (deal text and 1-based
+// leader, as its result files store it): bmn wrote it, so one that does not read back is a
+// failure, not the user's input.
+fn representative(deal: &str, leader: usize) -> Result<Position> {
+    Position::parse(deal, Player(leader.saturating_sub(1)))
+        .map_err(|e| Error::Failed(format!("a cycle's representative '{deal}': {e}")))
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use bmn_core::CycleId;
+
 use super::walk::{Catalogue, CycleEntry};
 
 /// How a cycle with balanced deals stands to those found before it.
@@ -34,7 +36,7 @@ pub struct Listed<'a> {
     pub entry: &'a CycleEntry,
     pub kinship: Kinship,
     /// For a relative: the id of the first cycle of its pieces' cards.
-    pub relative_of: Option<String>,
+    pub relative_of: Option<CycleId>,
 }
 
 /// The cards of each piece, sorted: what relatives share.
@@ -62,15 +64,15 @@ impl Catalogue {
             .filter(|c| c.balanced_count > 0)
             .collect();
         balanced.sort_by(|a, b| (a.round, &a.cycle_id).cmp(&(b.round, &b.cycle_id)));
-        let mut first_of: BTreeMap<Vec<String>, String> = BTreeMap::new();
+        let mut first_of: BTreeMap<Vec<String>, CycleId> = BTreeMap::new();
         let mut listed: Vec<Listed> = balanced
             .into_iter()
             .map(|entry| {
                 let (kinship, relative_of) = match &entry.pieces {
                     Some(p) => match first_of.get(&signature(p)) {
-                        Some(first) => (Kinship::Relative, Some(first.clone())),
+                        Some(first) => (Kinship::Relative, Some(*first)),
                         None => {
-                            first_of.insert(signature(p), entry.cycle_id.clone());
+                            first_of.insert(signature(p), entry.cycle_id);
                             (Kinship::New, None)
                         }
                     },
@@ -117,14 +119,14 @@ mod tests {
     use super::*;
     use bmn_core::Span;
 
-    fn entry(id: &str, round: u64, balanced: usize, pieces: Option<&[&str]>) -> CycleEntry {
+    fn entry(id: u64, round: u64, balanced: usize, pieces: Option<&[&str]>) -> CycleEntry {
         CycleEntry {
-            cycle_id: id.into(),
+            cycle_id: CycleId(id),
             period: Span {
                 tricks: 10,
                 cards: 40,
             },
-            representative: (String::new(), 1),
+            representative: bmn_core::Position::parse("J-/Q-", bmn_core::Player(0)).unwrap(),
             round,
             basin_positions: 0,
             basin_complete: true,
@@ -142,29 +144,26 @@ mod tests {
     fn relatives_share_their_pieces_cards_and_the_first_found_is_new() {
         let mut c = Catalogue::default();
         for e in [
-            entry("b", 0, 2, Some(&["KQ-", "A-"])),
-            entry("a", 1, 5, Some(&["-A", "QK-"])),
-            entry("c", 0, 2, None),
-            entry("d", 0, 0, Some(&["KQ-", "A-"])),
-            entry("e", 2, 2, Some(&["KK-", "A-"])),
+            entry(0xb, 0, 2, Some(&["KQ-", "A-"])),
+            entry(0xa, 1, 5, Some(&["-A", "QK-"])),
+            entry(0xc, 0, 2, None),
+            entry(0xd, 0, 0, Some(&["KQ-", "A-"])),
+            entry(0xe, 2, 2, Some(&["KK-", "A-"])),
         ] {
-            c.cycles.insert(e.cycle_id.clone(), e);
+            c.cycles.insert(e.cycle_id, e);
         }
-        let listed: Vec<(&str, &str, Option<String>)> = c
+        let listed: Vec<(u64, &str, Option<CycleId>)> = c
             .listing()
             .iter()
-            .map(|l| {
-                let id = l.entry.cycle_id.as_str();
-                (id, l.kinship.name(), l.relative_of.clone())
-            })
+            .map(|l| (l.entry.cycle_id.0, l.kinship.name(), l.relative_of))
             .collect();
         assert_eq!(
             listed,
             [
-                ("a", "relative", Some("b".to_string())),
-                ("b", "new", None),
-                ("c", "other", None),
-                ("e", "new", None),
+                (0xa, "relative", Some(CycleId(0xb))),
+                (0xb, "new", None),
+                (0xc, "other", None),
+                (0xe, "new", None),
             ]
         );
         assert_eq!(c.periods(), BTreeMap::from([(10, 5)]));

@@ -18,7 +18,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Span, cycle_positions, play_out};
-use serde::{Deserialize, Serialize};
 
 use super::FactoryConfig;
 use crate::cards::Cards;
@@ -26,12 +25,12 @@ use crate::eval::{Evaluator, Game};
 use crate::moves;
 
 /// A cycle of the catalogue.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CycleEntry {
-    pub cycle_id: String,
+    pub cycle_id: CycleId,
     pub period: Span,
-    /// The representative: deal text and leader (1-based).
-    pub representative: (String, usize),
+    /// The cycle's canonical position.
+    pub representative: Position,
     /// The round that found it (0: a seed).
     pub round: u64,
     /// Positions of its basin, and whether the search was complete.
@@ -42,7 +41,6 @@ pub struct CycleEntry {
     /// The first of them (deal text, preperiod).
     pub balanced: Vec<(String, Span)>,
     /// All of them, to count each once.
-    #[serde(skip)]
     pub balanced_seen: BTreeSet<String>,
     /// The least imbalance over its positions and basin, and a position that has it (player 1
     /// leading, after renaming the seats if need be).
@@ -56,9 +54,9 @@ pub struct CycleEntry {
 }
 
 /// Everything the factory has found.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Catalogue {
-    pub cycles: BTreeMap<String, CycleEntry>,
+    pub cycles: BTreeMap<CycleId, CycleEntry>,
     pub round: u64,
     /// Games played (edits evaluated).
     pub evals: u64,
@@ -104,25 +102,25 @@ impl<'a> Factory<'a> {
 
     /// Adds the cycle `position` reaches (if it never ends), and `position` itself as one of
     /// the cycle's positions (it reaches the cycle). Returns the cycle's id if it was new.
-    pub fn add(&mut self, position: &Position) -> Option<String> {
+    pub fn add(&mut self, position: &Position) -> Option<CycleId> {
         let Outcome::Cycle(c) = play_out(&self.config.rules, position) else {
             return None;
         };
-        let id = c.id.to_string();
+        let id = c.id;
         let new = !self.catalogue.cycles.contains_key(&id);
         if new {
             let entry = self.entry(&c.start, c.period, c.id, &c.representative);
-            self.catalogue.cycles.insert(id.clone(), entry);
+            self.catalogue.cycles.insert(id, entry);
         }
-        self.meet(&id, position, c.preperiod);
+        self.meet(id, position, c.preperiod);
         new.then_some(id)
     }
 
     /// A position known to reach cycle `id` (with `preperiod`): the cycle's closest position
     /// if it is closer, one more balanced deal if it is one.
-    fn meet(&mut self, id: &str, position: &Position, preperiod: Span) {
+    fn meet(&mut self, id: CycleId, position: &Position, preperiod: Span) {
         let keep = self.config.keep_balanced;
-        let Some(entry) = self.catalogue.cycles.get_mut(id) else {
+        let Some(entry) = self.catalogue.cycles.get_mut(&id) else {
             return;
         };
         let Some(cards) = Cards::of(&position.rotated_to_leader()) else {
@@ -186,9 +184,9 @@ impl<'a> Factory<'a> {
         let balanced_count = balanced_seen.len();
         balanced.truncate(self.config.keep_balanced);
         CycleEntry {
-            cycle_id: id.to_string(),
+            cycle_id: id,
             period,
-            representative: (rep.deal_text(), rep.leader().number()),
+            representative: rep.clone(),
             round: self.catalogue.round,
             basin_positions,
             basin_complete,
@@ -216,12 +214,12 @@ impl<'a> Factory<'a> {
         order.sort_by(|a, b| {
             (a.closest, a.visits, &a.cycle_id).cmp(&(b.closest, b.visits, &b.cycle_id))
         });
-        let chosen: Vec<(String, Cards)> = order
+        let chosen: Vec<(CycleId, Cards)> = order
             .iter()
             .take(self.config.walkers)
             .map(|c| {
                 let p = Position::parse(&c.closest_deal, Player(0)).expect("a deal we wrote");
-                (c.cycle_id.clone(), Cards::of(&p).expect("player 1 leads"))
+                (c.cycle_id, Cards::of(&p).expect("player 1 leads"))
             })
             .collect();
         let mut batch = Vec::new();
@@ -244,36 +242,36 @@ impl<'a> Factory<'a> {
         self.catalogue.evals += batch.len() as u64;
         // Distinct endless edits, in batch order.
         let mut seen = BTreeSet::new();
-        let mut endless: Vec<(String, Position, Span)> = Vec::new();
+        let mut endless: Vec<(CycleId, Position, Span)> = Vec::new();
         for (cards, game) in batch.iter().zip(&games) {
             if let Game::Endless { preperiod, id, .. } = game
                 && seen.insert(cards.clone())
             {
-                endless.push((id.to_string(), cards.position(), *preperiod));
+                endless.push((*id, cards.position(), *preperiod));
             }
         }
         self.catalogue.endless += endless.len() as u64;
         // New cycles: their entries (a basin search each) in parallel, filed in batch order.
-        let mut new: Vec<(String, Position)> = Vec::new();
+        let mut new: Vec<(CycleId, Position)> = Vec::new();
         for (id, p, _) in &endless {
             if !self.catalogue.cycles.contains_key(id) && !new.iter().any(|(n, _)| n == id) {
-                new.push((id.clone(), p.clone()));
+                new.push((*id, p.clone()));
             }
         }
         let entries = self.entries(&new, threads);
         for ((id, _), entry) in new.iter().zip(entries) {
             if let Some(entry) = entry {
-                self.catalogue.cycles.insert(id.clone(), entry);
+                self.catalogue.cycles.insert(*id, entry);
             }
         }
         for (id, p, pre) in &endless {
-            self.meet(id, p, *pre);
+            self.meet(*id, p, *pre);
         }
         self.catalogue.round += 1;
     }
 
     /// The entries of new cycles, each from a position that reaches it, on `threads` threads.
-    fn entries(&self, new: &[(String, Position)], threads: usize) -> Vec<Option<CycleEntry>> {
+    fn entries(&self, new: &[(CycleId, Position)], threads: usize) -> Vec<Option<CycleEntry>> {
         crate::eval::in_parallel(new, threads, |part| {
             part.iter()
                 .map(|(_, p)| match play_out(&self.config.rules, p) {
