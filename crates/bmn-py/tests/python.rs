@@ -46,12 +46,17 @@ fn the_python_package_passes_its_tests() {
     let site = std::env::temp_dir().join(format!("bmn-py-{}", std::process::id()));
     std::fs::create_dir_all(&site).unwrap();
     std::fs::copy(target.join("libbmn.so"), site.join("bmn.abi3.so")).expect("the extension");
-    let status = Command::new("python3")
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+    // A test that hangs fails instead, after every thread's Python traceback is printed
+    // (faulthandler), rather than holding CI until its own limit.
+    let status = Command::new("timeout")
+        .args(["900", "python3", "-m", "pytest", "-q", "-p"])
+        .args(["no:cacheprovider", "-o", "faulthandler_timeout=300"])
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"))
         .env("PYTHONPATH", &site)
         .env("BMN_BIN", target.join("bmn"))
         .env("BMN_ROOT", &root)
+        // Runs record their progress here, not in the home directory's run database.
+        .env("BMN_DB", site.join("runs.sqlite"))
         .status()
         .expect("pytest runs");
     let _ = std::fs::remove_dir_all(&site);

@@ -46,8 +46,8 @@ def fixture(name):
 
 
 def cli(*args):
-    out = subprocess.run([BIN, *args, "--json"], capture_output=True, text=True, check=True,
-                         env={**os.environ, "BMN_DB": str(Path(os.environ.get("TMPDIR", "/tmp")) / "bmn-py-test.sqlite")})
+    # The run database: the one python.rs gives this process (BMN_DB), removed with it.
+    out = subprocess.run([BIN, *args, "--json"], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
@@ -214,11 +214,20 @@ def test_hostile_arguments_raise_a_python_error_never_a_panic(call):
 
 
 def test_ctrl_c_stops_a_search_and_keeps_the_finished_units():
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    # The kernel's timer sends SIGINT after a second, as Ctrl-C would: no Python thread has to
+    # win the GIL to send it (a timer thread once starved on a loaded machine, and the search
+    # of 10^10 games ran on).
+    def ctrl_c(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGALRM, ctrl_c)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
     started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt) as stopped:
-        bmn.search(games=10**10, threads=2)
+    try:
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            bmn.search(games=10**10, threads=2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
     assert time.monotonic() - started < 30
     partial = stopped.value.partial
     assert partial["interrupted"] is True
