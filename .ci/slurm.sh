@@ -333,11 +333,11 @@ shard_files=("$work"/results/shard-*.json)
 # --- compare with the unsplit search -----------------------------------------------------------
 timeout 120 "$bmn" search --games "$games" --seed "$seed" --json >"$work/results/unsplit.json" ||
   die "unsplit bmn search failed or took over 120 s"
-fields='{games, mean_cards, mean_tricks, wins, histogram, longest, cycling_games, distinct_cycles}'
+fields='{games, mean_cards, mean_tricks, wins_by_seat, histogram, longest, cycling_games, distinct_cycle_list}'
 jq -S "$fields" "$work/results/merged.json" >"$work/merged.fields.json"
 jq -S "$fields" "$work/results/unsplit.json" >"$work/unsplit.fields.json"
 # A field missing on both sides would compare equal as null: require each to be present.
-for f in games mean_cards mean_tricks wins histogram longest cycling_games distinct_cycles; do
+for f in games mean_cards mean_tricks wins_by_seat histogram longest cycling_games distinct_cycle_list; do
   jq -e --arg f "$f" 'has($f)' "$work/results/merged.json" >/dev/null ||
     die "merged.json has no field $f"
 done

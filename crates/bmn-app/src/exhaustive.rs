@@ -253,7 +253,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
             block,
             shard,
             threads: input::threads(req.threads)?,
-            checkpoint: req.checkpoint.clone(),
+            checkpoint: input::file_to_write(req.checkpoint.as_deref(), "--checkpoint")?,
             ledger: req.ledger.clone(),
         })
     }

@@ -1,7 +1,7 @@
 //! What a person typed, turned into validated bmn values. Every error names the flag or value
 //! at fault in one line (`bad --deck: ...`), the same on every front end.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
@@ -225,6 +225,24 @@ pub fn plot_path(path: &Path) -> Result<()> {
             path.display()
         ))
     })
+}
+
+/// A file a run will write (`--out`, `--checkpoint`): its folder must exist, checked before
+/// anything is played (bmn makes no folder it was not asked for).
+pub fn file_to_write(path: Option<&Path>, flag: &str) -> Result<Option<PathBuf>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(Error::input(format!(
+            "bad {flag} '{}': the folder {} does not exist",
+            path.display(),
+            dir.display()
+        )));
+    }
+    Ok(Some(path.to_path_buf()))
 }
 
 /// A length of time as a front end was given it: text as a person types it (`90s`, `10m`: the

@@ -191,7 +191,7 @@ impl TryFrom<&SearchRequest> for SearchPlan {
             threads,
             top: req.top.unwrap_or(default.top),
             shard: shard.unwrap_or(default.shard),
-            out: req.out.clone(),
+            out: input::file_to_write(req.out.as_deref(), "--out")?,
             ledger: req.ledger.clone(),
             engine,
             source,

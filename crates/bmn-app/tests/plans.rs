@@ -664,3 +664,28 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
         assert_eq!(format!("{e:?}"), format!("{enumeration:?}"), "{deck}");
     }
 }
+
+/// A run's file in a folder that does not exist is refused before anything is played, naming
+/// the folder (bmn makes no folder it was not asked for).
+#[test]
+fn a_file_to_write_needs_its_folder() {
+    let e = error(SearchPlan::try_from(&SearchRequest {
+        out: Some("no-such-folder-of-bmn/run.json".into()),
+        ..Default::default()
+    }));
+    assert_eq!(
+        e,
+        "bad --out 'no-such-folder-of-bmn/run.json': the folder no-such-folder-of-bmn does not exist"
+    );
+    let e = error(ExhaustivePlan::try_from(&ExhaustiveRequest {
+        deck: "2J,2Q,4-".into(),
+        checkpoint: Some("no-such-folder-of-bmn/c.json".into()),
+        ..Default::default()
+    }));
+    assert!(e.starts_with("bad --checkpoint"), "{e}");
+    let plan = SearchPlan::try_from(&SearchRequest {
+        out: Some("run.json".into()),
+        ..Default::default()
+    });
+    assert!(plan.is_ok(), "a bare file name is in the current folder");
+}
