@@ -53,7 +53,7 @@ fn main() {
             dispatch.trailing_zeros(),
             lanes.trailing_zeros()
         );
-        time(&label, games, 1 << 22, |first, n| {
+        time(gpu, &label, games, 1 << 22, |first, n| {
             let d = gpu.digest(&stream(first, n), spec, true).unwrap().unwrap();
             let reads = n.div_ceil(dispatch) as f64;
             (
@@ -65,6 +65,7 @@ fn main() {
     gpu.limit_lanes(1 << 18);
     gpu.limit_dispatch(1 << 20);
     time(
+        gpu,
         "standard, every game read back, dispatch 2^20",
         games / 4,
         1 << 20,
@@ -86,7 +87,7 @@ fn main() {
         };
         check_ranks(gpu, &all, from);
         let label = format!("{name}, ranks unranked on the device, digest");
-        time(&label, games, 1 << 22, |first, n| {
+        time(gpu, &label, games, 1 << 22, |first, n| {
             let batch = all
                 .device_deals(from + u128::from(first), n, MAX_TRICKS)
                 .unwrap();
@@ -98,9 +99,17 @@ fn main() {
 }
 
 /// Plays `total` games in batches of `batch` on two host threads (so one batch plays while
-/// the other is read back) and prints games per second and bytes read back per 1000 games.
-fn time(label: &str, total: usize, batch: usize, play: impl Fn(u64, usize) -> (u64, f64) + Sync) {
+/// the other is read back) and prints games per second, bytes read back per 1000 games, and
+/// the event kernel's share of lane-steps that played an event.
+fn time(
+    gpu: &bmn_gpu::Gpu,
+    label: &str,
+    total: usize,
+    batch: usize,
+    play: impl Fn(u64, usize) -> (u64, f64) + Sync,
+) {
     play(0, batch.min(total)); // warm-up: buffers, pipeline
+    let steps = gpu.lane_steps();
     let started = Instant::now();
     let next = std::sync::atomic::AtomicU64::new(0);
     let (games, bytes) = std::thread::scope(|s| {
@@ -129,8 +138,19 @@ fn time(label: &str, total: usize, batch: usize, play: impl Fn(u64, usize) -> (u
             .fold((0, 0.0), |(g, b), (g2, b2)| (g + g2, b + b2))
     });
     let wall = started.elapsed().as_secs_f64();
+    let (useful, held) = gpu.lane_steps();
+    let (useful, held) = (useful - steps.0, held - steps.1);
+    let busy = if held == 0 {
+        String::new()
+    } else {
+        format!(
+            ", lanes busy {:.1}% ({:.1} events a game)",
+            100.0 * useful as f64 / held as f64,
+            useful as f64 / games as f64
+        )
+    };
     println!(
-        "{label}: {games} games in {wall:.3} s = {:.3e} games/s, {:.2} bytes read back per 1000 games",
+        "{label}: {games} games in {wall:.3} s = {:.3e} games/s, {:.2} bytes read back per 1000 games{busy}",
         games as f64 / wall,
         bytes / games as f64 * 1000.0
     );

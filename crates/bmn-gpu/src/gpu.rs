@@ -1,7 +1,7 @@
 //! `Gpu`: one opened adapter with the compiled kernel, and the batch loop that feeds it.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
@@ -10,7 +10,9 @@ use bmn_search::device::{DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Di
 use crate::MAX_BATCH;
 use crate::adapters::{AdapterSummary, all, instance, summary};
 use crate::error::GpuError;
-use crate::job::{Job, PARAMS_WORDS, TALLY_HIST, TALLY_RECORDED, TALLY_WORDS};
+use crate::job::{
+    Job, PARAMS_WORDS, TALLY_HELD, TALLY_HIST, TALLY_RECORDED, TALLY_USEFUL, TALLY_WORDS,
+};
 use crate::pool::Pool;
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
@@ -22,6 +24,19 @@ const WORKGROUP: u32 = 64;
 /// games a dispatch): 2^18 invocations taking 16 items each played 2.20x10^8 games/s, 2^20
 /// taking 4 2.37x10^8, 2^22 taking one 2.41x10^8.
 const MAX_LANES: usize = MAX_BATCH;
+
+/// The event kernel's lanes a dispatch runs on a GPU: about as many as an H200 holds at once
+/// (132 multiprocessors of 2,048), each taking game after game from the dispatch's queue.
+const EVENT_LANES: usize = 1 << 18;
+
+/// Games one lane of the event kernel takes at most on a CPU adapter (llvmpipe's loop guard,
+/// see `Gpu::lanes`): enough that the 8 lanes llvmpipe runs together stay busy (the sum of 16
+/// games varies less than one game does), few enough that a lane of capped games stays far
+/// below the guard.
+const CPU_LANE_GAMES: usize = 16;
+
+/// Bytes of one game in the event kernel's `dealt` buffer (three 64-bit words).
+const DEALT_BYTES: usize = 24;
 
 /// Games a work item of consecutive arrangements plays on a GPU (unranking its first one
 /// costs about as much as a few short games), and on a CPU adapter.
@@ -43,7 +58,16 @@ pub struct Gpu {
     adapter: AdapterSummary,
     device: wgpu::Device,
     queue: wgpu::Queue,
-    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    /// The trick kernel, and the event kernel's two passes.
+    tricks: wgpu::ComputePipeline,
+    deal: wgpu::ComputePipeline,
+    events: wgpu::ComputePipeline,
+    /// A CPU adapter (llvmpipe): short loops per invocation.
+    cpu: bool,
+    /// The event kernel's lanes take games from the dispatch's queue (a GPU), or each its
+    /// own share (a CPU adapter, whose workgroups run in order, a few at a time).
+    from_queue: AtomicBool,
     slots: Pool<Option<Buffers>>,
     /// Games one dispatch plays at most ([`MAX_BATCH`] unless [`Gpu::limit_dispatch`] lowers it).
     dispatch: AtomicUsize,
@@ -55,6 +79,12 @@ pub struct Gpu {
     /// (`every_game_recorded`).
     lanes: AtomicUsize,
     rank_run: usize,
+    /// The event kernel's lane-steps that played an event, and lane-steps its workgroups held,
+    /// over every dispatch so far.
+    useful: AtomicU64,
+    held: AtomicU64,
+    /// Games one dispatch of the event kernel deals at most (its `dealt` buffer's binding).
+    most_dealt: usize,
     /// The first error the device reported outside a batch's own checks.
     errors: Arc<Mutex<Option<String>>>,
     /// The first batch that failed.
@@ -74,9 +104,10 @@ struct Buffers {
     tally_back: wgpu::Buffer,
     kept_back: wgpu::Buffer,
     bind: wgpu::BindGroup,
-    /// Words `input` holds; games `results` holds.
+    /// Words `input` holds; games `results` holds; games `dealt` holds.
     input_words: usize,
     games: usize,
+    dealt_games: usize,
 }
 
 /// The adapter `index` (as `bmn devices` numbers them), opened once per process and kept.
@@ -115,7 +146,7 @@ impl Gpu {
         let limits = adapter.limits();
         let desc = wgpu::DeviceDescriptor {
             label: Some("bmn"),
-            required_limits: limits,
+            required_limits: limits.clone(),
             ..Default::default()
         };
         let (device, queue) =
@@ -129,29 +160,53 @@ impl Gpu {
         }));
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("play.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("play.wgsl").into()),
+            label: Some("bmn kernels"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("play"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
+        let layout = bind_group_layout(&device);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("bmn"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
         });
+        let pipeline = |entry: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let (tricks, deal, events) = (
+            pipeline("play_tricks"),
+            pipeline("deal_events"),
+            pipeline("play_events"),
+        );
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(fail(format!("the kernel did not compile: {e}")));
         }
+        let binding = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         Ok(Gpu {
             adapter: info,
             device,
             queue,
-            pipeline,
+            layout,
+            tricks,
+            deal,
+            events,
+            cpu,
+            from_queue: AtomicBool::new(!cpu),
             slots: Pool::new((0..SLOTS).map(|_| None)),
             dispatch: AtomicUsize::new(MAX_BATCH),
             lanes: AtomicUsize::new(if cpu { usize::MAX } else { MAX_LANES }),
             rank_run: if cpu { RANK_RUN_CPU } else { RANK_RUN },
+            useful: AtomicU64::new(0),
+            held: AtomicU64::new(0),
+            most_dealt: (binding / DEALT_BYTES as u64).min(MAX_BATCH as u64) as usize,
             errors,
             failure: OnceLock::new(),
         })
@@ -177,26 +232,49 @@ impl Gpu {
         self.lanes.store(lanes.max(1), Ordering::Relaxed);
     }
 
-    /// Buffers for `games` results and `words` input words, reusing the last ones if they fit.
+    /// Makes the event kernel's lanes take games from the dispatch's queue (as on a GPU) or
+    /// each its own share (as on a CPU adapter): for tests of both on either. Results do not
+    /// depend on it.
+    pub fn take_from_queue(&self, queue: bool) {
+        self.from_queue.store(queue, Ordering::Relaxed);
+    }
+
+    /// The event kernel's lane-steps so far: (those that played an event, those its
+    /// workgroups held). Their ratio is the share of lane time that did work: the rest is
+    /// lanes that had no game left while another lane of their workgroup still played.
+    pub fn lane_steps(&self) -> (u64, u64) {
+        (
+            self.useful.load(Ordering::Relaxed),
+            self.held.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Buffers for `games` results, `words` input words and `dealt` encoded deals, reusing
+    /// the last ones if they fit.
     fn buffers<'b>(
         &self,
         slot: &'b mut Option<Buffers>,
         games: usize,
         words: usize,
+        dealt: usize,
     ) -> &'b Buffers {
         let fits = slot
             .as_ref()
-            .is_some_and(|b| b.games >= games && b.input_words >= words);
+            .is_some_and(|b| b.games >= games && b.input_words >= words && b.dealt_games >= dealt);
         if !fits {
-            let (games, words) = slot.as_ref().map_or((games, words), |b| {
-                (b.games.max(games), b.input_words.max(words))
+            let (games, words, dealt) = slot.as_ref().map_or((games, words, dealt), |b| {
+                (
+                    b.games.max(games),
+                    b.input_words.max(words),
+                    b.dealt_games.max(dealt),
+                )
             });
-            *slot = Some(self.make_buffers(games, words));
+            *slot = Some(self.make_buffers(games, words, dealt));
         }
         slot.as_ref().expect("just made")
     }
 
-    fn make_buffers(&self, games: usize, words: usize) -> Buffers {
+    fn make_buffers(&self, games: usize, words: usize, dealt_games: usize) -> Buffers {
         let d = &self.device;
         let buffer = |label, size: usize, usage| {
             d.create_buffer(&wgpu::BufferDescriptor {
@@ -216,12 +294,13 @@ impl Gpu {
             U::STORAGE | U::COPY_SRC | U::COPY_DST,
         );
         let kept = buffer("kept", KEPT_CAP * 16, U::STORAGE | U::COPY_SRC);
+        // Only the bind group holds it: no copy reads it.
+        let dealt = buffer("dealt", dealt_games * DEALT_BYTES, U::STORAGE);
         let back = U::MAP_READ | U::COPY_DST;
         let results_back = buffer("results back", games * 8, back);
         let tally_back = buffer("tally back", TALLY_WORDS * 4 + KEPT_FIRST * 16, back);
         let kept_back = buffer("kept back", KEPT_CAP * 16, back);
-        let layout = self.pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry> = [&params, &input, &results, &tally, &kept]
+        let entries: Vec<wgpu::BindGroupEntry> = [&params, &input, &results, &tally, &kept, &dealt]
             .into_iter()
             .enumerate()
             .map(|(i, b)| wgpu::BindGroupEntry {
@@ -231,7 +310,7 @@ impl Gpu {
             .collect();
         let bind = d.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("play"),
-            layout: &layout,
+            layout: &self.layout,
             entries: &entries,
         });
         Buffers {
@@ -246,6 +325,7 @@ impl Gpu {
             bind,
             input_words: words,
             games,
+            dealt_games,
         }
     }
 
@@ -257,24 +337,42 @@ impl Gpu {
         job: &Job,
         spec: Option<DigestSpec>,
     ) -> Result<wgpu::SubmissionIndex, String> {
-        let lanes = job.items().min(self.lanes.load(Ordering::Relaxed));
-        let params = job.params(lanes, spec, KEPT_CAP);
+        let limit = self.lanes.load(Ordering::Relaxed);
+        // The event kernel: on a GPU, a GPU's worth of lanes taking as many games as they
+        // can; on a CPU adapter, a lane per CPU_LANE_GAMES games, none taking more than its
+        // share. The trick kernel: a lane per work item.
+        let (lanes, lane_games) = if !job.events {
+            (job.items(), u32::MAX)
+        } else if self.cpu {
+            let lanes = job.count.div_ceil(CPU_LANE_GAMES).min(limit).max(1);
+            (lanes, job.count.div_ceil(lanes) as u32)
+        } else {
+            (EVENT_LANES.min(job.count), u32::MAX)
+        };
+        let lanes = lanes.min(limit).max(1);
+        let from_queue = self.from_queue.load(Ordering::Relaxed);
+        let params = job.params(lanes, lane_games, from_queue, spec, KEPT_CAP);
         self.queue
             .write_buffer(&b.params, 0, bytemuck::cast_slice(&params));
         if !job.input.is_empty() {
             self.queue
                 .write_buffer(&b.input, 0, bytemuck::cast_slice(&job.input));
         }
-        let groups = (lanes as u32).div_ceil(WORKGROUP).max(1);
-        let x = groups.min(65_535);
-        let y = groups.div_ceil(x);
         let mut encoder = self.device.create_command_encoder(&Default::default());
         encoder.clear_buffer(&b.tally, 0, None);
-        {
+        let mut pass = |pipeline: &wgpu::ComputePipeline, invocations: usize| {
+            let (x, y) = workgroups(invocations);
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
+            pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &b.bind, &[]);
             pass.dispatch_workgroups(x, y, 1);
+        };
+        if job.events {
+            // Two passes: wgpu orders the second's reads of `dealt` after the first's writes.
+            pass(&self.deal, job.items());
+            pass(&self.events, lanes);
+        } else {
+            pass(&self.tricks, lanes);
         }
         let words = (TALLY_WORDS * 4) as u64;
         encoder.copy_buffer_to_buffer(&b.tally, 0, &b.tally_back, 0, words);
@@ -330,10 +428,11 @@ impl Gpu {
         job: &Job,
         out: &mut [Played],
     ) -> Result<(), String> {
-        let b = self.buffers(slot, job.count, job.input.len());
+        let b = self.buffers(slot, job.count, job.input.len(), job.dealt());
         let index = self.dispatch(b, job, None)?;
         let data = self.read(&b.results_back, job.count * 8, index.clone())?;
         let totals = self.read(&b.tally_back, TALLY_WORDS * 4, index)?;
+        self.count_steps(&totals);
         every_game_recorded(&totals, job.count)?;
         for (o, w) in out.iter_mut().zip(data.chunks_exact(8)) {
             *o = decode(word(w, 0), word(w, 4))?;
@@ -348,10 +447,11 @@ impl Gpu {
         job: &Job,
         spec: DigestSpec,
     ) -> Result<Digest, String> {
-        let b = self.buffers(slot, 0, job.input.len());
+        let b = self.buffers(slot, 0, job.input.len(), job.dealt());
         let index = self.dispatch(b, job, Some(spec))?;
         let data = self.read(&b.tally_back, TALLY_WORDS * 4 + KEPT_FIRST * 16, index)?;
         let (totals, first_kept) = data.split_at(TALLY_WORDS * 4);
+        self.count_steps(totals);
         every_game_recorded(totals, job.count)?;
         let t = |i: usize| u64::from(word(totals, 4 * i));
         let kept_count = t(0) as usize;
@@ -390,6 +490,14 @@ impl Gpu {
         })
     }
 
+    /// Adds a dispatch's lane-steps (the event kernel's; none from the trick kernel).
+    fn count_steps(&self, totals: &[u8]) {
+        let wide =
+            |at: usize| u64::from(word(totals, 4 * at)) | u64::from(word(totals, 4 * at + 4)) << 32;
+        self.useful.fetch_add(wide(TALLY_USEFUL), Ordering::Relaxed);
+        self.held.fetch_add(wide(TALLY_HELD), Ordering::Relaxed);
+    }
+
     /// The device's first error outside a batch's checks, if any.
     fn take_error(&self) -> Result<(), String> {
         match self.errors.lock().unwrap_or_else(|p| p.into_inner()).take() {
@@ -397,6 +505,45 @@ impl Gpu {
             None => Ok(()),
         }
     }
+}
+
+/// The kernels' source: what they share, then each kernel.
+const SHADER: &str = concat!(
+    include_str!("shader/common.wgsl"),
+    include_str!("shader/tricks.wgsl"),
+    include_str!("shader/events.wgsl"),
+);
+
+/// The kernels' one bind group: `params` (uniform), `input` (read), then `results`, `tally`,
+/// `kept` and `dealt` (read and write), as `shader/common.wgsl` declares them.
+fn bind_group_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let entry = |binding: u32, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
+    let mut entries = vec![
+        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(1, storage(true)),
+    ];
+    entries.extend((2..6).map(|b| entry(b, storage(false))));
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("bmn"),
+        entries: &entries,
+    })
+}
+
+/// Workgroups (x, y) for `invocations` invocations: a dispatch's x is at most 65,535.
+fn workgroups(invocations: usize) -> (u32, u32) {
+    let groups = (invocations as u32).div_ceil(WORKGROUP).max(1);
+    let x = groups.min(65_535);
+    (x, groups.div_ceil(x))
 }
 
 /// An error unless the shader recorded each of a job's `count` games (a driver that cuts
@@ -464,6 +611,14 @@ impl DevicePlayer for Gpu {
 }
 
 impl Gpu {
+    /// Games one dispatch plays at most.
+    fn most(&self) -> usize {
+        self.dispatch
+            .load(Ordering::Relaxed)
+            .min(self.most_dealt)
+            .max(1)
+    }
+
     /// `result`, its error kept as the first failure if it is one.
     fn noted<T>(&self, result: Result<T, String>) -> Result<T, String> {
         if let Err(e) = &result {
@@ -482,7 +637,7 @@ impl Gpu {
         let Some(mut slot) = self.slots.take(wait) else {
             return Ok(false);
         };
-        for (done, part) in parts(batch, self.dispatch.load(Ordering::Relaxed)) {
+        for (done, part) in parts(batch, self.most()) {
             let job = Job::new(&part, self.rank_run)?;
             self.run_games(&mut slot, &job, &mut out[done..done + part.count])?;
         }
@@ -504,7 +659,7 @@ impl Gpu {
             return Ok(None);
         };
         let mut digest = Digest::default();
-        for (done, part) in parts(batch, self.dispatch.load(Ordering::Relaxed)) {
+        for (done, part) in parts(batch, self.most()) {
             let job = Job::new(&part, self.rank_run)?;
             digest.append(self.run_digest(&mut slot, &job, spec)?, done);
         }

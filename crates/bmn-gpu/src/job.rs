@@ -9,7 +9,14 @@ pub(crate) const PARAMS_WORDS: usize = 20;
 /// Words of the shader's `tally` buffer: totals (games recorded at [`TALLY_RECORDED`]), then
 /// the histogram from [`TALLY_HIST`].
 pub(crate) const TALLY_RECORDED: usize = 8;
+/// The event kernel's schedule (64-bit words): lane-steps that played an event, and lane-steps
+/// its workgroups held.
+pub(crate) const TALLY_USEFUL: usize = 10;
+pub(crate) const TALLY_HELD: usize = 12;
 pub(crate) const TALLY_HIST: usize = 16;
+
+/// Penalty cards a deal may hold for the event kernel: their kinds fill one 32-bit word.
+pub(crate) const EVENT_PENALTIES: usize = 16;
 pub(crate) const TALLY_WORDS: usize = TALLY_HIST + bmn_search::device::DIGEST_BINS;
 
 /// A batch part as the shader takes it.
@@ -30,11 +37,17 @@ pub(crate) struct Job {
     block: u64,
     /// The deck's codes, the starts, or the deck's count of each code.
     pub input: Vec<u32>,
+    /// Played by the event kernel (`events.wgsl`): no jokers, at most [`EVENT_PENALTIES`]
+    /// penalty cards, both hands dealt cards, a trick cap. Else by the trick kernel.
+    pub events: bool,
 }
 
 impl Job {
     /// The job of `batch`, a work item of ranks being `rank_run` consecutive arrangements.
     pub fn new(batch: &DeviceBatch<'_>, rank_run: usize) -> Result<Job, String> {
+        // The most penalty cards one deal holds, and whether any card is a joker.
+        let penalties = |codes: &[u8]| codes.iter().filter(|&&c| c != 0).count();
+        let (most, jokers);
         let (mode, base, segment, per_item, block, input) = match &batch.deals {
             DeviceDeals::Stream {
                 seed,
@@ -44,9 +57,13 @@ impl Job {
             } => {
                 // As bmn_deals::deal_rng: deal k's counter is seed + 4k * GAMMA.
                 let base = seed.wrapping_add(first.wrapping_mul(4).wrapping_mul(GAMMA));
+                (most, jokers) = (penalties(deck), deck.contains(&JOKER));
                 (0, base, *segment, 1, 0, words(deck))
             }
             DeviceDeals::Arrangements { starts, per_start } => {
+                let len = batch.len.max(1);
+                most = starts.chunks(len).map(penalties).max().unwrap_or(0);
+                jokers = starts.contains(&JOKER);
                 (1, 0, 0, *per_start, 0, words(starts))
             }
             DeviceDeals::Ranks { first, counts } => {
@@ -57,6 +74,8 @@ impl Job {
                 if u128::from(*first) + batch.count as u128 > block {
                     return Err("bad rank batch: ranks past the deck's last arrangement".into());
                 }
+                most = counts[1..].iter().sum::<u32>() as usize;
+                jokers = counts[usize::from(JOKER)] != 0;
                 (2, *first, 0, rank_run, block as u64, counts.to_vec())
             }
         };
@@ -72,7 +91,16 @@ impl Job {
             max_tricks: batch.max_tricks,
             block,
             input,
+            events: !jokers
+                && most <= EVENT_PENALTIES
+                && (1..batch.len).contains(&batch.first_hand)
+                && batch.max_tricks > 0,
         })
+    }
+
+    /// Games the event kernel's `dealt` buffer must hold for this job.
+    pub fn dealt(&self) -> usize {
+        if self.events { self.count } else { 0 }
     }
 
     /// Work items: a game each in stream mode, a run of arrangements else.
@@ -80,11 +108,14 @@ impl Job {
         self.count.div_ceil(self.per_item)
     }
 
-    /// The shader's `Params`, for `lanes` invocations; with `spec`, games added up on the
+    /// The shader's `Params`, for `lanes` invocations (the event kernel's each taking at most
+    /// `lane_games` games, from the queue or its own share); with `spec`, games added up on the
     /// device with at most `kept_cap` of them kept.
     pub fn params(
         &self,
         lanes: usize,
+        lane_games: u32,
+        queue: bool,
         spec: Option<DigestSpec>,
         kept_cap: usize,
     ) -> [u32; PARAMS_WORDS] {
@@ -107,12 +138,15 @@ impl Job {
             kept_cap as u32,
             self.block as u32,
             (self.block >> 32) as u32,
-            0,
-            0,
+            lane_games,
+            u32::from(queue),
             0,
         ]
     }
 }
+
+/// The joker's code (penalty 5): its kind does not fit the event kernel's 2 bits.
+const JOKER: u8 = bmn_kernel::MAX_CODE;
 
 fn words(codes: &[u8]) -> Vec<u32> {
     codes.iter().map(|&c| u32::from(c)).collect()

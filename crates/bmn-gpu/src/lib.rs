@@ -1,12 +1,15 @@
 //! bmn-gpu: two-player games dealt and played on a GPU, exactly as bmn-kernel plays them.
 //!
-//! One WGSL compute shader (`play.wgsl`) runs on any adapter wgpu finds (Vulkan, Metal, DX12;
-//! Mesa's lavapipe runs it on the CPU, which is how CI checks it). Each invocation deals its
-//! games from the seeded stream (or unranks a run of arrangements, or steps from a start the
-//! host unranked) and plays each a trick a step on bit-plane stacks to its end or the trick cap;
-//! finished games are added up on the device ([`bmn_search::device::Digest`]) or returned one
-//! by one, and the caller hands capped games to bmn-core's exact cycle detection, as with every
-//! kernel. Scope: at most 64 cards, the standard penalties (J1 Q2 K3 A4, joker 5), two players.
+//! WGSL compute shaders (`shader/`) run on any adapter wgpu finds (Vulkan, Metal, DX12; Mesa's
+//! lavapipe runs them on the CPU, which is how CI checks them). The event kernel
+//! (`events.wgsl`) deals a dispatch's games in one pass (from the seeded stream, by unranking,
+//! or stepping from starts the host unranked) and plays them in a second, every lane advancing
+//! its game by one event a step in lockstep and taking the next game when its own ends. Decks
+//! its encoding cannot hold (jokers, more than 16 penalty cards) go to the trick kernel
+//! (`tricks.wgsl`, a game per lane, a trick a step). Finished games are added up on the device
+//! ([`bmn_search::device::Digest`]) or returned one by one, and the caller hands capped games
+//! to bmn-core's exact cycle detection, as with every kernel. Scope: at most 64 cards, the
+//! standard penalties (J1 Q2 K3 A4, joker 5), two players.
 //! Nothing here prints.
 
 #![forbid(unsafe_code)]

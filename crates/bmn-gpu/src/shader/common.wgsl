@@ -1,8 +1,9 @@
-// bmn's GPU kernel: one invocation deals (or unranks, or steps to) the deals of its work items
-// and plays each two-player game a trick a step to its end or the trick cap, exactly as
-// bmn-kernel's trick-level loop (`scalar.rs`) does; finished games are added up here (a
-// workgroup's totals and histogram in shared memory, then once into `tally`) or written one by
-// one, and only the games the host must see go to `kept`.
+// What both of bmn's GPU kernels share: the parameters and buffers of a dispatch, 64-bit words,
+// the seeded stream and the other sources of deals, and how a finished game is recorded (a
+// workgroup's totals and histogram in shared memory, then once into `tally`, or one result per
+// game; only the games the host must see go to `kept`). The kernels: `events.wgsl` (an event a
+// step, every lane in lockstep) and `tricks.wgsl` (a trick a step, for the decks the event
+// kernel's encoding cannot hold).
 //
 // WGSL has no 64-bit integers, so a 64-bit word is a vec2<u32> (x the low half, y the high
 // half) and the few 64-bit operations the stream and the stacks need are written out below.
@@ -43,8 +44,12 @@ struct Params {
     // Rank mode: the number of arrangements of the whole deck (at most 2^58).
     block_lo: u32,
     block_hi: u32,
-    _pad0: u32,
-    _pad1: u32,
+    // The event kernel: games one lane takes at most (a CPU adapter's guard against long
+    // loops; no limit on a GPU).
+    lane_games: u32,
+    // The event kernel: 1 if lanes take games from the queue, 0 if lane i takes games i,
+    // i + lanes, ... (at most `lane_games` of them).
+    queue: u32,
     _pad2: u32,
 }
 
@@ -58,6 +63,8 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> tally: array<atomic<u32>>;
 // Games the host records one by one: (game, cards, tricks | status << 30, 0).
 @group(0) @binding(4) var<storage, read_write> kept: array<vec4<u32>>;
+// The event kernel's deals, encoded by its dealing pass: three words a game (events.wgsl).
+@group(0) @binding(5) var<storage, read_write> dealt: array<vec2<u32>>;
 
 // Words of `tally`: kept games (all, even past `kept_cap`), finished games added up, their
 // wins by the leader and by the other player, cards and tricks (64-bit, low word first),
@@ -69,6 +76,12 @@ const TALLY_CARDS: u32 = 4u;
 const TALLY_TRICKS: u32 = 6u;
 // Games recorded (kept, added up or written): the host checks that every game was.
 const TALLY_RECORDED: u32 = 8u;
+// The event kernel's queue: the next game a lane takes.
+const TALLY_NEXT: u32 = 9u;
+// The event kernel's schedule: lane-steps that played an event (64-bit), and lane-steps a
+// workgroup held (its longest lane's steps times its lanes, 64-bit).
+const TALLY_USEFUL: u32 = 10u;
+const TALLY_HELD: u32 = 12u;
 const TALLY_HIST: u32 = 16u;
 // Histogram bins; a finished game past them is kept instead.
 const BINS: u32 = 256u;
@@ -100,25 +113,23 @@ fn mul64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     return vec2<u32>(w.x, w.y + a.x * b.y + a.y * b.x);
 }
 
-// Shifts by any amount below 64 (WGSL takes shift amounts modulo 32, hence the cases).
+// Shifts by any amount up to 64, without branches (lanes in lockstep take the same path):
+// WGSL takes shift amounts modulo 32, so `(hi << 1) << (31 - s)` stands for `hi << (32 - s)`,
+// which is 0 when s is 0.
 fn shr64(v: vec2<u32>, k: u32) -> vec2<u32> {
-    if (k == 0u) {
-        return v;
-    }
-    if (k < 32u) {
-        return vec2<u32>((v.x >> k) | (v.y << (32u - k)), v.y >> k);
-    }
-    return vec2<u32>(v.y >> (k - 32u), 0u);
+    let s = k & 31u;
+    let hi = v.y >> s;
+    let near = vec2<u32>((v.x >> s) | ((v.y << 1u) << (31u - s)), hi);
+    let far = select(vec2<u32>(hi, 0u), vec2<u32>(0u), k >= 64u);
+    return select(near, far, k >= 32u);
 }
 
 fn shl64(v: vec2<u32>, k: u32) -> vec2<u32> {
-    if (k == 0u) {
-        return v;
-    }
-    if (k < 32u) {
-        return vec2<u32>(v.x << k, (v.y << k) | (v.x >> (32u - k)));
-    }
-    return vec2<u32>(0u, v.x << (k - 32u));
+    let s = k & 31u;
+    let lo = v.x << s;
+    let near = vec2<u32>(lo, (v.y << s) | ((v.x >> 1u) >> (31u - s)));
+    let far = select(vec2<u32>(0u, lo), vec2<u32>(0u), k >= 64u);
+    return select(near, far, k >= 32u);
 }
 
 fn rotl64(v: vec2<u32>, k: u32) -> vec2<u32> {
@@ -127,18 +138,22 @@ fn rotl64(v: vec2<u32>, k: u32) -> vec2<u32> {
 
 // Bit `k` (k < 64) alone.
 fn bit64(k: u32) -> vec2<u32> {
-    if (k < 32u) {
-        return vec2<u32>(1u << k, 0u);
-    }
-    return vec2<u32>(0u, 1u << (k - 32u));
+    let b = 1u << (k & 31u);
+    return select(vec2<u32>(b, 0u), vec2<u32>(0u, b), k >= 32u);
 }
 
 // Trailing zeros; 64 for zero.
 fn ctz64(v: vec2<u32>) -> u32 {
-    if (v.x != 0u) {
-        return countTrailingZeros(v.x);
-    }
-    return 32u + countTrailingZeros(v.y);
+    return select(32u + countTrailingZeros(v.y), countTrailingZeros(v.x), v.x != 0u);
+}
+
+// The highest set bit's index (the word must not be zero).
+fn top64(v: vec2<u32>) -> u32 {
+    return select(firstLeadingBit(v.x), 32u + firstLeadingBit(v.y), v.y != 0u);
+}
+
+fn ones64(v: vec2<u32>) -> u32 {
+    return countOneBits(v.x) + countOneBits(v.y);
 }
 
 // ---- The seeded stream (bmn-deals' stream.rs) ---------------------------------------------
@@ -203,183 +218,6 @@ fn below(bound: u32) -> u32 {
     return m.y;
 }
 
-// ---- Stacks as three bit planes (bmn-kernel's hand.rs) ------------------------------------
-
-struct Stack {
-    p0: vec2<u32>,
-    p1: vec2<u32>,
-    p2: vec2<u32>,
-    len: u32,
-}
-
-var<private> deal: array<u32, 64>;
-
-fn encode(lo: u32, hi: u32) -> Stack {
-    var s = Stack(vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), hi - lo);
-    for (var i = lo; i < hi; i++) {
-        let c = deal[i];
-        let b = bit64(i - lo);
-        if ((c & 1u) != 0u) { s.p0 = s.p0 | b; }
-        if ((c & 2u) != 0u) { s.p1 = s.p1 | b; }
-        if ((c & 4u) != 0u) { s.p2 = s.p2 | b; }
-    }
-    return s;
-}
-
-// The first penalty card, or the sentinel at the length (len < 64 inside a trick).
-fn first_event(s: Stack) -> u32 {
-    return ctz64(s.p0 | s.p1 | s.p2 | bit64(s.len));
-}
-
-fn drop_top(s: ptr<function, Stack>, k: u32) {
-    (*s).p0 = shr64((*s).p0, k);
-    (*s).p1 = shr64((*s).p1, k);
-    (*s).p2 = shr64((*s).p2, k);
-    (*s).len -= k;
-}
-
-// Removes `k` plain cards and the penalty card under them, which goes onto the pile at `pos`.
-fn pop_penalty(s: ptr<function, Stack>, k: u32, pile: ptr<function, Stack>, pos: u32) -> u32 {
-    let t0 = shr64((*s).p0, k);
-    let t1 = shr64((*s).p1, k);
-    let t2 = shr64((*s).p2, k);
-    let at = bit64(pos);
-    let code = (t0.x & 1u) | ((t1.x & 1u) << 1u) | ((t2.x & 1u) << 2u);
-    if ((code & 1u) != 0u) { (*pile).p0 = (*pile).p0 | at; }
-    if ((code & 2u) != 0u) { (*pile).p1 = (*pile).p1 | at; }
-    if ((code & 4u) != 0u) { (*pile).p2 = (*pile).p2 | at; }
-    (*s).p0 = shr64(t0, 1u);
-    (*s).p1 = shr64(t1, 1u);
-    (*s).p2 = shr64(t2, 1u);
-    (*s).len -= k + 1u;
-    return code;
-}
-
-// Puts a pile of `m` cards under the stack.
-fn take(s: ptr<function, Stack>, pile: Stack, m: u32) {
-    let n = (*s).len;
-    (*s).p0 = (*s).p0 | shl64(pile.p0, n);
-    (*s).p1 = (*s).p1 | shl64(pile.p1, n);
-    (*s).p2 = (*s).p2 | shl64(pile.p2, n);
-    (*s).len = n + m;
-}
-
-fn empty() -> Stack {
-    return Stack(vec2<u32>(0u), vec2<u32>(0u), vec2<u32>(0u), 0u);
-}
-
-// ---- The trick loop (bmn-kernel's `play_stacks`), one trick a step --------------------------
-
-// A game under way: `x` pays next (`xid` 0 if `x` is the deal's leader); `status` RUNNING, or
-// its result: 0 the leader won, 1 the other player, 2 capped at `max_tricks`.
-struct Game {
-    x: Stack,
-    y: Stack,
-    xid: u32,
-    cards: u32,
-    tricks: u32,
-    status: u32,
-}
-
-const RUNNING: u32 = 3u;
-
-// The game from a deal, `lead` leading; one with an empty hand is over before it starts.
-fn begin(lead: Stack, other: Stack) -> Game {
-    var g: Game;
-    g = Game(lead, other, 0u, 0u, 0u, RUNNING);
-    if (lead.len == 0u) {
-        g.status = 1u;
-    } else if (other.len == 0u) {
-        g.status = 0u;
-    }
-    return g;
-}
-
-// Plays one trick (or ends the game at the cap).
-fn step(g: Game) -> Game {
-    // Hands in local variables: naga's SPIR-V output cannot pass a pointer to a struct's field.
-    var x = g.x;
-    var y = g.y;
-    var xid = g.xid;
-    var cards = g.cards;
-    let tricks = g.tricks;
-    if (tricks >= params.max_tricks) {
-        return Game(x, y, xid, cards, tricks, 2u);
-    }
-    let a = first_event(x);
-    let b = first_event(y);
-    var pile = empty();
-    var m: u32;
-    var debt: u32;
-    // After the opening, `x` pays and `y` has the claim.
-    if (a <= b) {
-        if (a == x.len) {
-            return Game(x, y, xid, cards + 2u * a, tricks + 1u, xid ^ 1u);
-        }
-        debt = pop_penalty(&x, a, &pile, 2u * a);
-        drop_top(&y, a);
-        m = 2u * a + 1u;
-        let t = x;
-        x = y;
-        y = t;
-        xid ^= 1u;
-    } else {
-        if (b == y.len) {
-            return Game(x, y, xid, cards + 2u * b + 1u, tricks + 1u, xid);
-        }
-        debt = pop_penalty(&y, b, &pile, 2u * b + 1u);
-        drop_top(&x, b + 1u);
-        m = 2u * b + 2u;
-    }
-    loop {
-        // `x` pays `y`.
-        let k = first_event(x);
-        if (k >= debt) {
-            drop_top(&x, debt);
-            m += debt;
-            cards += m;
-            if (x.len == 0u) {
-                return Game(x, y, xid, cards, tricks + 1u, xid ^ 1u);
-            }
-            take(&y, pile, m);
-            return Game(y, x, xid ^ 1u, cards, tricks + 1u, RUNNING);
-        }
-        if (k == x.len) {
-            return Game(x, y, xid, cards + m + k, tricks + 1u, xid ^ 1u);
-        }
-        debt = pop_penalty(&x, k, &pile, m + k);
-        m += k + 1u;
-        // `y` pays `x`.
-        let j = first_event(y);
-        if (j >= debt) {
-            drop_top(&y, debt);
-            m += debt;
-            cards += m;
-            if (y.len == 0u) {
-                return Game(x, y, xid, cards, tricks + 1u, xid);
-            }
-            take(&x, pile, m);
-            return Game(x, y, xid, cards, tricks + 1u, RUNNING);
-        }
-        if (j == y.len) {
-            return Game(x, y, xid, cards + m + j, tricks + 1u, xid);
-        }
-        debt = pop_penalty(&y, j, &pile, m + j);
-        m += j + 1u;
-    }
-    return g;
-}
-
-// The game of the deal in `deal`.
-fn begin_deal() -> Game {
-    let n = params.len;
-    let h = params.first_hand;
-    if (params.leader == 0u) {
-        return begin(encode(0u, h), encode(h, n));
-    }
-    return begin(encode(h, n), encode(0u, h));
-}
-
 // ---- Results: one per game, or added up ----------------------------------------------------
 
 // This invocation's totals of the finished games it added up (64-bit sums as two words).
@@ -416,34 +254,83 @@ fn atomic_add64_tally(at: u32, v: vec2<u32>) {
     }
 }
 
-fn record(game: u32, g: Game) {
+// Records a game's result: `status` 0 the leader won, 1 the other, 2 capped (3: cut short).
+fn record(game: u32, cards: u32, tricks: u32, status: u32) {
     recorded += 1u;
-    let word = g.tricks | (g.status << 30u);
+    let word = tricks | (status << 30u);
     if (params.tally == 0u) {
-        results[game] = vec2<u32>(g.cards, word);
+        results[game] = vec2<u32>(cards, word);
         return;
     }
-    let bin = g.cards / params.bin;
+    let bin = cards / params.bin;
     // Capped games, and games a driver cut short (still RUNNING: the host refuses them).
-    if (g.status >= 2u || g.cards >= params.keep_cards || bin >= BINS) {
+    if (status >= 2u || cards >= params.keep_cards || bin >= BINS) {
         let slot = atomicAdd(&tally[TALLY_KEPT], 1u);
         if (slot < params.kept_cap) {
-            kept[slot] = vec4<u32>(game, g.cards, word, 0u);
+            kept[slot] = vec4<u32>(game, cards, word, 0u);
         }
         return;
     }
     finished += 1u;
-    if (g.status == 0u) {
+    if (status == 0u) {
         wins0 += 1u;
     } else {
         wins1 += 1u;
     }
-    cards_sum = add_small(cards_sum, g.cards);
-    tricks_sum = add_small(tricks_sum, g.tricks);
+    cards_sum = add_small(cards_sum, cards);
+    tricks_sum = add_small(tricks_sum, tricks);
     atomicAdd(&group_hist[bin], 1u);
 }
 
+// Clears the workgroup's totals; every invocation calls it first, in uniform control flow.
+fn group_begin(local: u32) {
+    for (var b = local; b < BINS; b += 64u) {
+        atomicStore(&group_hist[b], 0u);
+    }
+    if (local < 9u) {
+        atomicStore(&group_sums[local], 0u);
+    }
+    workgroupBarrier();
+}
+
+// Adds this invocation's totals to its workgroup's, and the workgroup's to `tally`; every
+// invocation calls it last, in uniform control flow.
+fn group_end(local: u32) {
+    atomicAdd(&group_sums[TALLY_RECORDED], recorded);
+    if (finished != 0u) {
+        atomicAdd(&group_sums[TALLY_FINISHED], finished);
+        atomicAdd(&group_sums[TALLY_WINS], wins0);
+        atomicAdd(&group_sums[TALLY_WINS + 1u], wins1);
+        atomic_add64_group(TALLY_CARDS, cards_sum);
+        atomic_add64_group(TALLY_TRICKS, tricks_sum);
+    }
+    workgroupBarrier();
+    for (var b = local; b < BINS; b += 64u) {
+        let n = atomicLoad(&group_hist[b]);
+        if (n != 0u) {
+            atomicAdd(&tally[TALLY_HIST + b], n);
+        }
+    }
+    if (local == 0u) {
+        var sums: array<u32, 9>;
+        for (var w = 0u; w < 9u; w++) {
+            sums[w] = atomicLoad(&group_sums[w]);
+        }
+        atomicAdd(&tally[TALLY_RECORDED], sums[TALLY_RECORDED]);
+        if (sums[TALLY_FINISHED] != 0u) {
+            for (var w = TALLY_FINISHED; w < TALLY_CARDS; w++) {
+                atomicAdd(&tally[w], sums[w]);
+            }
+            atomic_add64_tally(TALLY_CARDS, vec2<u32>(sums[TALLY_CARDS], sums[TALLY_CARDS + 1u]));
+            atomic_add64_tally(TALLY_TRICKS, vec2<u32>(sums[TALLY_TRICKS], sums[TALLY_TRICKS + 1u]));
+        }
+    }
+}
+
 // ---- Where a work item's deals come from ---------------------------------------------------
+
+// The deal being made, in codes: player 1's `first_hand` cards, then player 2's.
+var<private> deal: array<u32, 64>;
 
 // 64-bit helpers the unranking needs.
 fn sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
@@ -569,73 +456,3 @@ fn next_arrangement() {
     }
 }
 
-// ---- The batch -----------------------------------------------------------------------------
-
-@compute @workgroup_size(64)
-fn main(
-    @builtin(global_invocation_id) gid: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    for (var b = local; b < BINS; b += 64u) {
-        atomicStore(&group_hist[b], 0u);
-    }
-    if (local < 9u) {
-        atomicStore(&group_sums[local], 0u);
-    }
-    workgroupBarrier();
-
-    let lane = gid.x + gid.y * groups.x * 64u;
-    let items = (params.count + params.per_item - 1u) / params.per_item;
-    // A loop per game inside one per work item: llvmpipe (lavapipe) cuts an invocation's loops
-    // short after a fixed number of iterations (its guard against endless loops). One flat loop
-    // through an item's games was cut within runs of 8 Paulhus n = 6 deals holding several
-    // endless games; a loop per game is not (with the short items gpu.rs gives a CPU adapter).
-    // Whatever a driver cuts, the host sees it: every game counts itself in TALLY_RECORDED.
-    for (var item = lane; lane < params.lanes && item < items; item += params.lanes) {
-        let first = item * params.per_item;
-        let last = min(first + params.per_item, params.count);
-        load_item(item);
-        for (var game = first; game < last; game++) {
-            if (game > first) {
-                next_arrangement();
-            }
-            var g: Game;
-            g = begin_deal();
-            while (g.status == RUNNING) {
-                g = step(g);
-            }
-            record(game, g);
-        }
-    }
-
-    atomicAdd(&group_sums[TALLY_RECORDED], recorded);
-    if (finished != 0u) {
-        atomicAdd(&group_sums[TALLY_FINISHED], finished);
-        atomicAdd(&group_sums[TALLY_WINS], wins0);
-        atomicAdd(&group_sums[TALLY_WINS + 1u], wins1);
-        atomic_add64_group(TALLY_CARDS, cards_sum);
-        atomic_add64_group(TALLY_TRICKS, tricks_sum);
-    }
-    workgroupBarrier();
-    for (var b = local; b < BINS; b += 64u) {
-        let n = atomicLoad(&group_hist[b]);
-        if (n != 0u) {
-            atomicAdd(&tally[TALLY_HIST + b], n);
-        }
-    }
-    if (local == 0u) {
-        var sums: array<u32, 9>;
-        for (var w = 0u; w < 9u; w++) {
-            sums[w] = atomicLoad(&group_sums[w]);
-        }
-        atomicAdd(&tally[TALLY_RECORDED], sums[TALLY_RECORDED]);
-        if (sums[TALLY_FINISHED] != 0u) {
-            for (var w = TALLY_FINISHED; w < TALLY_CARDS; w++) {
-                atomicAdd(&tally[w], sums[w]);
-            }
-            atomic_add64_tally(TALLY_CARDS, vec2<u32>(sums[TALLY_CARDS], sums[TALLY_CARDS + 1u]));
-            atomic_add64_tally(TALLY_TRICKS, vec2<u32>(sums[TALLY_TRICKS], sums[TALLY_TRICKS + 1u]));
-        }
-    }
-}
