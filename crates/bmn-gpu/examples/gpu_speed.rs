@@ -1,7 +1,9 @@
 //! Prints what the GPU alone plays per second (no CPU pipeline around it): random standard
-//! games added up on the device at several dispatch sizes and lane counts and returned game by
-//! game, and whole ranges of Camicia and Paulhus n = 16 deals unranked on the device; with the
-//! bytes read back per thousand games. Each row checks a sample against the CPU kernel first.
+//! games added up on the device by the event kernel at several dispatch sizes and lane counts,
+//! then by the trick kernel, and returned game by game; whole ranges of Camicia and Paulhus
+//! n = 16 deals unranked on the device by each kernel; with the bytes read back per thousand
+//! games and the share of the event kernel's lane-steps that played an event. Each row checks
+//! a sample against the CPU kernel first.
 //!
 //! `cargo run -p bmn-gpu --release --example gpu_speed [-- GAMES [DEVICE]]` (GAMES per row,
 //! default 2^26)
@@ -30,6 +32,7 @@ fn main() {
     let spec = DigestSpec {
         bin: HISTOGRAM_BIN as u32,
         keep_cards: 6_000,
+        lengths: false,
     };
     let source = DealSource::new(Deck::STANDARD, false).expect("standard");
     let stream = |first: u64, n: usize| {
@@ -38,22 +41,26 @@ fn main() {
             .expect("stream")
     };
     check_stream(gpu, &source, &stream(0, 4096));
-    // Games a dispatch plays, and invocations sharing them (each takes work item after item).
-    for (dispatch, lanes) in [
-        (1 << 22, 1 << 18),
-        (1 << 22, 1 << 20),
-        (1 << 22, 1 << 22),
-        (1 << 20, 1 << 18),
-        (1 << 18, 1 << 18),
+    // The event kernel at several dispatch sizes and lane counts, then the trick kernel (one
+    // invocation a game, as before issue 48) in the same run.
+    for (dispatch, lanes, tricks) in [
+        (1 << 24, 1 << 18, false),
+        (1 << 24, 1 << 17, false),
+        (1 << 24, 1 << 19, false),
+        (1 << 22, 1 << 18, false),
+        (1 << 20, 1 << 18, false),
+        (1 << 22, 1 << 22, true),
     ] {
         gpu.limit_dispatch(dispatch);
         gpu.limit_lanes(lanes);
+        gpu.tricks_only(tricks);
         let label = format!(
-            "standard, digest, dispatch 2^{}, lanes 2^{}",
+            "standard, {} kernel, digest, dispatch 2^{}, lanes 2^{}",
+            if tricks { "trick" } else { "event" },
             dispatch.trailing_zeros(),
             lanes.trailing_zeros()
         );
-        time(gpu, &label, games, 1 << 22, |first, n| {
+        time(gpu, &label, games, 1 << 24, |first, n| {
             let d = gpu.digest(&stream(first, n), spec, true).unwrap().unwrap();
             let reads = n.div_ceil(dispatch) as f64;
             (
@@ -62,7 +69,8 @@ fn main() {
             )
         });
     }
-    gpu.limit_lanes(1 << 18);
+    gpu.tricks_only(false);
+    gpu.limit_lanes(usize::MAX);
     gpu.limit_dispatch(1 << 20);
     time(
         gpu,
@@ -75,7 +83,7 @@ fn main() {
             (n as u64, 8.0 * n as f64)
         },
     );
-    gpu.limit_dispatch(1 << 22);
+    gpu.limit_dispatch(usize::MAX);
     for (name, deck, from) in [
         ("Camicia", "camicia", 97_000_000_000_000u128),
         ("Paulhus n = 16", "2J,2Q,2K,2A,16-", 0),
@@ -84,17 +92,23 @@ fn main() {
         let spec = DigestSpec {
             bin: HISTOGRAM_BIN as u32,
             keep_cards: u32::MAX,
+            lengths: false,
         };
         check_ranks(gpu, &all, from);
-        let label = format!("{name}, ranks unranked on the device, digest");
-        time(gpu, &label, games, 1 << 22, |first, n| {
-            let batch = all
-                .device_deals(from + u128::from(first), n, MAX_TRICKS)
-                .unwrap();
-            let d = gpu.digest(&batch, spec, true).unwrap().unwrap();
-            let bytes = DIGEST_BYTES * n.div_ceil(1 << 22) as f64 + 16.0 * d.kept.len() as f64;
-            (n as u64, bytes)
-        });
+        for tricks in [false, true] {
+            gpu.tricks_only(tricks);
+            let kernel = if tricks { "trick" } else { "event" };
+            let label = format!("{name}, {kernel} kernel, ranks unranked on the device, digest");
+            time(gpu, &label, games, 1 << 24, |first, n| {
+                let batch = all
+                    .device_deals(from + u128::from(first), n, MAX_TRICKS)
+                    .unwrap();
+                let d = gpu.digest(&batch, spec, true).unwrap().unwrap();
+                let bytes = DIGEST_BYTES * n.div_ceil(1 << 24) as f64 + 16.0 * d.kept.len() as f64;
+                (n as u64, bytes)
+            });
+        }
+        gpu.tricks_only(false);
     }
 }
 
@@ -181,6 +195,7 @@ fn check_ranks(gpu: &bmn_gpu::Gpu, all: &AllDeals, from: u128) {
     let spec = DigestSpec {
         bin: 50,
         keep_cards: 0,
+        lengths: false,
     };
     let got = gpu.digest(&batch, spec, true).unwrap().unwrap();
     let mut codes = vec![0u8; n * all.deal_len()];

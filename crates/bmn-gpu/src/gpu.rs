@@ -5,15 +5,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
-use bmn_search::device::{DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
+use bmn_search::device::{
+    DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec, LENGTH_CARDS,
+    LENGTH_TRICKS,
+};
 
-use crate::MAX_BATCH;
 use crate::adapters::{AdapterSummary, all, instance, summary};
 use crate::error::GpuError;
 use crate::job::{
-    Job, PARAMS_WORDS, TALLY_HELD, TALLY_HIST, TALLY_RECORDED, TALLY_USEFUL, TALLY_WORDS,
+    Job, PARAMS_WORDS, TALLY_BY_CARDS, TALLY_BY_TRICKS, TALLY_HELD, TALLY_HIST, TALLY_RECORDED,
+    TALLY_USEFUL, TALLY_WORDS,
 };
 use crate::pool::Pool;
+use crate::{CPU_BATCH, MAX_BATCH};
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
 const WORKGROUP: u32 = 64;
@@ -68,6 +72,8 @@ pub struct Gpu {
     /// The event kernel's lanes take games from the dispatch's queue (a GPU), or each its
     /// own share (a CPU adapter, whose workgroups run in order, a few at a time).
     from_queue: AtomicBool,
+    /// Every deck on the trick kernel, for measuring one kernel beside the other.
+    tricks_only: AtomicBool,
     slots: Pool<Option<Buffers>>,
     /// Games one dispatch plays at most ([`MAX_BATCH`] unless [`Gpu::limit_dispatch`] lowers it).
     dispatch: AtomicUsize,
@@ -200,6 +206,7 @@ impl Gpu {
             events,
             cpu,
             from_queue: AtomicBool::new(!cpu),
+            tricks_only: AtomicBool::new(false),
             slots: Pool::new((0..SLOTS).map(|_| None)),
             dispatch: AtomicUsize::new(MAX_BATCH),
             lanes: AtomicUsize::new(if cpu { usize::MAX } else { MAX_LANES }),
@@ -237,6 +244,12 @@ impl Gpu {
     /// depend on it.
     pub fn take_from_queue(&self, queue: bool) {
         self.from_queue.store(queue, Ordering::Relaxed);
+    }
+
+    /// Plays every deck on the trick kernel (`tricks.wgsl`), as before the event kernel: for
+    /// measuring the two side by side. Results do not depend on it.
+    pub fn tricks_only(&self, on: bool) {
+        self.tricks_only.store(on, Ordering::Relaxed);
     }
 
     /// The event kernel's lane-steps so far: (those that played an event, those its
@@ -374,7 +387,7 @@ impl Gpu {
         } else {
             pass(&self.tricks, lanes);
         }
-        let words = (TALLY_WORDS * 4) as u64;
+        let words = (totals_words(spec) * 4) as u64;
         encoder.copy_buffer_to_buffer(&b.tally, 0, &b.tally_back, 0, words);
         if spec.is_some() {
             let first = (KEPT_FIRST * 16) as u64;
@@ -431,7 +444,7 @@ impl Gpu {
         let b = self.buffers(slot, job.count, job.input.len(), job.dealt());
         let index = self.dispatch(b, job, None)?;
         let data = self.read(&b.results_back, job.count * 8, index.clone())?;
-        let totals = self.read(&b.tally_back, TALLY_WORDS * 4, index)?;
+        let totals = self.read(&b.tally_back, totals_words(None) * 4, index)?;
         self.count_steps(&totals);
         every_game_recorded(&totals, job.count)?;
         for (o, w) in out.iter_mut().zip(data.chunks_exact(8)) {
@@ -449,8 +462,9 @@ impl Gpu {
     ) -> Result<Digest, String> {
         let b = self.buffers(slot, 0, job.input.len(), job.dealt());
         let index = self.dispatch(b, job, Some(spec))?;
-        let data = self.read(&b.tally_back, TALLY_WORDS * 4 + KEPT_FIRST * 16, index)?;
-        let (totals, first_kept) = data.split_at(TALLY_WORDS * 4);
+        let words = totals_words(Some(spec));
+        let data = self.read(&b.tally_back, words * 4 + KEPT_FIRST * 16, index)?;
+        let (totals, first_kept) = data.split_at(words * 4);
         self.count_steps(totals);
         every_game_recorded(totals, job.count)?;
         let t = |i: usize| u64::from(word(totals, 4 * i));
@@ -461,10 +475,23 @@ impl Gpu {
             self.run_games(slot, job, &mut out)?;
             return Ok(Digest::of(&out, spec));
         }
-        let mut histogram: Vec<u64> = (0..DIGEST_BINS).map(|i| t(TALLY_HIST + i)).collect();
-        while histogram.last() == Some(&0) {
-            histogram.pop();
-        }
+        // Counts without their trailing zeros, as games added up one by one give them.
+        let counts = |from: usize, bins: usize| {
+            let mut c: Vec<u64> = (from..from + bins).map(t).collect();
+            while c.last() == Some(&0) {
+                c.pop();
+            }
+            c
+        };
+        let histogram = counts(TALLY_HIST, DIGEST_BINS);
+        let (by_cards, by_tricks) = if spec.lengths {
+            (
+                counts(TALLY_BY_CARDS, LENGTH_CARDS),
+                counts(TALLY_BY_TRICKS, LENGTH_TRICKS),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let more;
         let kept_bytes: &[u8] = if kept_count <= KEPT_FIRST {
             &first_kept[..kept_count * 16]
@@ -486,6 +513,8 @@ impl Gpu {
             cards: t(4) | t(5) << 32,
             tricks: t(6) | t(7) << 32,
             histogram,
+            by_cards,
+            by_tricks,
             kept,
         })
     }
@@ -504,6 +533,15 @@ impl Gpu {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+/// Words of `tally` a dispatch reads back: the counts by exact length only where asked for.
+fn totals_words(spec: Option<DigestSpec>) -> usize {
+    if spec.is_some_and(|s| s.lengths) {
+        TALLY_WORDS
+    } else {
+        TALLY_BY_CARDS
     }
 }
 
@@ -608,9 +646,21 @@ impl DevicePlayer for Gpu {
     fn first_error(&self) -> Option<String> {
         self.failure.get().cloned()
     }
+
+    fn batch_games(&self) -> u64 {
+        let most = if self.cpu { CPU_BATCH } else { MAX_BATCH };
+        most.min(self.most_dealt).max(1) as u64
+    }
 }
 
 impl Gpu {
+    /// The job of a batch part, on the kernel it goes to.
+    fn job(&self, part: &DeviceBatch<'_>) -> Result<Job, String> {
+        let mut job = Job::new(part, self.rank_run)?;
+        job.events &= !self.tricks_only.load(Ordering::Relaxed);
+        Ok(job)
+    }
+
     /// Games one dispatch plays at most.
     fn most(&self) -> usize {
         self.dispatch
@@ -638,7 +688,7 @@ impl Gpu {
             return Ok(false);
         };
         for (done, part) in parts(batch, self.most()) {
-            let job = Job::new(&part, self.rank_run)?;
+            let job = self.job(&part)?;
             self.run_games(&mut slot, &job, &mut out[done..done + part.count])?;
         }
         self.take_error()?;
@@ -660,7 +710,7 @@ impl Gpu {
         };
         let mut digest = Digest::default();
         for (done, part) in parts(batch, self.most()) {
-            let job = Job::new(&part, self.rank_run)?;
+            let job = self.job(&part)?;
             digest.append(self.run_digest(&mut slot, &job, spec)?, done);
         }
         self.take_error()?;

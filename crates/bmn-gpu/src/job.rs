@@ -1,7 +1,9 @@
 //! `Job`: one dispatch's work as the shader reads it (its `Params` and input words).
 
 use bmn_deals::stream::GAMMA;
-use bmn_search::device::{DeviceBatch, DeviceDeals, DigestSpec, MAX_RANKED};
+use bmn_search::device::{
+    DIGEST_BINS, DeviceBatch, DeviceDeals, DigestSpec, LENGTH_CARDS, LENGTH_TRICKS, MAX_RANKED,
+};
 
 /// Words of the shader's `Params`.
 pub(crate) const PARAMS_WORDS: usize = 20;
@@ -14,10 +16,13 @@ pub(crate) const TALLY_RECORDED: usize = 8;
 pub(crate) const TALLY_USEFUL: usize = 10;
 pub(crate) const TALLY_HELD: usize = 12;
 pub(crate) const TALLY_HIST: usize = 16;
+/// Finished games by exact cards, then by exact tricks (with `DigestSpec::lengths`).
+pub(crate) const TALLY_BY_CARDS: usize = TALLY_HIST + DIGEST_BINS;
+pub(crate) const TALLY_BY_TRICKS: usize = TALLY_BY_CARDS + LENGTH_CARDS;
 
 /// Penalty cards a deal may hold for the event kernel: their kinds fill one 32-bit word.
 pub(crate) const EVENT_PENALTIES: usize = 16;
-pub(crate) const TALLY_WORDS: usize = TALLY_HIST + bmn_search::device::DIGEST_BINS;
+pub(crate) const TALLY_WORDS: usize = TALLY_BY_TRICKS + LENGTH_TRICKS;
 
 /// A batch part as the shader takes it.
 pub(crate) struct Job {
@@ -119,7 +124,8 @@ impl Job {
         spec: Option<DigestSpec>,
         kept_cap: usize,
     ) -> [u32; PARAMS_WORDS] {
-        let (tally, bin, keep_cards) = spec.map_or((0, 1, 0), |s| (1, s.bin, s.keep_cards));
+        let (tally, bin, keep_cards, lengths) =
+            spec.map_or((0, 1, 0, false), |s| (1, s.bin, s.keep_cards, s.lengths));
         [
             self.base as u32,
             (self.base >> 32) as u32,
@@ -140,7 +146,7 @@ impl Job {
             (self.block >> 32) as u32,
             lane_games,
             u32::from(queue),
-            0,
+            u32::from(lengths),
         ]
     }
 }

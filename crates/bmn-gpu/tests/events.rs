@@ -151,6 +151,7 @@ fn lanes_that_take_games_from_the_queue_equal_the_cpu() {
     let spec = DigestSpec {
         bin: 50,
         keep_cards: 1_000,
+        lengths: false,
     };
     let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
     // A small deck whose games often cycle, so that lanes hold capped games while others

@@ -11,7 +11,7 @@ use bmn_gpu::Gpu;
 mod common;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
 use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
-use bmn_search::{DealSource, Deals, Engine, SearchConfig, Summary, search};
+use bmn_search::{DealSource, Deals, Engine, SearchConfig, Stats, Summary, search, stream};
 use common::{enumerate, gpu};
 
 /// Plays `deals` (each a whole deal, player 1's `first_hand` cards first) one batch on the GPU.
@@ -185,6 +185,28 @@ fn paulhus_table_1_rows_up_to_ten_by_enumeration_on_the_gpu() {
 }
 
 #[test]
+fn statistics_on_the_gpu_equal_the_cpu_kernel() {
+    let Some(gpu) = gpu() else { return };
+    for (deck, max_tricks) in [("standard", DEFAULT_MAX_TRICKS), ("2J,2Q,6-", 60)] {
+        let run = |engine: Engine| -> Stats {
+            let config = SearchConfig {
+                seed: 8,
+                source: DealSource::new(Deck::parse(deck).unwrap(), false).unwrap(),
+                top: 10,
+                engine,
+                max_tricks,
+            };
+            let stop = AtomicBool::new(false);
+            stream(&config, Some(50_000), 2, &stop, &Stats::default(), |_| true)
+        };
+        let cpu = run(Engine::Kernel(Kernel::Portable));
+        let engine = Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false);
+        assert_eq!(run(engine), cpu, "{deck}");
+    }
+    assert_eq!(gpu.first_error(), None);
+}
+
+#[test]
 fn a_search_on_the_gpu_or_on_both_equals_the_cpu_kernel() {
     let Some(gpu) = gpu() else { return };
     // The small deck's games often cycle, so the exact hand-over of capped games is exercised.
@@ -272,13 +294,26 @@ fn digests_equal_the_games_added_up_on_the_cpu() {
     // Nothing kept but capped games; a few hundred kept (a second read); every game kept
     // (more than the device holds: played again game by game); a bin so narrow that long
     // games fall past the histogram.
-    for (bin, keep_cards) in [(50, u32::MAX), (50, 2_500), (50, 0), (3, u32::MAX)] {
-        let spec = DigestSpec { bin, keep_cards };
+    // With `lengths`, counts by exact cards and tricks too (what `bmn stats` takes).
+    for (bin, keep_cards, lengths) in [
+        (50, u32::MAX, false),
+        (50, 2_500, false),
+        (50, 0, false),
+        (3, u32::MAX, false),
+        (50, u32::MAX, true),
+        (3, 900, true),
+    ] {
+        let spec = DigestSpec {
+            bin,
+            keep_cards,
+            lengths,
+        };
         gpu.limit_dispatch(30_000);
         let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
         gpu.limit_dispatch(usize::MAX);
         assert_eq!(digest, Digest::of(&played, spec), "{spec:?}");
         assert!(digest.finished > 0 || keep_cards == 0);
+        assert_eq!(digest.by_tricks.is_empty(), !lengths);
     }
     // Ranks too: a reduced deck whose games often cycle, player 2 leading.
     let all = AllDeals::new(Deck::parse("2J,2Q,2K,14-").unwrap(), Player(1)).unwrap();
@@ -286,6 +321,7 @@ fn digests_equal_the_games_added_up_on_the_cpu() {
     let spec = DigestSpec {
         bin: 50,
         keep_cards: 100,
+        lengths: false,
     };
     let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
     assert_eq!(digest, Digest::of(&cpu_results(&all, 5_000, 20_000), spec));

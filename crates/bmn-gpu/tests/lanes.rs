@@ -44,6 +44,7 @@ fn a_driver_that_cuts_a_loop_short_gives_an_error_never_a_wrong_answer() {
     let spec = DigestSpec {
         bin: 50,
         keep_cards: 500,
+        lengths: false,
     };
     Gpu::limit_lanes(gpu, 1);
     let mut got = vec![Played::default(); n];

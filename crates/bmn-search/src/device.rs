@@ -9,6 +9,8 @@ use std::fmt;
 
 use bmn_kernel::Played;
 
+use crate::summary::{add_at, add_counts};
+
 /// Where a batch's deals come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeviceDeals<'a> {
@@ -57,6 +59,12 @@ pub const MAX_RANKED: u128 = 1 << 58;
 /// Histogram bins a device adds finished games into; a game past them comes back one by one.
 pub const DIGEST_BINS: usize = 256;
 
+/// With [`DigestSpec::lengths`], finished games are also counted by exact length in cards
+/// below this many cards and in tricks below [`LENGTH_TRICKS`]; a longer one comes back on
+/// its own.
+pub const LENGTH_CARDS: usize = 4096;
+pub const LENGTH_TRICKS: usize = 1024;
+
 /// What a device adds up itself for a tally that takes totals (a search's summary).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DigestSpec {
@@ -65,6 +73,9 @@ pub struct DigestSpec {
     /// Finished games of at least this many cards come back one by one (they may enter the
     /// host's top K); so do capped games and games past the last bin.
     pub keep_cards: u32,
+    /// Also count finished games by exact length in cards and in tricks
+    /// ([`Digest::by_cards`], [`Digest::by_tricks`]): what `bmn stats` tallies.
+    pub lengths: bool,
 }
 
 /// A batch's games as a device returns them for a [`DigestSpec`]: totals of the finished
@@ -81,6 +92,10 @@ pub struct Digest {
     pub tricks: u64,
     /// Their count by `cards / bin`, without trailing empty bins.
     pub histogram: Vec<u64>,
+    /// With [`DigestSpec::lengths`], their count by exact cards and by exact tricks, without
+    /// trailing zeros; else empty.
+    pub by_cards: Vec<u64>,
+    pub by_tricks: Vec<u64>,
     /// The games not added up, by index in the batch, ascending.
     pub kept: Vec<(usize, Played)>,
 }
@@ -90,8 +105,11 @@ impl Digest {
     pub fn keeps(spec: DigestSpec, played: Played) -> bool {
         match played {
             Played::Capped { .. } => true,
-            Played::Finished { cards, .. } => {
-                cards >= spec.keep_cards || (cards / spec.bin) as usize >= DIGEST_BINS
+            Played::Finished { cards, tricks, .. } => {
+                cards >= spec.keep_cards
+                    || (cards / spec.bin) as usize >= DIGEST_BINS
+                    || (spec.lengths
+                        && (cards as usize >= LENGTH_CARDS || tricks as usize >= LENGTH_TRICKS))
             }
         }
     }
@@ -111,11 +129,11 @@ impl Digest {
                     d.wins[usize::from(winner)] += 1;
                     d.cards += u64::from(cards);
                     d.tricks += u64::from(tricks);
-                    let bin = (cards / spec.bin) as usize;
-                    if d.histogram.len() <= bin {
-                        d.histogram.resize(bin + 1, 0);
+                    add_at(&mut d.histogram, (cards / spec.bin) as usize, 1);
+                    if spec.lengths {
+                        add_at(&mut d.by_cards, cards as usize, 1);
+                        add_at(&mut d.by_tricks, tricks as usize, 1);
                     }
-                    d.histogram[bin] += 1;
                 }
                 Played::Capped { .. } => unreachable!("capped games are kept"),
             }
@@ -131,12 +149,9 @@ impl Digest {
         }
         self.cards += later.cards;
         self.tricks += later.tricks;
-        if self.histogram.len() < later.histogram.len() {
-            self.histogram.resize(later.histogram.len(), 0);
-        }
-        for (h, l) in self.histogram.iter_mut().zip(&later.histogram) {
-            *h += l;
-        }
+        add_counts(&mut self.histogram, &later.histogram);
+        add_counts(&mut self.by_cards, &later.by_cards);
+        add_counts(&mut self.by_tricks, &later.by_tricks);
         self.kept
             .extend(later.kept.into_iter().map(|(i, p)| (i + offset, p)));
     }
@@ -168,6 +183,12 @@ pub trait DevicePlayer: Sync + Send {
     }
     /// The first error a batch met, if any (its games were then played on the CPU).
     fn first_error(&self) -> Option<String>;
+    /// Games this device is given at once (and a worker claims at once): enough that the
+    /// device's launch, read-back and the tail of its longest games cost little. Results do
+    /// not depend on it.
+    fn batch_games(&self) -> u64 {
+        crate::DEVICE_BATCH
+    }
 }
 
 /// A device for [`crate::Engine`]: compared by identity, printed by name.

@@ -72,11 +72,12 @@ impl Engine {
     }
 
     /// Consecutive units of `unit` games a worker takes at once: one, or on a device as many
-    /// as make a [`DEVICE_BATCH`], so that one dispatch plays them all. Results do not depend
+    /// as make its batch ([`DevicePlayer::batch_games`](crate::device::DevicePlayer)), so that
+    /// one batch plays them all. Results do not depend
     /// on it (units merge in order either way); a run still stops and resumes at a unit.
     pub fn units_per_claim(&self, unit: u64) -> u64 {
         match self {
-            Engine::Device { .. } => (DEVICE_BATCH / unit.max(1)).max(1),
+            Engine::Device { device, .. } => (device.0.batch_games() / unit.max(1)).max(1),
             _ => 1,
         }
     }
@@ -246,7 +247,7 @@ pub fn exact(kernel: Played, leader: Player, start: impl FnOnce() -> Position) -
     }
 }
 
-/// Games a device is given at once (and a worker claims at once, see
+/// Games a device is given at once unless it says otherwise (and a worker claims at once, see
 /// [`Engine::units_per_claim`]): 2^22 standard games are a few milliseconds on a large GPU,
 /// long enough that a dispatch's launch and read-back cost little.
 pub const DEVICE_BATCH: u64 = 1 << 22;
@@ -262,9 +263,10 @@ pub fn play_deals(
     tally: &mut impl Tally,
 ) {
     if let Engine::Device { device, cpu, share } = engine {
+        let batch = DealIndex::from(device.0.batch_games().max(1));
         let mut start = first;
         while start < end {
-            let stop = end.min(start + DealIndex::from(DEVICE_BATCH));
+            let stop = end.min(start + batch);
             if !play_on_device(deals, device, share, max_tricks, start, stop, tally) {
                 play_deals(deals, Engine::Kernel(cpu), max_tricks, start, stop, tally);
             }

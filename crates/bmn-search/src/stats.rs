@@ -9,8 +9,12 @@ use std::collections::BTreeMap;
 use bmn_core::{Cycle, CycleId};
 use serde::{Deserialize, Serialize};
 
-use crate::play::{DealIndex, Tally};
-use crate::summary::{add_at, add_counts};
+use bmn_core::Player;
+use bmn_kernel::Played;
+
+use crate::device::{Digest, DigestSpec};
+use crate::play::{DealIndex, DigestSink, Tally};
+use crate::summary::{HISTOGRAM_BIN, add_at, add_counts};
 
 /// The 97.5% point of the standard normal: 95% two-sided intervals.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -81,6 +85,39 @@ impl Tally for Stats {
     fn merge(&mut self, other: Stats) {
         // The inherent method (inherent methods take precedence over the trait's).
         Stats::merge(self, other);
+    }
+
+    fn digest_sink(&mut self) -> Option<&mut dyn DigestSink> {
+        Some(self)
+    }
+}
+
+/// A device counts the finished games by exact length itself; only capped games (for the
+/// exact hand-over) and games past its counts come back one by one.
+impl DigestSink for Stats {
+    fn digest_spec(&self) -> DigestSpec {
+        DigestSpec {
+            bin: HISTOGRAM_BIN as u32,
+            keep_cards: u32::MAX,
+            lengths: true,
+        }
+    }
+
+    /// Nothing here depends on which games came back: every one is recorded.
+    fn covered(&self, _keep_cards: u32, _kept: &[(usize, Played)]) -> bool {
+        true
+    }
+
+    fn add_digest(&mut self, digest: &Digest, leader: Player) {
+        self.games += digest.finished;
+        for (from_leader, &wins) in digest.wins.iter().enumerate() {
+            // As games recorded one by one do, a seat appears once it has won.
+            if wins > 0 {
+                add_at(&mut self.wins, (leader.index() + from_leader) % 2, wins);
+            }
+        }
+        add_counts(&mut self.cards, &digest.by_cards);
+        add_counts(&mut self.tricks, &digest.by_tricks);
     }
 }
 

@@ -298,6 +298,7 @@ impl DigestSink for Summary {
         DigestSpec {
             bin: HISTOGRAM_BIN as u32,
             keep_cards,
+            lengths: false,
         }
     }
 

@@ -70,3 +70,95 @@ fn kernel_and_reference_give_the_same_search() {
     );
     assert_eq!(fast, slow);
 }
+
+/// A device that only adds games up: it plays each batch's stream deals on the CPU kernel and
+/// returns their digest; asked for every game one by one, it refuses (so the run would fall
+/// back to the CPU and `played_one_by_one` would say so).
+struct DigestOnly {
+    source: DealSource,
+    played_one_by_one: std::sync::atomic::AtomicBool,
+}
+
+impl bmn_search::device::DevicePlayer for DigestOnly {
+    fn name(&self) -> &'static str {
+        "digest-only"
+    }
+
+    fn play(
+        &self,
+        _: &bmn_search::device::DeviceBatch<'_>,
+        _: &mut [bmn_kernel::Played],
+        _: bool,
+    ) -> Result<bool, String> {
+        self.played_one_by_one
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Err("this device only adds games up".into())
+    }
+
+    fn digest(
+        &self,
+        batch: &bmn_search::device::DeviceBatch<'_>,
+        spec: bmn_search::device::DigestSpec,
+        _: bool,
+    ) -> Result<Option<bmn_search::device::Digest>, String> {
+        let bmn_search::device::DeviceDeals::Stream { seed, first, .. } = batch.deals else {
+            return Err("streams only".into());
+        };
+        let mut deal = vec![0u8; batch.len];
+        let games: Vec<_> = (0..batch.count as u64)
+            .map(|k| {
+                self.source.deal(seed, first + k, &mut deal);
+                let (p1, p2) = deal.split_at(batch.first_hand);
+                bmn_kernel::play(p1, p2, 0, batch.max_tricks)
+            })
+            .collect();
+        Ok(Some(bmn_search::device::Digest::of(&games, spec)))
+    }
+
+    fn first_error(&self) -> Option<String> {
+        None
+    }
+
+    fn batch_games(&self) -> u64 {
+        5_000
+    }
+}
+
+#[test]
+fn statistics_on_a_device_are_added_up_there_and_equal_the_kernel_s() {
+    // Short caps, so that many games come back capped for the exact hand-over, and a deck
+    // whose games cycle.
+    for (deck, max_tricks) in [
+        ("standard", DEFAULT_MAX_TRICKS),
+        ("standard", 40),
+        ("2J,2Q,6-", 50),
+    ] {
+        let source = DealSource::new(Deck::parse(deck).unwrap(), false).unwrap();
+        let device: &'static DigestOnly = Box::leak(Box::new(DigestOnly {
+            source: source.clone(),
+            played_one_by_one: AtomicBool::new(false),
+        }));
+        let run = |engine| {
+            let config = SearchConfig {
+                max_tricks,
+                ..config(deck, false, engine)
+            };
+            let stop = AtomicBool::new(false);
+            stream(&config, Some(20_000), 2, &stop, &Stats::default(), |_| true)
+        };
+        let on_device =
+            run(Engine::Kernel(Kernel::Portable)
+                .on_device(bmn_search::device::Device(device), false));
+        assert_eq!(
+            on_device,
+            run(Engine::Kernel(Kernel::Portable)),
+            "{deck}, cap {max_tricks}"
+        );
+        assert!(
+            !device
+                .played_one_by_one
+                .load(std::sync::atomic::Ordering::Relaxed)
+        );
+        assert_eq!(on_device.games, 20_000);
+    }
+}

@@ -50,7 +50,8 @@ struct Params {
     // The event kernel: 1 if lanes take games from the queue, 0 if lane i takes games i,
     // i + lanes, ... (at most `lane_games` of them).
     queue: u32,
-    _pad2: u32,
+    // 1: finished games also counted by exact cards and tricks (`TALLY_BY_CARDS`, ...).
+    lengths: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -85,6 +86,13 @@ const TALLY_HELD: u32 = 12u;
 const TALLY_HIST: u32 = 16u;
 // Histogram bins; a finished game past them is kept instead.
 const BINS: u32 = 256u;
+// With `params.lengths`: finished games by exact cards below LENGTH_CARDS, and by exact tricks
+// below LENGTH_TRICKS (longer ones are kept), counted straight into `tally` (too many bins for
+// workgroup memory; a game's two adds land on different words, mostly uncontended).
+const LENGTH_CARDS: u32 = 4096u;
+const LENGTH_TRICKS: u32 = 1024u;
+const TALLY_BY_CARDS: u32 = TALLY_HIST + BINS;
+const TALLY_BY_TRICKS: u32 = TALLY_BY_CARDS + LENGTH_CARDS;
 
 // ---- 64-bit words -------------------------------------------------------------------------
 
@@ -264,7 +272,8 @@ fn record(game: u32, cards: u32, tricks: u32, status: u32) {
     }
     let bin = cards / params.bin;
     // Capped games, and games a driver cut short (still RUNNING: the host refuses them).
-    if (status >= 2u || cards >= params.keep_cards || bin >= BINS) {
+    let long = params.lengths != 0u && (cards >= LENGTH_CARDS || tricks >= LENGTH_TRICKS);
+    if (status >= 2u || cards >= params.keep_cards || bin >= BINS || long) {
         let slot = atomicAdd(&tally[TALLY_KEPT], 1u);
         if (slot < params.kept_cap) {
             kept[slot] = vec4<u32>(game, cards, word, 0u);
@@ -280,6 +289,10 @@ fn record(game: u32, cards: u32, tricks: u32, status: u32) {
     cards_sum = add_small(cards_sum, cards);
     tricks_sum = add_small(tricks_sum, tricks);
     atomicAdd(&group_hist[bin], 1u);
+    if (params.lengths != 0u) {
+        atomicAdd(&tally[TALLY_BY_CARDS + cards], 1u);
+        atomicAdd(&tally[TALLY_BY_TRICKS + tricks], 1u);
+    }
 }
 
 // Clears the workgroup's totals; every invocation calls it first, in uniform control flow.

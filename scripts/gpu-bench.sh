@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The GPU measurements of BENCHMARKS.md ("GPU"), as one script for a lent GPU machine, where
+# there is no Rust: it runs binaries built elsewhere and carried in DIR.
+#   bash scripts/gpu-bench.sh DIR [GAMES]
+# DIR holds `bmn` and `gpu_speed` (this commit's, `cargo build --release -p bmn-cli` and
+# `cargo build --release -p bmn-gpu --example gpu_speed`), optionally `bmn-base` (an earlier
+# commit's binary, timed beside it on the same card), and optionally `peers/`: the peers'
+# sources, fetched outside the repository (never committed), each built here with nvcc:
+# `peers/acinnes/playbmn_cuda_fsm.cpp` and `peers/stracciacamicia/*.cu`. GAMES (default 2^28)
+# sizes the runs; the whole script takes a few minutes on an H200.
+# Every step is under `timeout`, so one that hangs cannot use up the machine's lease.
+set -uo pipefail
+dir=$1 games=${2:-268435456}
+step() { # seconds label -- command...
+  local limit=$1 label=$2; shift 3
+  echo "== $label"
+  local start=$SECONDS
+  timeout "$limit" "$@" 2>&1
+  echo "== $label: exit $?, $((SECONDS - start)) s"
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>&1 || true
+nproc
+# The device alone: every row checks a sample against the CPU kernel first.
+step 240 "gpu_speed $games" -- "$dir/gpu_speed" "$games"
+# The whole pipeline: search and the Camicia enumeration, on the GPU, then the CPU cores.
+for bin in "$dir/bmn" "$dir/bmn-base"; do
+  [ -x "$bin" ] || continue
+  for kernel in gpu all; do
+    step 120 "$(basename "$bin") search --kernel $kernel" -- \
+      "$bin" search --kernel "$kernel" --games $((games * 4)) --seed 39 --no-db --json
+  done
+  step 120 "$(basename "$bin") exhaustive camicia --kernel gpu" -- \
+    "$bin" exhaustive --deck camicia --from 97000000000000 --count $((games * 4)) \
+    --kernel gpu --no-db --json
+done
+step 120 "bmn search on the CPU cores" -- \
+  "$dir/bmn" search --games $((games / 4)) --seed 39 --no-db --json
+# The peers, built here, each as its own README says.
+peers=$dir/peers
+if [ -f "$peers/acinnes/playbmn_cuda_fsm.cpp" ]; then
+  step 120 "acinnes build" -- nvcc -O3 -x cu -o /tmp/acinnes "$peers/acinnes/playbmn_cuda_fsm.cpp"
+  step 60 "acinnes run" -- /tmp/acinnes
+fi
+if compgen -G "$peers/stracciacamicia/*.cu" >/dev/null; then
+  step 120 "stracciacamicia build" -- nvcc -O3 -o /tmp/straccia "$peers"/stracciacamicia/*.cu
+  step 60 "stracciacamicia run" -- /tmp/straccia
+fi
