@@ -67,6 +67,7 @@ pub struct Gpu {
     tricks: wgpu::ComputePipeline,
     deal: wgpu::ComputePipeline,
     events: wgpu::ComputePipeline,
+    tally: wgpu::ComputePipeline,
     /// A CPU adapter (llvmpipe): short loops per invocation.
     cpu: bool,
     /// The event kernel's lanes take games from the dispatch's queue (a GPU), or each its
@@ -185,10 +186,11 @@ impl Gpu {
                 cache: None,
             })
         };
-        let (tricks, deal, events) = (
+        let (tricks, deal, events, tally) = (
             pipeline("play_tricks"),
             pipeline("deal_events"),
             pipeline("play_events"),
+            pipeline("tally_events"),
         );
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(fail(format!("the kernel did not compile: {e}")));
@@ -204,6 +206,7 @@ impl Gpu {
             tricks,
             deal,
             events,
+            tally,
             cpu,
             from_queue: AtomicBool::new(!cpu),
             tricks_only: AtomicBool::new(false),
@@ -381,9 +384,10 @@ impl Gpu {
             pass.dispatch_workgroups(x, y, 1);
         };
         if job.events {
-            // Two passes: wgpu orders the second's reads of `dealt` after the first's writes.
+            // Three passes: wgpu orders each one's reads of `dealt` after the last one's writes.
             pass(&self.deal, job.items());
             pass(&self.events, lanes);
+            pass(&self.tally, job.count);
         } else {
             pass(&self.tricks, lanes);
         }
