@@ -214,13 +214,23 @@ fn next_u32() -> u32 {
     return x.x;
 }
 
-// Uniform in 0..bound, Lemire's nearly divisionless method with its exact rejection.
+// The full product of a 32-bit word and one below 2^16 (a bound of the shuffle): two 16-bit
+// products where `mul_wide` takes four.
+fn mul_small(a: u32, b: u32) -> vec2<u32> {
+    let lo = (a & 0xffffu) * b;
+    let hi = (a >> 16u) * b;
+    let x = lo + (hi << 16u);
+    return vec2<u32>(x, (hi >> 16u) + select(0u, 1u, x < lo));
+}
+
+// Uniform in 0..bound (bound at most 64), Lemire's nearly divisionless method with its exact
+// rejection.
 fn below(bound: u32) -> u32 {
-    var m = mul_wide(next_u32(), bound);
+    var m = mul_small(next_u32(), bound);
     if (m.x < bound) {
         let threshold = (0u - bound) % bound;
         while (m.x < threshold) {
-            m = mul_wide(next_u32(), bound);
+            m = mul_small(next_u32(), bound);
         }
     }
     return m.y;
