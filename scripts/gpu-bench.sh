@@ -6,7 +6,11 @@
 # `cargo build --release -p bmn-gpu --example gpu_speed`), optionally `bmn-base` (an earlier
 # commit's binary, timed beside it on the same card), and optionally `peers/`: the peers'
 # sources, fetched outside the repository (never committed), each built here with nvcc:
-# `peers/acinnes/playbmn_cuda_fsm.cpp` and `peers/stracciacamicia/*.cu`. GAMES (default 2^28)
+# `peers/acinnes/` (acinnes/bmn's `playbmn_cuda_fsm.cpp` and the headers beside it) and
+# `peers/stracciacamicia/` (N1k06/stracciacamicia's `cuda-simulation/40_cards/
+# straccia_search_40.cu` and its `multinomial_table.bin`). Read how each counts before quoting
+# it: acinnes's host adds 128 batches a launch while only the first plays (BENCHMARKS.md, "GPU").
+# GAMES (default 2^28)
 # sizes the runs; the whole script takes a few minutes on an H200.
 # Every step is under `timeout`, so one that hangs cannot use up the machine's lease.
 set -uo pipefail
@@ -41,7 +45,10 @@ if [ -f "$peers/acinnes/playbmn_cuda_fsm.cpp" ]; then
   step 120 "acinnes build" -- nvcc -O3 -x cu -o /tmp/acinnes "$peers/acinnes/playbmn_cuda_fsm.cpp"
   step 60 "acinnes run" -- /tmp/acinnes
 fi
-if compgen -G "$peers/stracciacamicia/*.cu" >/dev/null; then
-  step 120 "stracciacamicia build" -- nvcc -O3 -o /tmp/straccia "$peers"/stracciacamicia/*.cu
-  step 60 "stracciacamicia run" -- /tmp/straccia
+straccia=$peers/stracciacamicia
+if [ -f "$straccia/straccia_search_40.cu" ]; then
+  step 120 "stracciacamicia build" -- nvcc -O3 -o /tmp/straccia "$straccia/straccia_search_40.cu"
+  # Batches of 2x10^8 deals from the start of the deck, 5000 turns a game, 30 s of time budget.
+  (cd /tmp && step 90 "stracciacamicia run" -- /tmp/straccia "$straccia/multinomial_table.bin" \
+    200000000 5000 100000 30 /tmp/straccia-checkpoint.txt /tmp/straccia-hits.bin)
 fi
