@@ -9,7 +9,7 @@ use std::fmt;
 
 use bmn_kernel::Played;
 
-use crate::summary::{add_at, add_counts};
+use crate::counts::{add_at, add_counts};
 
 /// Where a batch's deals come from.
 #[derive(Clone, Debug, PartialEq, Eq)]

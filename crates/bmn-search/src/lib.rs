@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+mod counts;
 pub mod deals;
 pub mod device;
 pub mod hooks;

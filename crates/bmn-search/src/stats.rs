@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 use bmn_core::Player;
 use bmn_kernel::Played;
 
+use crate::counts::{add_at, add_counts};
 use crate::device::{Digest, DigestSpec};
 use crate::play::{DealIndex, DigestSink, Tally};
-use crate::summary::{HISTOGRAM_BIN, add_at, add_counts};
+use crate::summary::HISTOGRAM_BIN;
 
 /// The 97.5% point of the standard normal: 95% two-sided intervals.
 const Z95: f64 = 1.959_963_984_540_054;

@@ -7,6 +7,7 @@ use bmn_core::{Cycle, CycleId, Player, Span};
 use bmn_kernel::Played;
 use serde::{Deserialize, Serialize};
 
+use crate::counts::{add_at, add_counts};
 use crate::device::{Digest, DigestSpec};
 use crate::play::{DealIndex, DigestSink, Tally};
 
@@ -328,24 +329,6 @@ impl DigestSink for Summary {
         self.total_cards += u128::from(digest.cards);
         self.total_tricks += u128::from(digest.tricks);
         add_counts(&mut self.histogram, &digest.histogram);
-    }
-}
-
-/// `counts[at] += n`, growing `counts` as needed: histograms and per-seat counts.
-pub(crate) fn add_at(counts: &mut Vec<u64>, at: usize, n: u64) {
-    if counts.len() <= at {
-        counts.resize(at + 1, 0);
-    }
-    counts[at] += n;
-}
-
-/// Adds `theirs` into `mine` element-wise, growing `mine` as needed.
-pub(crate) fn add_counts(mine: &mut Vec<u64>, theirs: &[u64]) {
-    if mine.len() < theirs.len() {
-        mine.resize(theirs.len(), 0);
-    }
-    for (m, t) in mine.iter_mut().zip(theirs) {
-        *m += t;
     }
 }
 
