@@ -8,36 +8,17 @@ use bmn_exhaustive::{AllDeals, MAX_TRICKS};
 use bmn_gpu::Gpu;
 use bmn_kernel::Kernel;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Played};
-use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
+use bmn_search::device::{Device, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{DealSource, Deals, Engine};
 
 mod common;
-use common::{enumerate, gpu};
+use common::{enumerate, gpu, play_listed};
 
 /// One test at a time: they switch the adapter's schedule and read its step counter.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn lock() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// `deals` (whole deals, player 1's `first_hand` cards first) played on the GPU, each with
-/// `leader` leading and a cap of `max_tricks`.
-fn on_gpu(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize, leader: u8, max: u32) -> Vec<Played> {
-    let batch = DeviceBatch {
-        deals: DeviceDeals::Arrangements {
-            starts: deals.concat(),
-            per_start: 1,
-        },
-        count: deals.len(),
-        len: deals[0].len(),
-        first_hand,
-        leader,
-        max_tricks: max,
-    };
-    let mut out = vec![Played::default(); deals.len()];
-    assert_eq!(gpu.play(&batch, &mut out, true), Ok(true));
-    out
 }
 
 /// The CPU kernel's results for the same games, in the device's terms (the winner counted
@@ -57,7 +38,7 @@ fn on_cpu(deals: &[Vec<u8>], first_hand: usize, leader: u8, max: u32) -> Vec<Pla
 /// event kernel that took.
 fn steps_of(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize) -> u64 {
     let before = gpu.lane_steps().0;
-    let got = on_gpu(gpu, deals, first_hand, 0, DEFAULT_MAX_TRICKS);
+    let got = play_listed(gpu, deals, first_hand, 0, DEFAULT_MAX_TRICKS);
     assert_eq!(got, on_cpu(deals, first_hand, 0, DEFAULT_MAX_TRICKS));
     gpu.lane_steps().0 - before
 }
@@ -88,7 +69,7 @@ fn edges_of_the_event_kernel_equal_the_cpu_kernel() {
                     let one = std::slice::from_ref(d);
                     let want = on_cpu(one, first_hand, leader, DEFAULT_MAX_TRICKS);
                     assert_eq!(
-                        on_gpu(gpu, one, first_hand, leader, DEFAULT_MAX_TRICKS),
+                        play_listed(gpu, one, first_hand, leader, DEFAULT_MAX_TRICKS),
                         want,
                         "{d:?}, {first_hand} to player 1, leader {leader}, queue {queue}"
                     );
@@ -104,7 +85,7 @@ fn edges_of_the_event_kernel_equal_the_cpu_kernel() {
         }
         for max in [1, 2, 7] {
             for leader in [0, 1] {
-                let got = on_gpu(gpu, &deals, 26, leader, max);
+                let got = play_listed(gpu, &deals, 26, leader, max);
                 assert_eq!(
                     got,
                     on_cpu(&deals, 26, leader, max),

@@ -6,32 +6,12 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
-use bmn_gpu::Gpu;
 
 mod common;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
-use bmn_search::device::{Device, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec};
+use bmn_search::device::{Device, DeviceDeals, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{DealSource, Deals, Engine, SearchConfig, Stats, Summary, search, stream};
-use common::{enumerate, gpu};
-
-/// Plays `deals` (each a whole deal, player 1's `first_hand` cards first) one batch on the GPU.
-fn play_listed(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize, leader: u8) -> Vec<Played> {
-    let len = deals[0].len();
-    let batch = DeviceBatch {
-        deals: DeviceDeals::Arrangements {
-            starts: deals.concat(),
-            per_start: 1,
-        },
-        count: deals.len(),
-        len,
-        first_hand,
-        leader,
-        max_tricks: DEFAULT_MAX_TRICKS,
-    };
-    let mut out = vec![Played::default(); deals.len()];
-    assert_eq!(gpu.play(&batch, &mut out, true), Ok(true));
-    out
-}
+use common::{enumerate, gpu, play_listed};
 
 /// The reference engine's verdict in the kernel's terms (winner counted from the leader).
 fn reference(position: &Position) -> Played {
@@ -107,7 +87,7 @@ fn small_decks_and_both_leaders_equal_the_cpu_kernel() {
             let step = all.count() / n as u128;
             let deals: Vec<Vec<u8>> = (0..n).map(|i| all.deal(i as u128 * step).codes()).collect();
             let first = all.deal(0).stack(Player(0)).len();
-            let got = play_listed(gpu, &deals, first, leader as u8);
+            let got = play_listed(gpu, &deals, first, leader as u8, DEFAULT_MAX_TRICKS);
             for (d, g) in deals.iter().zip(&got) {
                 let (lead, other) = if leader == 0 {
                     (&d[..first], &d[first..])
@@ -131,7 +111,13 @@ fn published_records_and_cycles() {
             continue;
         }
         let first = p.stack(Player(0)).len();
-        let got = play_listed(gpu, &[p.codes()], first, (r.leader - 1) as u8)[0];
+        let got = play_listed(
+            gpu,
+            &[p.codes()],
+            first,
+            (r.leader - 1) as u8,
+            DEFAULT_MAX_TRICKS,
+        )[0];
         let Played::Finished { cards, tricks, .. } = got else {
             panic!("{}: {got:?}", r.id)
         };
@@ -148,7 +134,13 @@ fn published_records_and_cycles() {
             continue;
         }
         let first = p.stack(Player(0)).len();
-        let got = play_listed(gpu, &[p.codes()], first, (c.leader - 1) as u8)[0];
+        let got = play_listed(
+            gpu,
+            &[p.codes()],
+            first,
+            (c.leader - 1) as u8,
+            DEFAULT_MAX_TRICKS,
+        )[0];
         assert!(matches!(got, Played::Capped { .. }), "{}: {got:?}", c.id);
     }
 }

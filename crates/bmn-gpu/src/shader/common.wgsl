@@ -305,6 +305,11 @@ fn record(game: u32, cards: u32, tricks: u32, status: u32) {
     }
 }
 
+// An invocation's index in a dispatch of (x, y) workgroups of 64.
+fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.x + gid.y * groups.x * 64u;
+}
+
 // Clears the workgroup's totals; every invocation calls it first, in uniform control flow.
 fn group_begin(local: u32) {
     for (var b = local; b < BINS; b += 64u) {

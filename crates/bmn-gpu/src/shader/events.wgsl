@@ -63,7 +63,7 @@ fn deal_events(
     @builtin(global_invocation_id) gid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
-    let item = gid.x + gid.y * groups.x * 64u;
+    let item = flat_index(gid, groups);
     let items = (params.count + params.per_item - 1u) / params.per_item;
     if (item >= items) {
         return;
@@ -108,7 +108,7 @@ fn play_events(
     }
     workgroupBarrier();
 
-    let lane = gid.x + gid.y * groups.x * 64u;
+    let lane = flat_index(gid, groups);
     // A game under way: `x` acts (the leader in a trick's opening exchange, the payer after
     // it), `y` the other (who holds the claim once a penalty card is down); `xid` is 0 if `x`
     // is the deal's leader; `v` the debt, 0 in the opening; the pile's `m` cards, its penalty
@@ -270,7 +270,7 @@ fn tally_events(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     group_begin(local);
-    let game = gid.x + gid.y * groups.x * 64u;
+    let game = flat_index(gid, groups);
     if (game < params.count && all(dealt[3u * game + 1u] == vec2<u32>(0u))) {
         let r = dealt[3u * game];
         record(game, r.x, r.y & 0x3fffffffu, r.y >> 30u);

@@ -188,7 +188,7 @@ fn play_tricks(
     @builtin(num_workgroups) groups: vec3<u32>,
 ) {
     group_begin(local);
-    let lane = gid.x + gid.y * groups.x * 64u;
+    let lane = flat_index(gid, groups);
     let items = (params.count + params.per_item - 1u) / params.per_item;
     // A loop per game inside one per work item: llvmpipe (lavapipe) cuts an invocation's loops
     // short after a fixed number of iterations (its guard against endless loops). One flat loop

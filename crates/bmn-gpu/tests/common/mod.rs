@@ -5,6 +5,8 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_gpu::Gpu;
+use bmn_kernel::Played;
+use bmn_search::device::{DeviceBatch, DeviceDeals, DevicePlayer};
 use bmn_search::{DealIndex, Engine, Summary};
 
 /// The first adapter, or `None` (after a line on stderr) where there is none.
@@ -39,4 +41,30 @@ pub fn enumerate(
     e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
     assert!(e.is_complete(&p));
     p.summary
+}
+
+/// `deals` (whole deals, player 1's `first_hand` cards first) played in one batch on the GPU,
+/// `leader` (0 or 1) leading each, capped at `max_tricks`.
+#[allow(dead_code)] // not every test file lists deals
+pub fn play_listed(
+    gpu: &Gpu,
+    deals: &[Vec<u8>],
+    first_hand: usize,
+    leader: u8,
+    max_tricks: u32,
+) -> Vec<Played> {
+    let batch = DeviceBatch {
+        deals: DeviceDeals::Arrangements {
+            starts: deals.concat(),
+            per_start: 1,
+        },
+        count: deals.len(),
+        len: deals[0].len(),
+        first_hand,
+        leader,
+        max_tricks,
+    };
+    let mut out = vec![Played::default(); deals.len()];
+    assert_eq!(gpu.play(&batch, &mut out, true), Ok(true));
+    out
 }
