@@ -17,10 +17,16 @@ set -uo pipefail
 dir=$1 games=${2:-268435456}
 step() { # seconds label -- command...
   local limit=$1 label=$2; shift 3
-  echo "== $label"
+  echo "== $label" >&2
   local start=$SECONDS
-  timeout "$limit" "$@" 2>&1
-  echo "== $label: exit $?, $((SECONDS - start)) s"
+  timeout "$limit" "$@"
+  echo "== $label: exit $?, $((SECONDS - start)) s" >&2
+}
+# A report's figures on one line (the whole JSON would crowd out the rest of the output).
+figures() {
+  grep -oE '"(engine|games|deals|elapsed_seconds|games_per_second|deals_per_second)":[^,]*' |
+    tr '\n' ' '
+  echo
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>&1 || true
 nproc
@@ -31,14 +37,14 @@ for bin in "$dir/bmn" "$dir/bmn-base"; do
   [ -x "$bin" ] || continue
   for kernel in gpu all; do
     step 120 "$(basename "$bin") search --kernel $kernel" -- \
-      "$bin" search --kernel "$kernel" --games $((games * 4)) --seed 39 --no-db --json
+      "$bin" search --kernel "$kernel" --games $((games * 4)) --seed 39 --no-db --json | figures
   done
   step 120 "$(basename "$bin") exhaustive camicia --kernel gpu" -- \
     "$bin" exhaustive --deck camicia --from 97000000000000 --count $((games * 4)) \
-    --kernel gpu --no-db --json
+    --kernel gpu --no-db --json | figures
 done
 step 120 "bmn search on the CPU cores" -- \
-  "$dir/bmn" search --games $((games / 4)) --seed 39 --no-db --json
+  "$dir/bmn" search --games "$games" --seed 39 --no-db --json | figures
 # The peers, built here, each as its own README says.
 peers=$dir/peers
 if [ -f "$peers/acinnes/playbmn_cuda_fsm.cpp" ]; then
