@@ -74,9 +74,11 @@ fn run_message(e: RunError) -> String {
              {cause}"
         ),
         RunError::DatabaseDamaged { doing, cause } => format!(
-            "{doing} (the file is damaged or not a run database: move it away, or give another \
-             --db): {cause}"
+            "{doing} (the database is damaged: move it away, or give another --db): {cause}"
         ),
+        RunError::NotADatabase { doing, cause } => {
+            format!("{doing} (the file is not a run database: give another --db): {cause}")
+        }
         RunError::NoSuchRun { path } => format!(
             "--resume: {} holds no run with these parameters (start it without --resume)",
             path.display()
@@ -160,12 +162,22 @@ mod tests {
             (
                 RunError::DatabaseDamaged {
                     doing: "opening r".into(),
-                    cause: "file is not a database".into(),
+                    cause: "database disk image is malformed".into(),
                 }
                 .into(),
                 false,
-                "opening r (the file is damaged or not a run database: move it away, or give \
-                 another --db): file is not a database",
+                "opening r (the database is damaged: move it away, or give another --db): \
+                 database disk image is malformed",
+            ),
+            (
+                RunError::NotADatabase {
+                    doing: "opening r".into(),
+                    cause: "file is not a database".into(),
+                }
+                .into(),
+                true,
+                "opening r (the file is not a run database: give another --db): file is not a \
+                 database",
             ),
             (
                 ShardError::NoShards("1/0".into()).into(),

@@ -21,11 +21,12 @@ pub enum RunError {
         "{doing} (another process holds the database: wait for it, or use another database): {cause}"
     )]
     DatabaseBusy { doing: String, cause: String },
-    /// `doing` failed because the file is damaged or not a run database at all.
-    #[error(
-        "{doing} (the file is damaged or not a run database: move it away, or use another database): {cause}"
-    )]
+    /// `doing` failed because the database is damaged inside (its pages, not its header).
+    #[error("{doing} (the database is damaged: move it away, or use another database): {cause}")]
     DatabaseDamaged { doing: String, cause: String },
+    /// `doing` failed because the file is not a database at all (a file named by mistake).
+    #[error("{doing} (the file is not a run database: name another database): {cause}")]
+    NotADatabase { doing: String, cause: String },
     /// A resume was asked for, and the database at `path` holds no run of these parameters.
     #[error("{} holds no run with these parameters", .path.display())]
     NoSuchRun { path: PathBuf },
@@ -48,6 +49,7 @@ impl RunError {
     pub fn is_input(&self) -> bool {
         match self {
             RunError::Input(_)
+            | RunError::NotADatabase { .. }
             | RunError::NoSuchRun { .. }
             | RunError::NoDatabasePlace
             | RunError::ResumeNeedsDatabase => true,

@@ -39,7 +39,7 @@ pub struct Ledger {
 }
 
 /// An SQLite error as a `RunError`: the failures a user can act on (a busy or damaged
-/// database, a full or failing disk) say so.
+/// database, a file that is not one, a full or failing disk) say so.
 fn sql(context: impl std::fmt::Display) -> impl FnOnce(rusqlite::Error) -> RunError {
     use rusqlite::ErrorCode::{
         DatabaseBusy, DatabaseCorrupt, DatabaseLocked, DiskFull, NotADatabase, SystemIoFailure,
@@ -50,9 +50,8 @@ fn sql(context: impl std::fmt::Display) -> impl FnOnce(rusqlite::Error) -> RunEr
             Some(DatabaseBusy | DatabaseLocked) => {
                 return RunError::DatabaseBusy { doing, cause };
             }
-            Some(NotADatabase | DatabaseCorrupt) => {
-                return RunError::DatabaseDamaged { doing, cause };
-            }
+            Some(NotADatabase) => return RunError::NotADatabase { doing, cause },
+            Some(DatabaseCorrupt) => return RunError::DatabaseDamaged { doing, cause },
             Some(DiskFull) => " (the disk is full; the last saved state is kept)",
             // SQLite's I/O errors (a write, or growing its shared-memory file, refused):
             // nothing it committed before is lost.

@@ -189,11 +189,12 @@ fn a_damaged_database_is_named_and_left_as_it_was() {
     let damage = [0xffu8; 4096];
     std::fs::write(&db, damage).unwrap();
     let refused = Ledger::open(&db).err().expect("refused");
+    // Its header is not SQLite's: a file named by mistake, the user's to fix.
     assert!(
-        matches!(refused, RunError::DatabaseDamaged { .. }),
+        matches!(refused, RunError::NotADatabase { .. }),
         "{refused:?}"
     );
-    assert!(!refused.is_input());
+    assert!(refused.is_input());
     let said = text(refused);
     assert!(said.contains("broken.sqlite"), "{said}");
     assert!(said.contains("not a run database"), "{said}");

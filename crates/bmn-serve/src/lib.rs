@@ -27,6 +27,7 @@ mod query;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -132,15 +133,29 @@ fn routes(limits: Limits, atlas: Atlas) -> Router {
         .with_state(shared)
 }
 
-/// Serves the page, with `atlas`'s catalogues, on `bind:port` until the process ends; `ready(address)` is called once
-/// the socket listens (with port 0, the port the system chose). An HTTP/1.1 request without
-/// `Host` is refused (400); on a loopback address only requests whose `Host` names this machine
-/// are answered ([`is_loopback_name`]).
+/// Serves the page, with `atlas`'s catalogues, on `bind:port` until the process ends;
+/// [`serve_until`] with a stop that never comes.
 pub fn serve(
     bind: &str,
     port: u16,
     limits: Limits,
     atlas: Atlas,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    serve_until(bind, port, limits, atlas, &AtomicBool::new(false), ready)
+}
+
+/// Serves the page, with `atlas`'s catalogues, on `bind:port` until `stop` is set (looked at
+/// every [`STOP_POLL`]); `ready(address)` is called once
+/// the socket listens (with port 0, the port the system chose). An HTTP/1.1 request without
+/// `Host` is refused (400); on a loopback address only requests whose `Host` names this machine
+/// are answered ([`is_loopback_name`]). Connections still open when it stops are dropped.
+pub fn serve_until(
+    bind: &str,
+    port: u16,
+    limits: Limits,
+    atlas: Atlas,
+    stop: &AtomicBool,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -159,6 +174,17 @@ pub fn serve(
             .layer(axum::middleware::from_fn_with_state(hosts, guard::host))
             .layer(axum::middleware::from_fn(guard::headers));
         ready(at);
-        listen::run(listener, app, limits).await
+        let stopped = async {
+            while !stop.load(Ordering::Relaxed) {
+                tokio::time::sleep(STOP_POLL).await;
+            }
+        };
+        tokio::select! {
+            served = listen::run(listener, app, limits) => served,
+            () = stopped => Ok(()),
+        }
     })
 }
+
+/// How often [`serve_until`] looks at its stop flag.
+pub const STOP_POLL: Duration = Duration::from_millis(100);

@@ -1,8 +1,13 @@
 //! `serve`: the replay page.
 //! Each command's flags, and its `run`: the flags as its bmn-app request, the report printed.
 
+use std::io::Write;
+use std::net::ToSocketAddrs;
+
 use anyhow::Result;
 use clap::Args;
+
+use crate::output::BadInput;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -30,7 +35,14 @@ impl ServeArgs {
         // Room for every connection the server allows (the usual soft limit is 1024);
         // where it cannot be raised, connections past it wait in the backlog instead.
         let _ = rlimit::increase_nofile_limit(limits.connections as u64 + 64);
-        bmn_serve::serve(&self.bind, self.port, limits, atlas, |at| {
+        // An address that names nothing is the user's to fix (exit 2); one that names this
+        // machine but cannot be listened on (a busy port) is the machine's (exit 1).
+        if let Err(e) = (self.bind.as_str(), self.port).to_socket_addrs() {
+            return Err(BadInput(format!("bad --bind: {}: {e}", self.bind)).into());
+        }
+        // Ctrl-C, SIGTERM and SIGHUP stop it as they stop every long command: exit 130.
+        let stop = crate::stop::stop_on_ctrl_c();
+        bmn_serve::serve_until(&self.bind, self.port, limits, atlas, stop, |at| {
             eprintln!("bmn: serving the replay page on http://{at}/ (Ctrl-C to stop)");
             if !at.ip().is_loopback() {
                 eprintln!(
@@ -40,6 +52,9 @@ impl ServeArgs {
                 );
             }
         })
-        .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", self.bind, self.port))
+        .map_err(|e| anyhow::anyhow!("serving on {}:{}: {e}", self.bind, self.port))?;
+        // Not eprintln!: a closed stderr must not turn a clean stop into a panic.
+        let _ = writeln!(std::io::stderr(), "bmn: stopped serving");
+        crate::exit::finished(false)
     }
 }

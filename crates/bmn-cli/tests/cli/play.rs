@@ -252,12 +252,17 @@ fn serve_answers_on_the_port_it_names() {
     kill(child);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#"{"outcome":"cycle""#), "{answer}");
-    let out = bmn(
-        &["serve", "--bind", "no.such.host.invalid", "--port", "1"],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("serving on no.such.host.invalid:1"));
+    // An address that names nothing is bad input, in one line.
+    for bind in ["no.such.host.invalid", "999.1.1.1"] {
+        let out = bmn(&["serve", "--bind", bind, "--port", "1"], None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with(&format!("bmn: error: bad --bind: {bind}: ")),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 
     // On every address, not only this machine's, the page has no login: a warning says so.
     let (child, address, mut lines) = serve(&["--bind", "0.0.0.0"]);
@@ -270,6 +275,36 @@ fn serve_answers_on_the_port_it_names() {
         ),
         "{second}"
     );
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP stop `bmn serve` within a second, with the exit code of a
+/// stopped command (130), as the exit-code table says; not 143 or 129, as a process the signal
+/// killed would give.
+#[test]
+fn serve_stops_on_each_signal_with_the_code_of_a_stopped_command() {
+    for signal in ["-INT", "-TERM", "-HUP"] {
+        // Its stderr read to the end, so that its last words find a reader.
+        let (mut child, _, lines) = serve(&[]);
+        let said = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
+        let sent = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill {signal}");
+        let asked = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                asked.elapsed() < std::time::Duration::from_secs(5),
+                "still serving 5 s after {signal}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(130), "{signal}: {status:?}");
+        assert_eq!(said.join().unwrap(), ["bmn: stopped serving"], "{signal}");
+    }
 }
 
 /// `bmn serve --catalogue DIR` offers DIR's catalogue files instead of the compiled-in ones;

@@ -121,6 +121,29 @@ fn a_missing_catalogue_folder_is_named_once() {
 }
 
 #[test]
+fn a_file_that_is_not_a_run_database_is_bad_input() {
+    // A file named by mistake (a copy of the workspace's Cargo.toml): one line, exit 2, the
+    // file untouched.
+    let dir = scratch("not-a-database");
+    let file = dir.join("Cargo.toml");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.toml"),
+        &file,
+    )
+    .unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let stderr = refused(&["search", "--games", "10", "--db", file.to_str().unwrap()]);
+    assert!(stderr.starts_with("bmn: error: "), "{stderr}");
+    assert!(stderr.contains("Cargo.toml"), "{stderr}");
+    assert!(
+        stderr.contains("not a run database: give another --db"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+#[test]
 fn every_number_is_written_alike() {
     // `1e6`, `1_000_000` and `1000000` are one number to every flag and argument.
     let deal = |args: &[&str]| json(&[&["deal", "--json"], args].concat())["deal"].clone();
