@@ -290,6 +290,11 @@ impl TimeInput {
 /// `90s`, `10m`, `2h`, `1d` or plain seconds, for the flag `flag`.
 fn duration_of(text: &str, flag: &str) -> Result<Duration> {
     let t = text.trim();
+    if t.starts_with('-') {
+        return Err(Error::input(format!(
+            "bad {flag}: {text} is negative: give a time such as 90s, 10m, 2h or 1d"
+        )));
+    }
     let (number, unit) = t.split_at(
         t.find(|c: char| !c.is_ascii_digit() && c != '.')
             .unwrap_or(t.len()),

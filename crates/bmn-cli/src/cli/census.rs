@@ -52,7 +52,7 @@ pub struct CensusArgs {
     pub hands: Option<usize>,
     /// How long `hands` runs when its subspace is too big to finish (over 3e9 positions), or
     /// at most when given [default: 60s]
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub hands_time: Option<String>,
     /// `deals` plays decks of at most this many deals [default: 400000000 for two players,
     /// 20000000 at other tables, which the reference engine plays]

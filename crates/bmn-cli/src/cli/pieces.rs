@@ -22,7 +22,12 @@ pub struct ClimbArgs {
     #[command(flatten)]
     pub seed: SeedArg,
     /// Climb for this long: 90s, 10m, 2h (whole rounds).
-    #[arg(long, value_name = "DURATION", conflicts_with = "evals")]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        conflicts_with = "evals",
+        allow_hyphen_values = true
+    )]
     pub time: Option<String>,
     /// Evaluations (games played) in all, whole rounds [default: 10000000 unless --time].
     #[arg(long, value_name = "N")]
@@ -118,7 +123,12 @@ pub struct FactoryArgs {
     #[command(flatten)]
     pub seed: SeedArg,
     /// Walk for this long: 90s, 30m (whole rounds).
-    #[arg(long, value_name = "DURATION", conflicts_with = "rounds")]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        conflicts_with = "rounds",
+        allow_hyphen_values = true
+    )]
     pub time: Option<String>,
     /// Rounds of walks [default: 200 unless --time].
     #[arg(long, value_name = "N")]

@@ -29,7 +29,7 @@ pub struct SearchArgs {
     pub games: Option<u64>,
     /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
     /// finished, so it equals a --games run of the same count.
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub time: Option<String>,
     #[command(flatten)]
     pub seed: SeedArg,

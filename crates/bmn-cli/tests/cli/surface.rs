@@ -103,6 +103,26 @@ fn clap_refuses_in_bmn_s_style() {
         stderr,
         "bmn: error: the following required arguments were not provided: <DEAL>\n"
     );
+    // A positional reached for as a flag: how the line should read.
+    let stderr = refused(&["play", "--deal", "ZZ"]);
+    assert_eq!(
+        stderr,
+        "bmn: error: unexpected argument 'ZZ' found\n\
+         bmn: tip: DEAL is given without a flag name: `bmn play ZZ`\n"
+    );
+    // A negative time is the time's refusal, not an unknown flag `-5`.
+    for command in [&["search"][..], &["climb"], &["pieces", "factory"]] {
+        let stderr = refused(&[command, &["--time", "-5s"]].concat());
+        assert_eq!(
+            stderr,
+            "bmn: error: bad --time: -5s is negative: give a time such as 90s, 10m, 2h or 1d\n"
+        );
+    }
+    let stderr = refused(&["census", "--deck", "2J,2Q,6-", "--hands-time", "-1m"]);
+    assert!(
+        stderr.starts_with("bmn: error: bad --hands-time: -1m is negative"),
+        "{stderr}"
+    );
     let stderr = refused(&["frobnicate"]);
     assert!(
         stderr.starts_with("bmn: error: unrecognized subcommand 'frobnicate'\n"),
@@ -166,7 +186,7 @@ fn every_number_is_written_alike() {
     for (args, says) in [
         (
             &["search", "--seed", "-1"][..],
-            "bmn: error: bad --seed: -1 is negative: give a number from 0 to 18446744073709551615\n",
+            "bmn: error: bad --seed: -1 is negative\n",
         ),
         (
             &["search", "--games", "2.5"],
@@ -174,7 +194,7 @@ fn every_number_is_written_alike() {
         ),
         (
             &["search", "--threads", "1e30"],
-            "bmn: error: bad --threads: 1e30 is too big: give a number from 0 to 18446744073709551615\n",
+            "bmn: error: bad --threads: 1e30 is too big: at most 18446744073709551615\n",
         ),
         (
             &["unrank", "-1"],
@@ -190,11 +210,11 @@ fn every_number_is_written_alike() {
         ),
         (
             &["odds", "--games", "-1e12"],
-            "bmn: error: bad --games: -1e12 is negative: give a number from 0\n",
+            "bmn: error: bad --games: -1e12 is negative\n",
         ),
         (
             &["serve", "--port", "70000"],
-            "bmn: error: bad --port: 70000 is too big: give a number from 0 to 65535\n",
+            "bmn: error: bad --port: 70000 is too big: at most 65535\n",
         ),
         (
             &["search", "--games", "lots"],
