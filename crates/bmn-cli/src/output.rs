@@ -73,6 +73,7 @@ pub fn start_deals(values: &[String]) -> Result<Vec<String>> {
         if !v.starts_with('#') && path.is_file() {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| BadInput(format!("bad --start {v}: {e}")))?;
+            let before = deals.len();
             if let Ok(report) = serde_json::from_str::<serde_json::Value>(&text)
                 && let Some(longest) = report["longest"].as_array()
             {
@@ -81,14 +82,22 @@ pub fn start_deals(values: &[String]) -> Result<Vec<String>> {
                         .iter()
                         .filter_map(|g| g["deal"].as_str().map(String::from)),
                 );
-                continue;
+            } else {
+                deals.extend(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                        .map(String::from),
+                );
             }
-            deals.extend(
-                text.lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                    .map(String::from),
-            );
+            // A file that gives no deal is a mistake, not a request to start at random.
+            if deals.len() == before {
+                return Err(BadInput(format!(
+                    "bad --start {v}: the file holds no deal (one a line, `#` comments, or the \
+                     --json of `bmn search`, whose longest games are taken)"
+                ))
+                .into());
+            }
         } else if v.starts_with('/')
             || v.starts_with("./")
             || v.ends_with(".json")

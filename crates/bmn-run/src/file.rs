@@ -166,6 +166,9 @@ pub fn file_format(text: &str) -> Result<String, String> {
     struct Head {
         format: String,
     }
+    if text.trim().is_empty() {
+        return Err("the file is empty (a result file is the JSON of a run)".into());
+    }
     match serde_json::from_str::<Head>(text) {
         Ok(h) => Ok(h.format),
         Err(e) if e.is_eof() => Err("the file is truncated (it ends part-way)".into()),

@@ -330,6 +330,19 @@ fn exit_2_for_a_file_that_is_missing_or_not_bmn_s() {
         &["census", "--enumeration", "/no/such/shard.json"],
         "/no/such/shard.json",
     );
+    // Empty files, or a file of deals that holds only comments: said so, in one line.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let comments = dir.join("comments.txt");
+    std::fs::write(&comments, "# no deal here\n\n").unwrap();
+    for start in [&empty, &comments] {
+        let stderr = refused(&["climb", "--start", start.to_str().unwrap()]);
+        assert!(stderr.contains("the file holds no deal"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let stderr = refused(&["search", "--games", "10", "--out", empty.to_str().unwrap()]);
+    assert!(stderr.contains("empty.txt: the file is empty"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
 /// Whether process `pid` has a handler for SIGINT (Linux's /proc/PID/status, `SigCgt`), so
