@@ -66,6 +66,31 @@ pub fn open(index: Option<usize>) -> Result<Device> {
     }
 }
 
+/// Opens adapter `index` (0 if not said) for `--kernel all`, to share the work with the CPU
+/// kernel: `Ok(Err(note))` where it is a CPU adapter (lavapipe's llvmpipe), which runs on the
+/// very cores the CPU kernel uses and only takes them from it (measured on 2 cores: `--kernel
+/// all` 19 times slower than the CPU kernel alone). The note says it was left out.
+pub fn open_to_share(index: Option<usize>) -> Result<std::result::Result<Device, String>> {
+    #[cfg(feature = "gpu")]
+    {
+        let i = index.unwrap_or(0);
+        let gpu = bmn_gpu::open(i).map_err(|e| Error::input(format!("bad --kernel: {e}")))?;
+        let adapter = gpu.adapter();
+        if adapter.kind == "cpu" {
+            return Ok(Err(format!(
+                "bmn: --kernel all leaves out adapter {i} ({}): a CPU adapter runs on the cores \
+                 the CPU kernel already uses (--kernel gpu plays on it alone)",
+                adapter.name
+            )));
+        }
+        Ok(Ok(Device(gpu)))
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        open(index).map(Ok)
+    }
+}
+
 impl crate::Report for DevicesReport {
     fn text(&self) -> String {
         let mut t = String::new();

@@ -133,6 +133,8 @@ pub struct ExhaustivePlan {
     pub threads: usize,
     pub checkpoint: Option<PathBuf>,
     pub ledger: LedgerChoice,
+    /// The engine plan's note, said when the run starts ([`EnginePlan::note`]).
+    pub engine_note: Option<String>,
 }
 
 impl ExhaustivePlan {
@@ -159,6 +161,7 @@ impl ExhaustivePlan {
             threads: input::every_core(),
             checkpoint: None,
             ledger: LedgerChoice::default(),
+            engine_note: None,
         })
     }
 }
@@ -255,6 +258,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
             threads: input::threads(req.threads)?,
             checkpoint: input::file_to_write(req.checkpoint.as_deref(), "--checkpoint")?,
             ledger: req.ledger.clone(),
+            engine_note: engine.note,
         })
     }
 }
@@ -275,6 +279,9 @@ pub fn run(
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<ExhaustiveReport> {
+    if let Some(note) = &plan.engine_note {
+        observer.note(note);
+    }
     let enumeration = &plan.enumeration;
     let (rules, block, shard, threads) = (plan.rules, plan.block, plan.shard, plan.threads);
     let deck = *enumeration.deals.deck();

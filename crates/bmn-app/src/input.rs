@@ -99,11 +99,14 @@ pub struct EngineInput {
 /// The engine part of a plan, resolved once: which engine plays, after how many tricks the
 /// reference engine gives up on a game, and the kernels' trick cap before exact cycle
 /// detection. A report's `give_up` is this one, never a second reading of the request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnginePlan {
     pub engine: Engine,
     pub give_up: u64,
     pub max_tricks: u32,
+    /// What the plan does other than what was asked, for the person running it: `--kernel
+    /// all` leaving out a CPU adapter (the command says it as a note, on stderr in the CLI).
+    pub note: Option<String>,
 }
 
 impl EnginePlan {
@@ -121,6 +124,7 @@ impl EnginePlan {
             engine,
             give_up,
             max_tricks,
+            note: None,
         }
     }
 }
@@ -159,14 +163,22 @@ impl EngineInput {
             None => kernel(self.kernel.as_deref())?,
         };
         let engine = Engine::choose(cpu, rules, players, cards, give_up);
-        let engine = match on_device {
-            Some(share) => engine.on_device(crate::devices::open(self.device)?, share),
-            None => engine,
+        let (engine, note) = match on_device {
+            Some(false) => (
+                engine.on_device(crate::devices::open(self.device)?, false),
+                None,
+            ),
+            Some(true) => match crate::devices::open_to_share(self.device)? {
+                Ok(device) => (engine.on_device(device, true), None),
+                Err(left_out) => (engine, Some(left_out)),
+            },
+            None => (engine, None),
         };
         Ok(EnginePlan {
             engine,
             give_up,
             max_tricks: or_default(self.max_tricks, default.max_tricks, "--max-tricks")?,
+            note,
         })
     }
 }

@@ -260,6 +260,9 @@ pub fn run(
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<SearchReport> {
+    if let Some(note) = &plan.engine.note {
+        observer.note(note);
+    }
     let (source, rules, games, time_limit) = (&plan.source, plan.rules, plan.games, plan.time);
     let config = SearchConfig {
         seed: plan.seed,

@@ -205,6 +205,9 @@ pub fn run(
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<StatsReport> {
+    if let Some(note) = &plan.engine.note {
+        observer.note(note);
+    }
     let (source, rules, games, threads, seed) = (
         plan.source.clone(),
         plan.rules,

@@ -204,6 +204,36 @@ fn gpu_and_shared_runs_equal_the_cpu_kernels_in_search_exhaustive_stats_and_shar
     assert_eq!(drop(merged), drop(whole));
 }
 
+/// `--kernel all` with a CPU adapter (lavapipe, as in CI) plays on the CPU kernel alone and
+/// says why: the adapter would only take the cores the CPU kernel uses (issue 50: 19 times
+/// slower than the CPU alone on 2 cores).
+#[test]
+fn kernel_all_leaves_out_a_cpu_adapter_and_says_so() {
+    if !have_gpu() {
+        return;
+    }
+    let devices = json(&["devices", "--json"]);
+    if devices["adapters"][0]["kind"] != "cpu" {
+        eprintln!("SKIPPED: adapter 0 is not a CPU adapter");
+        return;
+    }
+    let out = crate::common::bmn(
+        &[
+            "search", "--games", "20000", "--kernel", "all", "--no-db", "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--kernel all leaves out adapter 0") && stderr.contains("CPU adapter"),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let engine = report["engine"].as_str().unwrap();
+    assert!(!engine.contains("gpu"), "{engine}");
+}
+
 #[test]
 fn gpu_without_an_adapter_fails_in_one_line() {
     // A Vulkan loader pointed at no driver finds no adapter, as on a machine without a GPU.
