@@ -24,9 +24,75 @@ pub fn command() -> clap::Command {
             &kernels(),
         )
     });
-    numbers_everywhere(Cli::command())
+    let command = numbers_everywhere(Cli::command())
         .after_help(TABLE)
-        .long_version(LONG_VERSION.as_str())
+        .long_version(LONG_VERSION.as_str());
+    let template = help_template(&command);
+    command.help_template(template)
+}
+
+/// `bmn --help`'s commands by what a user wants, in this order; every command is in one group
+/// (a test checks it), `help` among the tools.
+const GROUPS: [(&str, &[&str]); 5] = [
+    (
+        "Play and look",
+        &["play", "deal", "rank", "unrank", "count"],
+    ),
+    (
+        "Search and records",
+        &["search", "stats", "odds", "records", "climb"],
+    ),
+    (
+        "Every deal, endless games, backward play",
+        &[
+            "exhaustive",
+            "census",
+            "pieces",
+            "backward",
+            "basin",
+            "extend",
+            "trees",
+            "merge",
+        ],
+    ),
+    ("The page", &["serve"]),
+    ("Tools", &["bench", "devices", "completions", "man", "help"]),
+];
+
+/// The root help's template: clap's own, with the commands listed by [`GROUPS`], each with the
+/// start of its description (up to a colon, where it runs long).
+fn help_template(command: &clap::Command) -> String {
+    let about = |name: &str| -> String {
+        let text = match name {
+            "help" => "Print this message or the help of the given subcommand(s)".to_string(),
+            _ => command
+                .find_subcommand(name)
+                .and_then(|c| c.get_about())
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        };
+        let text = text.trim_end_matches('.');
+        match text.split_once(": ") {
+            Some((head, _)) if text.len() > 100 => head.to_string(),
+            _ => text.to_string(),
+        }
+    };
+    let width = GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter().map(|n| n.len()))
+        .max()
+        .unwrap_or(0);
+    let mut groups = String::new();
+    for (heading, names) in GROUPS {
+        groups.push_str(&format!("{heading}:\n"));
+        for name in names {
+            groups.push_str(&format!("  {name:width$}  {}\n", about(name)));
+        }
+        groups.push('\n');
+    }
+    format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{groups}Options:\n{{options}}{{after-help}}"
+    )
 }
 
 /// The CPU kernels this machine runs (and `BMN_SIMD` allows), the fastest named.
@@ -75,6 +141,21 @@ fn write_out(bytes: &[u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_command_is_in_one_group_of_the_help() {
+        let command = command();
+        let mut grouped: Vec<&str> = GROUPS.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        let mut names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        names.push("help");
+        grouped.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(grouped, names);
+        let help = command.clone().render_help().to_string();
+        for (heading, _) in GROUPS {
+            assert!(help.contains(&format!("{heading}:\n")), "{help}");
+        }
+    }
 
     #[test]
     fn the_version_says_where_it_came_from_even_without_git() {
