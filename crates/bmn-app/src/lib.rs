@@ -34,6 +34,7 @@ pub mod rank;
 pub mod records;
 pub mod search;
 pub mod stats;
+pub mod words;
 
 pub use bmn_run::LedgerChoice;
 pub use error::{Error, Result, one_line};

@@ -410,7 +410,7 @@ impl crate::Report for OddsJson {
             t,
             "           even chance after {} games: {} at {:.2} M games/s{}",
             games_text(self.games_for_even_chance),
-            duration_text(self.seconds_for_even_chance),
+            crate::words::duration(self.seconds_for_even_chance),
             self.rate / 1e6,
             if self.rate_measured {
                 " (this machine)"
@@ -422,7 +422,7 @@ impl crate::Report for OddsJson {
             t,
             "           expected record reaches it after {} games: {}",
             games_text(self.games_for_expected_record),
-            duration_text(self.seconds_for_expected_record)
+            crate::words::duration(self.seconds_for_expected_record)
         );
         t
     }
@@ -437,20 +437,6 @@ fn games_text(games: f64) -> String {
     }
 }
 
-/// Seconds in the unit that reads best, up to years (`3.1e5 years`).
-fn duration_text(seconds: f64) -> String {
-    const YEAR: f64 = 365.25 * 86_400.0;
-    match seconds {
-        s if !s.is_finite() => "forever".into(),
-        s if s < 120.0 => format!("{s:.1} s"),
-        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
-        s if s < 2.0 * 86_400.0 => format!("{:.1} h", s / 3600.0),
-        s if s < YEAR => format!("{:.1} days", s / 86_400.0),
-        s if s < 1e4 * YEAR => format!("{:.1} years", s / YEAR),
-        s => format!("{:.2e} years", s / YEAR),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,11 +445,5 @@ mod tests {
     fn times_and_counts_read_well() {
         assert_eq!(games_text(3.2e9), "3.20e9");
         assert_eq!(games_text(1000.0), "1000");
-        assert_eq!(duration_text(30.0), "30.0 s");
-        assert_eq!(duration_text(600.0), "10.0 min");
-        assert_eq!(duration_text(86_400.0), "24.0 h");
-        assert_eq!(duration_text(10.0 * 86_400.0), "10.0 days");
-        assert_eq!(duration_text(3.0 * 365.25 * 86_400.0), "3.0 years");
-        assert_eq!(duration_text(1e20), "3.17e12 years");
     }
 }

@@ -11,7 +11,6 @@ use bmn_search::Engine;
 use serde::Serialize;
 
 use super::CensusRequest;
-use super::report::human_seconds;
 use crate::error::{Error, Result};
 use crate::input;
 
@@ -189,11 +188,11 @@ impl crate::Report for CostReport {
         let mut t = String::new();
         let _ = writeln!(
             t,
-            "census:   every deal of {}: {} deals ({:.3e}), the one method complete for every \
+            "census:   every deal of {}: {} deals ({}), the one method complete for every \
              class of cycle",
             self.deck,
             self.deck_deals,
-            self.deck_deals.parse::<f64>().unwrap_or(f64::NAN)
+            crate::words::count(self.deck_deals.parse::<f64>().unwrap_or(f64::NAN))
         );
         let _ = writeln!(
             t,
@@ -205,8 +204,8 @@ impl crate::Report for CostReport {
             self.cpu,
             self.sample_deals,
             self.sample_seconds,
-            human_seconds(self.seconds),
-            human_seconds(self.seconds_per_billion_deals)
+            crate::words::duration(self.seconds),
+            crate::words::duration(self.seconds_per_billion_deals)
         );
         let _ = writeln!(
             t,
@@ -214,7 +213,7 @@ impl crate::Report for CostReport {
              docs/census.md shows",
             self.per_core_deals_per_second / 1e6,
             self.cores,
-            human_seconds(self.seconds_on_cores)
+            crate::words::duration(self.seconds_on_cores)
         );
         if self.gpus.is_empty() {
             let _ = writeln!(
@@ -233,8 +232,8 @@ impl crate::Report for CostReport {
                 "GPU:      {} {:.1} M deals/s ({how}): {}, {} per billion deals",
                 g.adapter,
                 g.deals_per_second / 1e6,
-                human_seconds(g.seconds),
-                human_seconds(g.seconds_per_billion_deals)
+                crate::words::duration(g.seconds),
+                crate::words::duration(g.seconds_per_billion_deals)
             );
         }
         let _ = writeln!(

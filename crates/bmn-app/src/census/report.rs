@@ -264,14 +264,14 @@ fn completeness(plan: &CensusPlan, runs: &Runs, exact: bool) -> String {
             h.max_hand
         ),
         Some(h) => format!(
-            "a floor: the small-hand enumeration (at most {} card(s)) decided {:.3e} of its \
-             {:.3e} positions ({:.2e} of the subspace) and would take at least about {} on \
-             these threads; the counts are what the methods reached",
+            "a floor: the small-hand enumeration (at most {} card(s)) decided {} of its {} \
+             positions ({:.2e} of the subspace) and would take at least about {} on these \
+             threads; the counts are what the methods reached",
             h.max_hand,
-            h.decided,
-            h.positions,
+            crate::words::count(h.decided),
+            crate::words::count(h.positions),
             h.decided / h.positions,
-            human_seconds(h.projected_seconds)
+            crate::words::duration(h.projected_seconds)
         ),
         None => "a floor: the counts are what the methods reached".into(),
     });
@@ -314,19 +314,6 @@ fn completeness(plan: &CensusPlan, runs: &Runs, exact: bool) -> String {
         }
     ));
     out
-}
-
-/// Seconds in the largest unit that keeps the number readable.
-pub(super) fn human_seconds(s: f64) -> String {
-    const YEAR: f64 = 365.25 * 86_400.0;
-    match s {
-        s if !s.is_finite() => "forever (nothing was decided)".into(),
-        s if s >= YEAR => format!("{:.3e} years", s / YEAR),
-        s if s >= 86_400.0 => format!("{:.1} days", s / 86_400.0),
-        s if s >= 3_600.0 => format!("{:.1} hours", s / 3_600.0),
-        s if s >= 10.0 => format!("{s:.0} s"),
-        s => format!("{s:.2} s"),
-    }
 }
 
 impl CensusCycleJson {
@@ -400,13 +387,13 @@ impl crate::Report for CensusReport {
         if let Some(h) = &self.hands_run {
             let _ = writeln!(
                 t,
-                "hands:    hands of at most {} card(s): {} of {} units, {:.3e} of {:.3e} \
-                 positions decided; {}, {} with balanced deals ({:.1} s{})",
+                "hands:    hands of at most {} card(s): {} of {} units, {} of {} positions \
+                 decided; {}, {} with balanced deals ({:.1} s{})",
                 h.max_hand,
                 h.units_done,
                 h.units,
-                h.decided,
-                h.positions,
+                crate::words::count(h.decided),
+                crate::words::count(h.positions),
                 plural(h.distinct_cycle_count as u64, "cycle"),
                 h.balanced_cycles,
                 h.elapsed_seconds,
@@ -415,7 +402,7 @@ impl crate::Report for CensusReport {
                 } else {
                     format!(
                         "; all of it: at least about {}",
-                        human_seconds(h.projected_seconds)
+                        crate::words::duration(h.projected_seconds)
                     )
                 }
             );
