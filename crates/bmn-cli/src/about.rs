@@ -1,11 +1,13 @@
 //! What bmn says of itself: the command line as clap parses it (numbers read alike
-//! everywhere, the exit codes under `--help`), the long `--version` (the commit it was built
-//! from, the kernels this CPU runs), and the shell completions and man page made from it.
+//! everywhere, the commands grouped and the exit codes under `--help`, a tip where a positional
+//! was given as a flag), the long `--version` (the commit it was built from, the kernels this
+//! CPU runs), and the shell completions and man page made from it.
 
 use std::io::{self, Write};
 use std::sync::LazyLock;
 
 use clap::CommandFactory;
+use clap::error::ErrorKind as ClapKind;
 
 use crate::args::{CompletionsArgs, numbers_everywhere};
 use crate::cli::Cli;
@@ -29,6 +31,39 @@ pub fn command() -> clap::Command {
         .long_version(LONG_VERSION.as_str());
     let template = help_template(&command);
     command.help_template(template)
+}
+
+/// Where a positional was given as a flag (`bmn play --deal X`): the command line as it
+/// should read. A positional that may start with `-` (a deal of plain cards does) takes
+/// `--deal` as its value, so clap's own words are about the `X` after it.
+pub fn positional_tip(err: &clap::Error, args: &[String]) -> Option<String> {
+    if err.kind() != ClapKind::UnknownArgument {
+        return None;
+    }
+    let mut command = command();
+    let mut path = Vec::new();
+    for arg in args {
+        match command.find_subcommand(arg) {
+            Some(sub) => {
+                path.push(arg.as_str());
+                command = sub.clone();
+            }
+            None => break,
+        }
+    }
+    command.get_positionals().find_map(|positional| {
+        let flag = format!("--{}", positional.get_id());
+        let at = args.iter().position(|a| *a == flag)?;
+        let name = positional
+            .get_value_names()
+            .and_then(|names| names.first())
+            .map_or_else(|| positional.get_id().to_string(), ToString::to_string);
+        let value = args.get(at + 1).map_or(name.as_str(), String::as_str);
+        Some(format!(
+            "tip: {name} is given without a flag name: `bmn {} {value}`",
+            path.join(" ")
+        ))
+    })
 }
 
 /// `bmn --help`'s commands by what a user wants, in this order; every command is in one group
@@ -141,6 +176,25 @@ fn write_out(bytes: &[u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_positional_given_as_a_flag_gets_a_tip() {
+        let args: Vec<String> = ["play", "--deal", "ZZ"].map(String::from).to_vec();
+        let err = command()
+            .try_get_matches_from(std::iter::once("bmn".to_string()).chain(args.clone()))
+            .unwrap_err();
+        assert_eq!(err.kind(), ClapKind::UnknownArgument);
+        assert_eq!(
+            positional_tip(&err, &args).as_deref(),
+            Some("tip: DEAL is given without a flag name: `bmn play ZZ`")
+        );
+        // A flag that is not a positional's name gets clap's own tip, if any.
+        let args: Vec<String> = ["play", "--trace", "ZZ", "YY"].map(String::from).to_vec();
+        let err = command()
+            .try_get_matches_from(std::iter::once("bmn".to_string()).chain(args.clone()))
+            .unwrap_err();
+        assert_eq!(positional_tip(&err, &args), None);
+    }
 
     #[test]
     fn every_command_is_in_one_group_of_the_help() {

@@ -101,8 +101,9 @@ fn is_input(err: &anyhow::Error) -> bool {
 
 /// Ends a command line clap refused: `--help` and `--version` print as they are (stdout, 0);
 /// `bmn` alone prints the help on stderr (2, as cargo and ripgrep do); anything else is one
-/// line in bmn's style, with clap's tip if it has one (2).
-pub fn refuse(err: &clap::Error) -> ExitCode {
+/// line in bmn's style, with `tip` (bmn's own, `about::positional_tip`) or else clap's tip if
+/// it has one (2).
+pub fn refuse(err: &clap::Error, tip: Option<String>) -> ExitCode {
     match err.kind() {
         ClapKind::DisplayHelp | ClapKind::DisplayVersion => {
             let _ = err.print();
@@ -114,46 +115,12 @@ pub fn refuse(err: &clap::Error) -> ExitCode {
         }
         _ => {
             eprintln!("bmn: error: {}", what(err));
-            let args: Vec<String> = std::env::args().skip(1).collect();
-            if let Some(tip) = positional_tip(err, &args).or_else(|| tip(err)) {
+            if let Some(tip) = tip.or_else(|| clap_tip(err)) {
                 eprintln!("bmn: {tip}");
             }
             ExitCode::from(BAD_INPUT)
         }
     }
-}
-
-/// Where a positional was given as a flag (`bmn play --deal X`): the command line as it
-/// should read. A positional that may start with `-` (a deal of plain cards does) takes
-/// `--deal` as its value, so clap's own words are about the `X` after it.
-fn positional_tip(err: &clap::Error, args: &[String]) -> Option<String> {
-    if err.kind() != ClapKind::UnknownArgument {
-        return None;
-    }
-    let mut command = crate::about::command();
-    let mut path = Vec::new();
-    for arg in args {
-        match command.find_subcommand(arg) {
-            Some(sub) => {
-                path.push(arg.as_str());
-                command = sub.clone();
-            }
-            None => break,
-        }
-    }
-    command.get_positionals().find_map(|positional| {
-        let flag = format!("--{}", positional.get_id());
-        let at = args.iter().position(|a| *a == flag)?;
-        let name = positional
-            .get_value_names()
-            .and_then(|names| names.first())
-            .map_or_else(|| positional.get_id().to_string(), ToString::to_string);
-        let value = args.get(at + 1).map_or(name.as_str(), String::as_str);
-        Some(format!(
-            "tip: {name} is given without a flag name: `bmn {} {value}`",
-            path.join(" ")
-        ))
-    })
 }
 
 /// What clap refused, on one line. A value bmn's own parsers refused is `bad FLAG: why`, in
@@ -187,7 +154,7 @@ fn what(err: &clap::Error) -> String {
 }
 
 /// Clap's first `tip: ...` line, if it has one.
-fn tip(err: &clap::Error) -> Option<String> {
+fn clap_tip(err: &clap::Error) -> Option<String> {
     err.render()
         .to_string()
         .lines()
@@ -199,25 +166,6 @@ fn tip(err: &clap::Error) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_positional_given_as_a_flag_gets_a_tip() {
-        let args: Vec<String> = ["play", "--deal", "ZZ"].map(String::from).to_vec();
-        let err = crate::about::command()
-            .try_get_matches_from(std::iter::once("bmn".to_string()).chain(args.clone()))
-            .unwrap_err();
-        assert_eq!(err.kind(), ClapKind::UnknownArgument);
-        assert_eq!(
-            positional_tip(&err, &args).as_deref(),
-            Some("tip: DEAL is given without a flag name: `bmn play ZZ`")
-        );
-        // A flag that is not a positional's name gets clap's own tip, if any.
-        let args: Vec<String> = ["play", "--trace", "ZZ", "YY"].map(String::from).to_vec();
-        let err = crate::about::command()
-            .try_get_matches_from(std::iter::once("bmn".to_string()).chain(args.clone()))
-            .unwrap_err();
-        assert_eq!(positional_tip(&err, &args), None);
-    }
 
     #[test]
     fn a_cause_already_quoted_is_said_once() {

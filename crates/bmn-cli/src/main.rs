@@ -24,7 +24,10 @@ fn main() -> ExitCode {
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(err) => return exit::refuse(&err),
+        Err(err) => {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            return exit::refuse(&err, about::positional_tip(&err, &args));
+        }
     };
     let run = bmn_app::input::simd_limit().map_err(anyhow::Error::from);
     exit::end(run.and_then(|_| commands::run(cli.command)))
