@@ -383,7 +383,7 @@ impl crate::Report for OddsJson {
             let _ = writeln!(
                 t,
                 "           {:>9}  {:>9.0}  {published}",
-                games_text(r.games),
+                crate::words::count(r.games),
                 r.expected_record
             );
         }
@@ -402,14 +402,14 @@ impl crate::Report for OddsJson {
             let _ = writeln!(
                 t,
                 "           {:>9} games: chance {:.3e}",
-                games_text(p.games),
+                crate::words::count(p.games),
                 p.probability
             );
         }
         let _ = writeln!(
             t,
             "           even chance after {} games: {} at {:.2} M games/s{}",
-            games_text(self.games_for_even_chance),
+            crate::words::count(self.games_for_even_chance),
             crate::words::duration(self.seconds_for_even_chance),
             self.rate / 1e6,
             if self.rate_measured {
@@ -421,29 +421,9 @@ impl crate::Report for OddsJson {
         let _ = writeln!(
             t,
             "           expected record reaches it after {} games: {}",
-            games_text(self.games_for_expected_record),
+            crate::words::count(self.games_for_expected_record),
             crate::words::duration(self.seconds_for_expected_record)
         );
         t
-    }
-}
-
-/// `3.20e9`, or the whole number below a million.
-fn games_text(games: f64) -> String {
-    if games < 1e6 {
-        format!("{games:.0}")
-    } else {
-        format!("{games:.2e}")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_and_counts_read_well() {
-        assert_eq!(games_text(3.2e9), "3.20e9");
-        assert_eq!(games_text(1000.0), "1000");
     }
 }
