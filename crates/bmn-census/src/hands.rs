@@ -584,11 +584,13 @@ pub fn hands(
             all.decided += u.decided;
         },
         |j| run_unit(config, table, &config.unit(&plan, j), stop, &report),
-        |_, next| {
+        |all: &UnitResult, next| {
+            // Every unit's reports sum to its `decided`: the tally holds the merged units' too.
             progress(&HandsProgress {
                 units_done: next,
                 units: total,
-                decided: tally.get(),
+                decided: all.decided,
+                under_way: (tally.get() - all.decided).max(0.0),
                 positions: plan.positions,
             })
         },
@@ -740,6 +742,27 @@ mod tests {
         assert_eq!(one.cycles, three.cycles);
         assert_eq!((one.nodes, one.leaves), (three.nodes, three.leaves));
         assert_eq!(one.cycles.len(), 90);
+    }
+
+    /// What the progress calls say of merged units is the result's count; the positions of
+    /// units under way come apart (a stop drops them), and nothing is counted twice.
+    #[test]
+    fn progress_counts_merged_units_apart_from_those_under_way() {
+        let config = config("2J,2Q,2K,2A,7-", 2);
+        let mut seen = Vec::new();
+        let done = hands(&config, 3, &AtomicBool::new(false), |p| {
+            seen.push(*p);
+            true
+        })
+        .unwrap();
+        let last = seen.last().copied().expect("progress was called");
+        assert_eq!(last.units_done, done.units);
+        assert_eq!(last.decided, done.decided);
+        assert_eq!(last.under_way, 0.0);
+        for p in &seen {
+            assert!(p.under_way >= 0.0 && p.decided + p.under_way <= done.decided + 0.5);
+        }
+        assert!(seen.windows(2).all(|w| w[1].decided >= w[0].decided));
     }
 
     #[test]

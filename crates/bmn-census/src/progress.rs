@@ -3,14 +3,16 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How far an enumeration has got, for a progress display: the units merged so far, and the
-/// positions decided so far by every unit, the ones still running included (so that it moves
-/// while a long unit runs; the result counts merged units only).
+/// How far an enumeration has got, for a progress display: the units merged so far and the
+/// positions they decided (what the result counts, if it stops now), and the positions decided
+/// by units still running or waiting to merge (so that a display moves while a long unit runs;
+/// a stop drops them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HandsProgress {
     pub units_done: u64,
     pub units: u64,
     pub decided: f64,
+    pub under_way: f64,
     pub positions: f64,
 }
 

@@ -362,13 +362,23 @@ fn hands_stage(
     // Counted in positions, not units: a unit of a big deck takes tens of seconds, and its walk
     // reports the positions it decides as it goes.
     observer.start(Some(positions as u64), 0, "positions decided");
+    // The count shown moves while units run; what it says of them is apart, so that the last
+    // line shown, after the stop drops the units under way, is the report's count.
     let result = bmn_census::hands(config, plan.threads, &stop_hands, |p| {
-        let units = format!("{} of {} hand units", p.units_done, p.units);
-        let go = observer.progress(p.decided as u64, Some(&units)) && !stop.load(Ordering::Relaxed);
+        let units = format!(
+            "{} of {} hand units; {} more in units under way",
+            p.units_done,
+            p.units,
+            crate::words::count(p.under_way)
+        );
+        let shown = (p.decided + p.under_way) as u64;
+        let go = observer.progress(shown, Some(&units)) && !stop.load(Ordering::Relaxed);
         go && !(limited && t.elapsed() >= hands_time)
     })
     // The plan checked the configuration: a refusal here is bmn's fault.
     .map_err(|e| Error::Failed(format!("the small-hand enumeration: {e}")))?;
+    let merged = format!("{} of {} hand units", result.units_done, result.units);
+    observer.progress(result.decided as u64, Some(&merged));
     observer.finish();
     for (id, c) in &result.cycles {
         reached.note(*id, &c.first, Method::Hands);
