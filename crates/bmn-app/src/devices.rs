@@ -49,13 +49,17 @@ pub fn devices() -> DevicesReport {
     }
 }
 
+/// Adapter `index` (0 if not said), opened; a refusal names `--kernel`.
+#[cfg(feature = "gpu")]
+fn gpu(index: Option<usize>) -> Result<&'static bmn_gpu::Gpu> {
+    bmn_gpu::open(index.unwrap_or(0)).map_err(|e| Error::input(format!("bad --kernel: {e}")))
+}
+
 /// Opens adapter `index` (0 if not said) for `--kernel gpu` or `--kernel all`.
 pub fn open(index: Option<usize>) -> Result<Device> {
     #[cfg(feature = "gpu")]
     {
-        bmn_gpu::open(index.unwrap_or(0))
-            .map(|gpu| Device(gpu))
-            .map_err(|e| Error::input(format!("bad --kernel: {e}")))
+        gpu(index).map(|gpu| Device(gpu))
     }
     #[cfg(not(feature = "gpu"))]
     {
@@ -73,14 +77,13 @@ pub fn open(index: Option<usize>) -> Result<Device> {
 pub fn open_to_share(index: Option<usize>) -> Result<std::result::Result<Device, String>> {
     #[cfg(feature = "gpu")]
     {
-        let i = index.unwrap_or(0);
-        let gpu = bmn_gpu::open(i).map_err(|e| Error::input(format!("bad --kernel: {e}")))?;
+        let gpu = gpu(index)?;
         let adapter = gpu.adapter();
         if adapter.kind == "cpu" {
             return Ok(Err(format!(
-                "bmn: --kernel all leaves out adapter {i} ({}): a CPU adapter runs on the cores \
-                 the CPU kernel already uses (--kernel gpu plays on it alone)",
-                adapter.name
+                "--kernel all leaves out adapter {} ({}): a CPU adapter runs on the cores the \
+                 CPU kernel already uses (--kernel gpu plays on it alone)",
+                adapter.index, adapter.name
             )));
         }
         Ok(Ok(Device(gpu)))

@@ -63,7 +63,7 @@ pub struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     layout: wgpu::BindGroupLayout,
-    /// The trick kernel, and the event kernel's two passes.
+    /// The trick kernel, and the event kernel's three passes (deal, play, record).
     tricks: wgpu::ComputePipeline,
     deal: wgpu::ComputePipeline,
     events: wgpu::ComputePipeline,

@@ -8,8 +8,8 @@ use bmn_search::device::{
 /// Words of the shader's `Params`.
 pub(crate) const PARAMS_WORDS: usize = 20;
 
-/// Words of the shader's `tally` buffer: totals (games recorded at [`TALLY_RECORDED`]), then
-/// the histogram from [`TALLY_HIST`].
+/// Words of the shader's `tally` buffer: totals (games recorded at [`TALLY_RECORDED`]), the
+/// histogram from [`TALLY_HIST`], then the counts by exact length ([`TALLY_WORDS`] in all).
 pub(crate) const TALLY_RECORDED: usize = 8;
 /// The event kernel's schedule (64-bit words): lane-steps that played an event, and lane-steps
 /// its workgroups held.
@@ -19,10 +19,10 @@ pub(crate) const TALLY_HIST: usize = 16;
 /// Finished games by exact cards, then by exact tricks (with `DigestSpec::lengths`).
 pub(crate) const TALLY_BY_CARDS: usize = TALLY_HIST + DIGEST_BINS;
 pub(crate) const TALLY_BY_TRICKS: usize = TALLY_BY_CARDS + LENGTH_CARDS;
+pub(crate) const TALLY_WORDS: usize = TALLY_BY_TRICKS + LENGTH_TRICKS;
 
 /// Penalty cards a deal may hold for the event kernel: their kinds fill one 32-bit word.
 pub(crate) const EVENT_PENALTIES: usize = 16;
-pub(crate) const TALLY_WORDS: usize = TALLY_BY_TRICKS + LENGTH_TRICKS;
 
 /// A batch part as the shader takes it.
 pub(crate) struct Job {

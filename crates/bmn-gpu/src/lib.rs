@@ -3,8 +3,9 @@
 //! WGSL compute shaders (`shader/`) run on any adapter wgpu finds (Vulkan, Metal, DX12; Mesa's
 //! lavapipe runs them on the CPU, which is how CI checks them). The event kernel
 //! (`events.wgsl`) deals a dispatch's games in one pass (from the seeded stream, by unranking,
-//! or stepping from starts the host unranked) and plays them in a second, every lane advancing
-//! its game by one event a step in lockstep and taking the next game when its own ends. Decks
+//! or stepping from starts the host unranked), plays them in a second, every lane advancing
+//! its game by one event a step in lockstep and taking the next game when its own ends, and
+//! records their results in a third. Decks
 //! its encoding cannot hold (jokers, more than 16 penalty cards) go to the trick kernel
 //! (`tricks.wgsl`, a game per lane, a trick a step). Finished games are added up on the device
 //! ([`bmn_search::device::Digest`]) or returned one by one, and the caller hands capped games

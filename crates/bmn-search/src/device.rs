@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use bmn_core::Player;
 use bmn_kernel::Played;
 
 use crate::counts::{add_at, add_counts};
@@ -139,6 +140,17 @@ impl Digest {
             }
         }
         d
+    }
+
+    /// Adds the finished games' wins to `wins`, counted by seat (`wins[0]`: player 1) with
+    /// `leader` leading every deal; as games recorded one by one do, a seat appears once it has
+    /// won.
+    pub fn add_wins(&self, wins: &mut Vec<u64>, leader: Player) {
+        for (from_leader, &n) in self.wins.iter().enumerate() {
+            if n > 0 {
+                add_at(wins, (leader.index() + from_leader) % 2, n);
+            }
+        }
     }
 
     /// Adds the digest of the `offset` games after this one's.

@@ -6,11 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use bmn_core::{Cycle, CycleId};
-use serde::{Deserialize, Serialize};
-
-use bmn_core::Player;
+use bmn_core::{Cycle, CycleId, Player};
 use bmn_kernel::Played;
+use serde::{Deserialize, Serialize};
 
 use crate::counts::{add_at, add_counts};
 use crate::device::{Digest, DigestSpec};
@@ -111,12 +109,7 @@ impl DigestSink for Stats {
 
     fn add_digest(&mut self, digest: &Digest, leader: Player) {
         self.games += digest.finished;
-        for (from_leader, &wins) in digest.wins.iter().enumerate() {
-            // As games recorded one by one do, a seat appears once it has won.
-            if wins > 0 {
-                add_at(&mut self.wins, (leader.index() + from_leader) % 2, wins);
-            }
-        }
+        digest.add_wins(&mut self.wins, leader);
         add_counts(&mut self.cards, &digest.by_cards);
         add_counts(&mut self.tricks, &digest.by_tricks);
     }

@@ -320,12 +320,7 @@ impl DigestSink for Summary {
 
     fn add_digest(&mut self, digest: &Digest, leader: Player) {
         self.games += digest.finished;
-        for (from_leader, &wins) in digest.wins.iter().enumerate() {
-            // As games recorded one by one do, a seat appears once it has won.
-            if wins > 0 {
-                add_at(&mut self.wins, (leader.index() + from_leader) % 2, wins);
-            }
-        }
+        digest.add_wins(&mut self.wins, leader);
         self.total_cards += u128::from(digest.cards);
         self.total_tricks += u128::from(digest.tricks);
         add_counts(&mut self.histogram, &digest.histogram);

@@ -81,15 +81,6 @@ fn deal_events(
 
 // ---- Playing ------------------------------------------------------------------------------
 
-// The lowest set bit's index of a word that is not 0, from the exponent of that bit alone as
-// a float: one conversion where `countTrailingZeros` on both halves takes two bit scans (and
-// llvmpipe, without vector bit scans on AVX2, expands each into a dozen instructions).
-fn lowest64(v: vec2<u32>) -> u32 {
-    let low = v.x != 0u;
-    let w = select(v.y, v.x, low);
-    return (bitcast<u32>(f32(w & (0u - w))) >> 23u) - select(95u, 127u, low);
-}
-
 // The workgroup's lane-steps that played an event, and its longest lane's steps.
 var<workgroup> group_useful: atomic<u32>;
 var<workgroup> group_longest: atomic<u32>;
@@ -176,8 +167,8 @@ fn play_events(
 
             // ---- One event, straight-line (every `if` below is a select) ----
             // Each stack's first event: its first penalty card, or its sentinel.
-            let kx = lowest64(xm);
-            let ky = lowest64(ym);
+            let kx = ctz64(xm);
+            let ky = ctz64(ym);
             let opening = v == 0u;
             // In the opening, y's card `ky` (laid at step 2ky + 1) comes before x's card `kx`
             // (step 2kx) iff ky < kx; in a payment only x lays.
