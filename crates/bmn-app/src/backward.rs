@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::{
     BackwardError, BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, ExtendConfig,
@@ -142,6 +143,8 @@ pub struct BasinReport {
     pub final_position: Option<PositionJson>,
     pub positions: u64,
     pub complete: bool,
+    /// Stopped (Ctrl-C) before the search was done: the positions found so far.
+    pub interrupted: bool,
     pub limit: u64,
     pub depth: u64,
     /// What a balanced deal's `tricks`/`cards` measure: `preperiod` or `game`.
@@ -197,13 +200,18 @@ impl TryFrom<&BasinRequest> for BasinPlan {
 }
 
 /// Every position whose play reaches the cycle (or the final position) of the request's.
-pub fn basin(req: &BasinRequest, observer: &mut dyn Observer) -> Result<BasinReport> {
+/// `stop` ends the search early with what it found (`interrupted`).
+pub fn basin(
+    req: &BasinRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<BasinReport> {
     let plan = BasinPlan::try_from(req)?;
     let (rules, start, config) = (plan.rules, &plan.start, &plan.config);
     let limit = config.limit;
     observer.start(None, 0, "positions");
     let basin = bmn_backward::basin(&rules, start, config, |n| {
-        observer.progress(n, None);
+        observer.progress(n, None) && !stop.load(Ordering::Relaxed)
     })
     .map_err(user_error);
     observer.finish();
@@ -307,6 +315,7 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         final_position,
         positions: basin.positions,
         complete: basin.complete,
+        interrupted: basin.interrupted,
         limit,
         depth: basin.depth,
         length,
@@ -322,6 +331,9 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
 impl crate::Report for BasinReport {
     fn text(&self) -> String {
         let mut text = String::new();
+        if self.interrupted {
+            text.push_str("interrupted: the positions found before the stop\n");
+        }
         let what = match (&self.cycle_id, &self.period, &self.cycle_representative) {
             (Some(id), Some(period), Some(rep)) => {
                 let _ = writeln!(
@@ -343,6 +355,8 @@ impl crate::Report for BasinReport {
         };
         let status = if self.complete {
             "complete".to_string()
+        } else if self.interrupted {
+            "stopped part-way: a lower bound".to_string()
         } else {
             format!("cut short by --limit {}: a lower bound", self.limit)
         };
@@ -431,6 +445,8 @@ pub struct ExtendReport {
     pub complete: bool,
     /// Every position whose play runs into the game was found (nothing lies further back).
     pub exhausted: bool,
+    /// Stopped (Ctrl-C) before the search was done: the deals found so far.
+    pub interrupted: bool,
     pub limit: u64,
     pub balanced_found: u64,
     /// Balanced deals found whose games are longer (in cards) than the original's.
@@ -466,13 +482,18 @@ impl TryFrom<&ExtendRequest> for ExtendPlan {
 }
 
 /// The longest balanced deals whose games end where the request's does.
-pub fn extend(req: &ExtendRequest, observer: &mut dyn Observer) -> Result<ExtendReport> {
+/// `stop` ends the search early with what it found (`interrupted`).
+pub fn extend(
+    req: &ExtendRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<ExtendReport> {
     let plan = ExtendPlan::try_from(req)?;
     let (rules, deal, config) = (plan.rules, &plan.deal, plan.config);
     let (depth, limit) = (config.depth, config.limit);
     observer.start(None, 0, "positions");
     let ext = bmn_backward::extend(&rules, deal, &config, |n| {
-        observer.progress(n, None);
+        observer.progress(n, None) && !stop.load(Ordering::Relaxed)
     })
     .map_err(user_error);
     observer.finish();
@@ -484,6 +505,7 @@ pub fn extend(req: &ExtendRequest, observer: &mut dyn Observer) -> Result<Extend
         positions: ext.positions,
         complete: ext.complete,
         exhausted: ext.exhausted,
+        interrupted: ext.interrupted,
         limit,
         balanced_found: ext.balanced_found,
         longer: ext.longer,
@@ -494,6 +516,9 @@ pub fn extend(req: &ExtendRequest, observer: &mut dyn Observer) -> Result<Extend
 impl crate::Report for ExtendReport {
     fn text(&self) -> String {
         let mut text = String::new();
+        if self.interrupted {
+            text.push_str("interrupted: the deals found before the stop\n");
+        }
         let o = &self.original;
         let _ = writeln!(
             text,
@@ -504,7 +529,9 @@ impl crate::Report for ExtendReport {
             tricks(o.tricks),
             o.winner
         );
-        let status = if !self.complete {
+        let status = if self.interrupted {
+            ": stopped part-way".to_string()
+        } else if !self.complete {
             format!(": cut short by --limit {}", self.limit)
         } else if self.exhausted {
             ": nothing lies further back (the whole tree of the final position)".to_string()
@@ -558,6 +585,8 @@ pub struct TreesReport {
     pub samples: u64,
     /// Every final position was measured (`--all`).
     pub exhaustive: bool,
+    /// Stopped (Ctrl-C) before the run was done: the trees measured so far.
+    pub interrupted: bool,
     pub seed: u64,
     pub cap: u64,
     pub mean: f64,
@@ -607,7 +636,12 @@ impl TryFrom<&TreesRequest> for TreesPlan {
 }
 
 /// Paulhus's statistic: the mean size of the tree of positions ending in a final position.
-pub fn trees(req: &TreesRequest, observer: &mut dyn Observer) -> Result<TreesReport> {
+/// `stop` ends the run early with the trees measured (`interrupted`).
+pub fn trees(
+    req: &TreesRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<TreesReport> {
     let plan = TreesPlan::try_from(req)?;
     let (rules, deck, seed, cap, players) =
         (plan.rules, plan.deck, plan.seed, plan.cap, plan.players);
@@ -621,14 +655,14 @@ pub fn trees(req: &TreesRequest, observer: &mut dyn Observer) -> Result<TreesRep
             };
             observer.start(Some(samples), 0, "trees");
             bmn_backward::trees(&rules, &deck, &config, |n| {
-                observer.progress(n, None);
+                observer.progress(n, None) && !stop.load(Ordering::Relaxed)
             })
         }
         None => {
             let total = bmn_backward::arrangements(&deck).and_then(|n| u64::try_from(n).ok());
             observer.start(total, 0, "trees");
             bmn_backward::trees_all(&rules, &deck, players, cap, |n| {
-                observer.progress(n, None);
+                observer.progress(n, None) && !stop.load(Ordering::Relaxed)
             })
         }
     };
@@ -639,6 +673,7 @@ pub fn trees(req: &TreesRequest, observer: &mut dyn Observer) -> Result<TreesRep
         players: trees.players,
         samples: trees.samples,
         exhaustive: trees.exhaustive,
+        interrupted: trees.interrupted,
         seed,
         cap,
         mean: trees.mean,
@@ -681,6 +716,9 @@ impl TreesReport {
 impl crate::Report for TreesReport {
     fn text(&self) -> String {
         let mut text = String::new();
+        if self.interrupted {
+            text.push_str("interrupted: the trees measured before the stop\n");
+        }
         let how = if self.exhaustive {
             "measured, every one".to_string()
         } else {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bmn_core::{Deck, Player};
@@ -49,6 +49,9 @@ pub struct BenchReport {
     /// `bmn exhaustive` on a block of `games` deals from the middle of the standard deck,
     /// Camicia's and Paulhus's n = 16: the best CPU kernel, then each GPU.
     pub enumeration: Vec<EnumerationRow>,
+    /// Stopped (Ctrl-C) part-way: the rows timed before the stop (each phase takes about a
+    /// second at the default size).
+    pub interrupted: bool,
 }
 
 /// One engine enumerating one deck's block.
@@ -73,7 +76,7 @@ const ENUMERATED: [&str; 3] = ["standard", "camicia", "2J,2Q,2K,2A,16-"];
 
 /// `games` deals from the middle of each of [`ENUMERATED`] on the best CPU kernel and on each
 /// GPU, `threads` threads each.
-fn time_enumerations(games: usize, threads: usize) -> Vec<EnumerationRow> {
+fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<EnumerationRow> {
     let cpu = Engine::Kernel(Kernel::best_available());
     let gpus: Vec<_> = crate::devices::devices()
         .adapters
@@ -89,11 +92,19 @@ fn time_enumerations(games: usize, threads: usize) -> Vec<EnumerationRow> {
         .collect();
     let mut rows = Vec::new();
     for deck in ENUMERATED {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let deals = AllDeals::new(Deck::parse(deck).expect("a deck"), Player(0)).expect("deals");
         let start = deals.count() / 2;
         let end = (start + games as u128).min(deals.count());
-        let run = |engine: Engine| time_block(&deals, start..end, engine, threads);
+        let run = |engine: Engine| time_block(&deals, start..end, engine, threads, stop);
         let (seconds, want) = run(cpu);
+        // A block stopped part-way timed fewer deals: no row.
+        let stopped = || stop.load(Ordering::Relaxed);
+        if stopped() {
+            break;
+        }
         let n = (end - start) as u64;
         let row = |engine: String, adapter, seconds: f64, agrees| EnumerationRow {
             deck: deck.to_owned(),
@@ -107,6 +118,9 @@ fn time_enumerations(games: usize, threads: usize) -> Vec<EnumerationRow> {
         rows.push(row(cpu.name(), None, seconds, true));
         for (name, adapter, engine) in &gpus {
             let (seconds, got) = run(*engine);
+            if stopped() {
+                break;
+            }
             rows.push(row(name.clone(), adapter.clone(), seconds, got == want));
         }
     }
@@ -120,6 +134,7 @@ pub(crate) fn time_block(
     range: std::ops::Range<u128>,
     engine: Engine,
     threads: usize,
+    stop: &AtomicBool,
 ) -> (f64, Summary) {
     let e = Enumeration {
         deals: deals.clone(),
@@ -130,7 +145,7 @@ pub(crate) fn time_block(
     };
     let mut p = e.start();
     let started = Instant::now();
-    e.run(&mut p, threads, &AtomicBool::new(false), |_, _| true);
+    e.run(&mut p, threads, stop, |_, _| true);
     (started.elapsed().as_secs_f64(), p.summary)
 }
 
@@ -183,8 +198,9 @@ impl TryFrom<&BenchRequest> for BenchPlan {
     }
 }
 
-/// Times every engine on the same deals.
-pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
+/// Times every engine on the same deals. Once `stop` is raised, the phases not yet begun are
+/// left out (`interrupted`).
+pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
     let BenchPlan {
         games,
         threads,
@@ -193,10 +209,39 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
     } = BenchPlan::try_from(req)?;
     let deck = *source.deck();
     let deals = deal_all(&source, seed, games);
-    let (reference, outcomes) = time_reference(&source, &deals, threads);
+    let stopped_report = || BenchReport {
+        games,
+        deck: deck.to_string(),
+        threads,
+        seed,
+        cpu: cpu_name(),
+        reference_games_per_second: 0.0,
+        fast_games_per_second: 0.0,
+        best_kernel: Kernel::best_available().name(),
+        search_games_per_second: 0.0,
+        kernels: Vec::new(),
+        enumeration: Vec::new(),
+        interrupted: true,
+    };
+    // The reference engine is timed first, and every other row is checked against it: stopped
+    // during it, nothing is timed.
+    let Some((reference, outcomes)) = time_reference(&source, &deals, threads, stop) else {
+        return Ok(stopped_report());
+    };
+    let stopped = || stop.load(Ordering::Relaxed);
     let kernels: Vec<Timing> = Kernel::all_available()
         .into_iter()
-        .map(|k| time_kernel(&source, &deals, threads, k, DEFAULT_MAX_TRICKS, &outcomes))
+        .map_while(|k| {
+            time_kernel(
+                &source,
+                &deals,
+                threads,
+                k,
+                DEFAULT_MAX_TRICKS,
+                &outcomes,
+                stop,
+            )
+        })
         .collect();
     let best = Kernel::best_available().name();
     let (search_wall, search_summary) = time_search(
@@ -206,17 +251,27 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         threads,
         Engine::Kernel(Kernel::best_available()),
         DEFAULT_MAX_TRICKS,
+        stop,
     );
     // Every GPU through the same pipeline: it deals on the device, the CPU tallies.
     let gpus: Vec<(String, String, Duration, Summary)> = crate::devices::devices()
         .adapters
         .into_iter()
+        .take_while(|_| !stopped())
         .filter_map(|a| {
             let device = crate::devices::open(Some(a.index)).ok()?;
             let engine = Engine::Kernel(Kernel::best_available()).on_device(device, false);
-            let (wall, summary) =
-                time_search(&source, seed, games, threads, engine, DEFAULT_MAX_TRICKS);
-            Some((format!("gpu:{}", a.index), a.name, wall, summary))
+            let (wall, summary) = time_search(
+                &source,
+                seed,
+                games,
+                threads,
+                engine,
+                DEFAULT_MAX_TRICKS,
+                stop,
+            );
+            let whole = summary.games == games as u64;
+            whole.then(|| (format!("gpu:{}", a.index), a.name, wall, summary))
         })
         .collect();
     let row = |kernel: &str, seconds: f64, agrees: bool| {
@@ -236,12 +291,18 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         .map(|t| row(t.engine, t.wall.as_secs_f64(), t.disagreements == 0))
         .collect();
     // The last row is the search pipeline, dealing included: the figure a record hunter sees.
-    rows.push(row(
-        "search",
-        search_wall.as_secs_f64(),
-        summary_matches(&search_summary, &outcomes),
-    ));
-    let search_rate = rows.last().map_or(0.0, |r| r.games_per_second);
+    // (A search stopped part-way timed fewer games: its row is left out.)
+    if search_summary.games == games as u64 {
+        rows.push(row(
+            "search",
+            search_wall.as_secs_f64(),
+            summary_matches(&search_summary, &outcomes),
+        ));
+    }
+    let search_rate = rows
+        .iter()
+        .find(|r| r.engine == "search")
+        .map_or(0.0, |r| r.games_per_second);
     for (name, adapter, wall, summary) in &gpus {
         rows.push(KernelRow {
             adapter: Some(adapter.clone()),
@@ -267,7 +328,8 @@ pub fn bench(req: &BenchRequest) -> Result<BenchReport> {
         best_kernel: best,
         search_games_per_second: search_rate,
         kernels: rows,
-        enumeration: time_enumerations(games, threads),
+        enumeration: time_enumerations(games, threads, stop),
+        interrupted: stopped(),
     })
 }
 
@@ -299,6 +361,9 @@ impl BenchReport {
 impl crate::Report for BenchReport {
     fn text(&self) -> String {
         let mut t = String::new();
+        if self.interrupted {
+            t.push_str("interrupted: the rows timed before the stop\n");
+        }
         let _ = writeln!(
             t,
             "{} random deals of {}, {} thread(s), seed {}, {}",

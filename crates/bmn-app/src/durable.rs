@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bmn_run::{LedgerChoice, Progress, Recorder, RunFile, Workers, drive};
-use bmn_search::Summary;
+use bmn_search::{Claims, Summary, Worker};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -30,8 +30,8 @@ pub struct Recording<'a, P> {
     /// The last unit to play (`None`: until stopped).
     pub end: Option<u64>,
     pub threads: usize,
-    /// Consecutive units a worker plays as one (more than one on a device).
-    pub block: u64,
+    /// How workers claim units (several at once on a device) and where they play them.
+    pub claims: Claims,
     /// What the observer counts ("games", "deals") and how many of them are in the range.
     pub what: &'a str,
     pub total: Option<u64>,
@@ -50,8 +50,9 @@ pub struct Done<P> {
 /// What a durable run plays, counts and says: the command's side of [`run`] (a search's
 /// seeded games, an enumeration's ranks).
 pub trait Units<P>: Sync {
-    /// The summary of the units of `block`, played (on a worker thread).
-    fn play(&self, block: Range<u64>) -> Summary;
+    /// The summary of the units of `block`, played (on a worker thread) on the engine
+    /// `worker` plays on.
+    fn play(&self, block: Range<u64>, worker: Worker) -> Summary;
     /// How many of the range's items (games, deals) the units before `next_unit` hold.
     fn items_before(&self, next_unit: u64) -> u64;
     /// The progress line's message, from the summary so far.
@@ -104,10 +105,10 @@ where
         plan.end,
         Workers {
             threads: plan.threads,
-            block: plan.block,
+            claims: plan.claims,
         },
         stop,
-        |block| units.play(block),
+        |block, worker| units.play(block, worker),
         |summary, next| {
             let message = units.message(summary);
             let go_on = observer.progress(units.items_before(next), message.as_deref());

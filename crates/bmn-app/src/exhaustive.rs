@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Deck, Player, Rules};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
 use bmn_run::{LedgerChoice, RunFile};
-use bmn_search::Summary;
+use bmn_search::{Summary, Worker};
 use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Recording};
@@ -170,8 +170,8 @@ impl ExhaustivePlan {
 struct Ranks<'a>(&'a Enumeration);
 
 impl durable::Units<ExhaustiveParams> for Ranks<'_> {
-    fn play(&self, block: std::ops::Range<u64>) -> Summary {
-        self.0.play_units(block)
+    fn play(&self, block: std::ops::Range<u64>, worker: Worker) -> Summary {
+        self.0.play_units(block, worker)
     }
 
     fn items_before(&self, next_unit: u64) -> u64 {
@@ -314,7 +314,7 @@ pub fn run(
             same_run: &same_run,
             end: Some(enumeration.units()),
             threads,
-            block: enumeration.units_per_claim(),
+            claims: enumeration.claims(),
             what: "deals",
             total: Some(total),
         },

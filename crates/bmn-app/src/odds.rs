@@ -8,7 +8,7 @@
 //! (`records::search_history`).
 
 use std::fmt::Write as _;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bmn_core::Deck;
@@ -70,6 +70,8 @@ pub struct OddsJson {
     pub seconds_for_even_chance: f64,
     pub games_for_expected_record: f64,
     pub seconds_for_expected_record: f64,
+    /// Stopped (Ctrl-C) during the fit run: the model is fitted to the games played.
+    pub interrupted: bool,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -182,18 +184,24 @@ pub fn run(plan: &OddsPlan, observer: &mut dyn Observer, stop: &AtomicBool) -> R
             let model = match given {
                 Some(model) => model,
                 None => TailModel::fit(&fit.stats.cards, fit.stats.games, TAIL_FROM_QUANTILE)
-                    .ok_or_else(|| {
-                        Error::input(format!(
+                    .ok_or_else(|| match stop.load(Ordering::Relaxed) {
+                        true => Error::Failed(format!(
+                            "interrupted: the fit run stopped after {} games, too few to fit",
+                            fit.stats.games
+                        )),
+                        false => Error::input(format!(
                             "bad --fit-games: {fit_games} games leave too few in the tail to fit; \
                              play more"
-                        ))
+                        )),
                     })?,
             };
             let measured = fit.stats.games as f64 / fit.elapsed.max(1e-9);
             (model, rate.unwrap_or(measured), Some(fit))
         }
     };
-    Ok(report(plan, &model, fit.as_ref(), rate))
+    let mut json = report(plan, &model, fit.as_ref(), rate);
+    json.interrupted = fit.is_some_and(|f| f.stats.games < fit_games);
+    Ok(json)
 }
 
 /// `--mu`, `--x0`, `--p0`, checked: all three or none, on every front end.
@@ -338,12 +346,16 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJ
         seconds_for_even_chance: even / rate,
         games_for_expected_record: expected,
         seconds_for_expected_record: expected / rate,
+        interrupted: false,
     }
 }
 
 impl crate::Report for OddsJson {
     fn text(&self) -> String {
         let mut t = String::new();
+        if self.interrupted {
+            t.push_str("interrupted: the model is fitted to the games the fit run played\n");
+        }
         if let Some(f) = &self.fit {
             let _ = writeln!(
                 t,

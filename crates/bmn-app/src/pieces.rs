@@ -1,6 +1,7 @@
 //! `pieces search` and `pieces construct`: Casella's Ansatz (bmn-pieces) as commands.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_pieces::{
     Composition, ConstructConfig, Construction, EndlessGame, FoundPiece, Piece, PieceSearchConfig,
@@ -121,6 +122,10 @@ pub struct PieceSearchReport {
     pub max_len: u32,
     pub faces: Option<String>,
     pub units: u64,
+    /// Units searched: all of them unless `interrupted`.
+    pub units_done: u64,
+    /// Stopped (Ctrl-C) part-way: the pieces of the units searched before the stop.
+    pub interrupted: bool,
     pub passing: u64,
     pub proposed: u64,
     pub rejected: u64,
@@ -169,12 +174,16 @@ impl TryFrom<&PieceSearchRequest> for PieceSearchPlan {
 }
 
 /// Pieces in increasing size (or arrangements of the given faces), each checked on the
-/// reference engine in the test template.
-pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<PieceSearchReport> {
+/// reference engine in the test template. `stop` ends it early with the units searched.
+pub fn search(
+    req: &PieceSearchRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<PieceSearchReport> {
     let plan = PieceSearchPlan::try_from(req)?;
     let (config, threads) = (&plan.config, plan.threads);
     observer.start(None, 0, "units");
-    let result = bmn_pieces::search(config, threads, |done, total| {
+    let result = bmn_pieces::search_until(config, threads, stop, |done, total| {
         observer.start(Some(total), done, "units");
         observer.progress(done, None);
     })
@@ -186,6 +195,8 @@ pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<P
         max_len: config.max_len,
         faces: plan.faces_text.clone(),
         units: r.units,
+        units_done: r.units_done,
+        interrupted: r.units_done < r.units,
         passing: r.passing,
         proposed: r.proposed,
         rejected: r.rejected,
@@ -198,6 +209,13 @@ pub fn search(req: &PieceSearchRequest, observer: &mut dyn Observer) -> Result<P
 impl crate::Report for PieceSearchReport {
     fn text(&self) -> String {
         let mut text = String::new();
+        if self.interrupted {
+            let _ = writeln!(
+                text,
+                "interrupted: the pieces of {} of {} units searched",
+                self.units_done, self.units
+            );
+        }
         for p in &self.pieces {
             let forms = if self.list_forms && p.forms.len() > 1 {
                 format!(" -> {}", p.forms[1..].join(" -> "))
@@ -284,6 +302,8 @@ pub struct ConstructReport {
     pub non_terminating: u64,
     pub finishing: u64,
     pub unresolved: u64,
+    /// Stopped (Ctrl-C) part-way: the decks played and basins searched before the stop.
+    pub interrupted: bool,
     /// Every distinct cycle the decks reached, with its basin's balanced deals.
     pub distinct_cycle_list: Vec<CycleJson>,
     /// Every distinct non-terminating deck, then every balanced deal found backward
@@ -354,14 +374,18 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
 }
 
 /// Standard decks from the pool of pieces, played to their cycles, every cycle's basin
-/// searched backward for balanced deals.
-pub fn construct(req: &ConstructRequest, observer: &mut dyn Observer) -> Result<ConstructReport> {
+/// searched backward for balanced deals. `stop` ends it early with what it has.
+pub fn construct(
+    req: &ConstructRequest,
+    observer: &mut dyn Observer,
+    stop: &AtomicBool,
+) -> Result<ConstructReport> {
     let plan = ConstructPlan::try_from(req)?;
     let (pool_config, config, threads) = (&plan.pool, &plan.construct, plan.threads);
     let (seed, budget) = (config.seed, config.decks);
     observer.start(None, 0, "units");
     observer.progress(0, Some("searching pieces"));
-    let pool = bmn_pieces::build_pool(pool_config, threads, |_, done, total| {
+    let pool = bmn_pieces::build_pool(pool_config, threads, stop, |_, done, total| {
         observer.start(Some(total), done, "units");
         observer.progress(done, Some("searching pieces"));
     });
@@ -372,18 +396,19 @@ pub fn construct(req: &ConstructRequest, observer: &mut dyn Observer) -> Result<
             return Err(user_error("pool")(e));
         }
     };
-    let c = bmn_pieces::construct(&pool, config, threads, |stage, done, total| {
-        let message = if stage == 0 {
-            "playing decks"
-        } else {
-            "basins"
+    let c = bmn_pieces::construct(&pool, config, threads, stop, |stage, done, total| {
+        let (what, doing) = match stage {
+            0 => ("decks", "playing decks"),
+            _ => ("basins", "searching basins backward"),
         };
-        observer.start(Some(total), done, "units");
-        observer.progress(done, Some(message));
+        observer.start(Some(total), done, what);
+        observer.progress(done, Some(doing));
     })
     .map_err(user_error("construct"));
     observer.finish();
-    Ok(construct_report(seed, budget, pool.len(), &c?))
+    let mut report = construct_report(seed, budget, pool.len(), &c?);
+    report.interrupted = stop.load(Ordering::Relaxed);
+    Ok(report)
 }
 
 fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> ConstructReport {
@@ -414,6 +439,7 @@ fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> Co
         non_terminating: c.non_terminating,
         finishing: c.finishing,
         unresolved: c.unresolved,
+        interrupted: false,
         distinct_cycle_list: cycles,
         games,
     }
@@ -422,6 +448,9 @@ fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> Co
 impl crate::Report for ConstructReport {
     fn text(&self) -> String {
         let mut text = String::new();
+        if self.interrupted {
+            text.push_str("interrupted: the decks played and basins searched before the stop\n");
+        }
         let _ = writeln!(
             text,
             "pool: {}; {} ordered triples fill a standard deck",

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use bmn_core::Rules;
 use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
-    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into,
-    units_of,
+    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, Worker,
+    play_into, units_of,
 };
 use serde::{Deserialize, Serialize};
 
@@ -222,10 +222,10 @@ struct SeededGames<'a> {
 }
 
 impl durable::Units<SearchParams> for SeededGames<'_> {
-    fn play(&self, block: std::ops::Range<u64>) -> Summary {
+    fn play(&self, block: std::ops::Range<u64>, worker: Worker) -> Summary {
         let mut tally = self.fresh.clone();
         let r = self.units.games_of_units(block);
-        play_into(self.config, r.start, r.end, &mut tally);
+        play_into(self.config, worker, r.start, r.end, &mut tally);
         tally
     }
 
@@ -325,7 +325,7 @@ pub fn run(
             same_run: &same_run,
             end: units.end,
             threads,
-            block: config.engine.units_per_claim(GAMES_PER_UNIT),
+            claims: config.engine.claims(GAMES_PER_UNIT),
             what: "games",
             total: Some((range[1] - range[0]) as u64).filter(|_| games.is_some()),
         },
@@ -333,7 +333,8 @@ pub fn run(
         stop,
         &seeded,
     )?;
-    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed) && time_limit.is_none();
+    // Only a signal raises `stop`; a time limit stops the run through its progress.
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
     if interrupted && let Some(at) = done.recorder.describe() {
         observer.note(&format!(
             "interrupted: recorded as {at}; run the same command with --resume to go on"

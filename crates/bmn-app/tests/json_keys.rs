@@ -272,7 +272,7 @@ fn construct_names_its_cycles_and_balance_clearly() {
         threads: Some(2),
         ..Default::default()
     };
-    let v = value(&bmn_app::pieces::construct(&req, &mut Quiet).unwrap());
+    let v = value(&bmn_app::pieces::construct(&req, &mut Quiet, &no_stop()).unwrap());
     clear(&v, "cycles", "distinct_cycle_list");
     let games = v["games"].as_array().unwrap();
     assert!(!games.is_empty(), "{v}");
@@ -341,7 +341,7 @@ fn bench_names_each_rows_engine() {
         threads: Some(1),
         seed: Some(1),
     };
-    let v = value(&bmn_app::bench::bench(&req).unwrap());
+    let v = value(&bmn_app::bench::bench(&req, &no_stop()).unwrap());
     for row in v["kernels"].as_array().unwrap() {
         clear(row, "kernel", "engine");
     }
@@ -374,7 +374,7 @@ fn every_other_report_is_documented() {
         graph: Some(5),
         ..Default::default()
     };
-    let v = value(&bmn_app::backward::basin(&req, &mut Quiet).unwrap());
+    let v = value(&bmn_app::backward::basin(&req, &mut Quiet, &no_stop()).unwrap());
     documented("basin", &v);
     clear(&v, "balanced_deals", "balanced_deal_list");
     let req = bmn_app::backward::ExtendRequest {
@@ -385,7 +385,7 @@ fn every_other_report_is_documented() {
     };
     documented(
         "extend",
-        &value(&bmn_app::backward::extend(&req, &mut Quiet).unwrap()),
+        &value(&bmn_app::backward::extend(&req, &mut Quiet, &no_stop()).unwrap()),
     );
     let req = bmn_app::backward::TreesRequest {
         samples: Some(20),
@@ -395,7 +395,7 @@ fn every_other_report_is_documented() {
     };
     documented(
         "trees",
-        &value(&bmn_app::backward::trees(&req, &mut Quiet).unwrap()),
+        &value(&bmn_app::backward::trees(&req, &mut Quiet, &no_stop()).unwrap()),
     );
     let v = value(&bmn_app::rank::rank("--Q-J/Q-J-", None, None).unwrap());
     documented("rank", &v);
@@ -409,7 +409,7 @@ fn every_other_report_is_documented() {
     };
     documented(
         "pieces search",
-        &value(&bmn_app::pieces::search(&req, &mut Quiet).unwrap()),
+        &value(&bmn_app::pieces::search(&req, &mut Quiet, &no_stop()).unwrap()),
     );
     documented("devices", &value(&bmn_app::devices::devices()));
 }

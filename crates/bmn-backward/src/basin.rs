@@ -69,8 +69,10 @@ pub struct Basin {
     pub target: BasinTarget,
     /// Distinct positions in the basin (visited, if cut short), the target's own included.
     pub positions: u64,
-    /// Whether the search was exhaustive; false when `limit` cut it short.
+    /// Whether the search was exhaustive; false when `limit` or a stop cut it short.
     pub complete: bool,
+    /// Whether the caller stopped the search (through `progress`).
+    pub interrupted: bool,
     /// The most tricks any position found lies before the target.
     pub depth: u64,
     /// The balanced starting deals found, longest game first (then by deal text, leader).
@@ -134,12 +136,12 @@ pub fn rotations(position: &Position) -> Vec<Position> {
 
 /// Searches backward for every position whose play reaches the same cycle as `position`, or
 /// the same final position if its game finishes. `progress` gets the count of positions
-/// visited from time to time.
+/// visited every few milliseconds; returning false stops the search with what it found.
 pub fn basin(
     rules: &Rules,
     position: &Position,
     config: &BasinConfig,
-    progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64) -> bool,
 ) -> Result<Basin, BackwardError> {
     crate::bfs::pack(position)?;
     let (target, exact, sources) = match play_out(rules, position) {
@@ -185,11 +187,19 @@ pub fn basin(
                 m.push(p.clone());
             }
         },
-        progress,
+        &mut progress,
     )?;
+    // Millions of balanced deals may have been found (many players): a stop cuts their plays
+    // short.
+    let mut stopped = end.stopped;
     let mut balanced: Vec<BalancedDeal> = balanced_found
         .into_iter()
-        .map(|deal| deal_length(rules, deal, &target, &exact))
+        .enumerate()
+        .take_while(|&(i, _)| {
+            stopped |= i % 4096 == 4095 && !progress(end.positions);
+            !stopped
+        })
+        .map(|(_, deal)| deal_length(rules, deal, &target, &exact))
         .collect();
     balanced.sort_by(|a, b| {
         b.length
@@ -201,7 +211,8 @@ pub fn basin(
     Ok(Basin {
         target,
         positions: end.positions,
-        complete: !end.cut_by_limit,
+        complete: !end.cut_by_limit && !stopped,
+        interrupted: stopped,
         depth: end.depth,
         balanced,
         members,

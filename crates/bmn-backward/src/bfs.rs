@@ -22,6 +22,8 @@ pub(crate) struct BfsEnd {
     pub cut_by_limit: bool,
     /// `max_depth` stopped the search with positions still unexpanded.
     pub cut_by_depth: bool,
+    /// `progress` asked the search to stop (the caller was stopped).
+    pub stopped: bool,
 }
 
 /// Packs `position`, or says why it cannot be.
@@ -36,14 +38,15 @@ pub(crate) fn pack(position: &Position) -> Result<PackedPosition, BackwardError>
 /// Searches backward from `sources` (distinct or not) until no new position appears, `limit`
 /// positions have been visited, or `max_depth` levels have been expanded. Calls `found` with
 /// each distinct position once (sources first, at depth 0) and `progress` with the count of
-/// positions visited from time to time.
+/// positions visited every few milliseconds of work; `progress` returning false stops the
+/// search where it is.
 pub(crate) fn backward_bfs(
     rules: &Rules,
     sources: &[Position],
     limit: u64,
     max_depth: Option<u64>,
     mut found: impl FnMut(&Position, u64),
-    mut progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64) -> bool,
 ) -> Result<BfsEnd, BackwardError> {
     let mut visited = PackedSet::default();
     let mut level: Vec<PackedPosition> = Vec::new();
@@ -52,6 +55,7 @@ pub(crate) fn backward_bfs(
         depth: 0,
         cut_by_limit: false,
         cut_by_depth: false,
+        stopped: false,
     };
     for source in sources {
         let key = pack(source)?;
@@ -64,7 +68,10 @@ pub(crate) fn backward_bfs(
             found(source, 0);
         }
     }
+    // A report every 2^16 positions found or 2^12 expanded (a level of known positions finds
+    // none): milliseconds apart either way.
     let mut next_report = 1u64 << 16;
+    let mut expanded = 0u64;
     'search: while !level.is_empty() && !end.cut_by_limit {
         if max_depth.is_some_and(|d| end.depth >= d) {
             end.cut_by_depth = true;
@@ -73,35 +80,40 @@ pub(crate) fn backward_bfs(
         let depth = end.depth + 1;
         let mut next = Vec::new();
         for key in &level {
-            let mut stop = false;
+            let (mut full, mut stopped) = (false, false);
             for_each_predecessor(rules, &key.unpack(), |p| {
-                if stop {
-                    return;
-                }
                 // Predecessors hold the same cards and players, so they pack if the source did.
                 let k = PackedPosition::pack(&p).expect("same size as a packed position");
                 if visited.len() as u64 >= limit {
                     // Full: a new position means the search is cut short.
-                    stop = !visited.contains(&k);
+                    full = !visited.contains(&k);
                 } else if visited.insert(k) {
                     found(&p, depth);
                     next.push(k);
+                    // One position of many players can have millions of predecessors: the
+                    // caller hears of them (and may stop the search) as they come.
+                    if visited.len() as u64 >= next_report {
+                        next_report = visited.len() as u64 + (1 << 16);
+                        stopped = !progress(visited.len() as u64);
+                    }
                 }
+                !full && !stopped
             });
-            if stop {
-                end.cut_by_limit = true;
+            expanded += 1;
+            if !stopped && expanded.is_multiple_of(1 << 12) {
+                stopped = !progress(visited.len() as u64);
+            }
+            if full || stopped {
+                end.cut_by_limit = full;
+                end.stopped = stopped;
                 end.depth = depth;
                 break 'search;
-            }
-            if visited.len() as u64 >= next_report {
-                progress(visited.len() as u64);
-                next_report = visited.len() as u64 + (1 << 16);
             }
         }
         end.depth = if next.is_empty() { end.depth } else { depth };
         level = next;
     }
     end.positions = visited.len() as u64;
-    progress(end.positions);
+    end.stopped |= !progress(end.positions);
     Ok(end)
 }

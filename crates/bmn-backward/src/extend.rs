@@ -58,6 +58,9 @@ pub struct Extension {
     /// Whether nothing lies further back: every position whose play runs into the game (the
     /// whole tree of its final position) was found, within `depth` and `limit`.
     pub exhausted: bool,
+    /// Whether the caller stopped the search (through `progress`): then neither complete nor
+    /// exhausted.
+    pub interrupted: bool,
     /// Balanced deals found, the original excluded.
     pub balanced_found: u64,
     /// Of those, how many play longer than the original (in cards).
@@ -69,12 +72,12 @@ pub struct Extension {
 
 /// Searches backward `config.depth` tricks from every position of `deal`'s game (which must
 /// finish) for balanced deals, and keeps the longest. `progress` gets the count of positions
-/// visited from time to time.
+/// visited every few milliseconds; returning false stops the search with what it found.
 pub fn extend(
     rules: &Rules,
     deal: &Position,
     config: &ExtendConfig,
-    progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64) -> bool,
 ) -> Result<Extension, BackwardError> {
     crate::bfs::pack(deal)?;
     let original = match play_out(rules, deal) {
@@ -109,11 +112,18 @@ pub fn extend(
                 found.push(p.clone());
             }
         },
-        progress,
+        &mut progress,
     )?;
+    // Millions of deals may have been found (many players): a stop cuts their plays short.
+    let mut stopped = end.stopped;
     let mut all: Vec<ExtendedDeal> = found
         .into_iter()
-        .map(|q| match play_out(rules, &q) {
+        .enumerate()
+        .take_while(|&(i, _)| {
+            stopped |= i % 4096 == 4095 && !progress(end.positions);
+            !stopped
+        })
+        .map(|(_, q)| match play_out(rules, &q) {
             Outcome::Finished {
                 winner,
                 cards,
@@ -141,8 +151,9 @@ pub fn extend(
         original,
         positions: end.positions,
         depth: end.depth,
-        complete: !end.cut_by_limit,
-        exhausted: !end.cut_by_limit && !end.cut_by_depth,
+        complete: !end.cut_by_limit && !stopped,
+        exhausted: !end.cut_by_limit && !end.cut_by_depth && !stopped,
+        interrupted: stopped,
         balanced_found,
         longer,
         best: all,

@@ -19,12 +19,21 @@ use bmn_core::{Kind, MAX_PLAYERS, OnEmpty, Player, Position, Rules, play_trick};
 /// the positions whose last trick ended the game, including by the loser running out.
 pub fn predecessors(rules: &Rules, position: &Position) -> Vec<Position> {
     let mut found = Vec::new();
-    for_each_predecessor(rules, position, |p| found.push(p));
+    for_each_predecessor(rules, position, |p| {
+        found.push(p);
+        true
+    });
     found
 }
 
-/// [`predecessors`] as a visitor: calls `visit` once per predecessor, in the same order.
-pub fn for_each_predecessor(rules: &Rules, position: &Position, mut visit: impl FnMut(Position)) {
+/// [`predecessors`] as a visitor: calls `visit` once per predecessor, in the same order, until
+/// it returns false (a position of many players has millions of predecessors: the caller may
+/// have to stop part-way).
+pub fn for_each_predecessor(
+    rules: &Rules,
+    position: &Position,
+    mut visit: impl FnMut(Position) -> bool,
+) {
     let players = position.players();
     let winner = position.leader().index();
     let winner_stack = position.stack(position.leader());
@@ -32,6 +41,7 @@ pub fn for_each_predecessor(rules: &Rules, position: &Position, mut visit: impl 
     // per pile length, and a list's `contains` made a one-position basin take seconds (found
     // by fuzzing the page's `/api/basin`). Visits keep their order; the set only filters.
     let mut seen: std::collections::HashSet<Position> = std::collections::HashSet::new();
+    let done = std::cell::Cell::new(false);
     for pile_len in 1..=winner_stack.len() {
         let keep = winner_stack.len() - pile_len;
         let pile: Vec<Kind> = winner_stack.iter().skip(keep).copied().collect();
@@ -56,6 +66,7 @@ pub fn for_each_predecessor(rules: &Rules, position: &Position, mut visit: impl 
             players,
             rest_empty,
             owner: vec![0; pile.len()],
+            done: &done,
         };
         for leader in 0..players {
             for subset in 0u32..(1 << may_be_out.len()) {
@@ -72,10 +83,16 @@ pub fn for_each_predecessor(rules: &Rules, position: &Position, mut visit: impl 
                 };
                 explore(&mut ctx, start, &mut |owner| {
                     let candidate = rebuild(position, keep, &pile, owner, Player(leader));
-                    if verify(rules, &candidate, position) && seen.insert(candidate.clone()) {
-                        visit(candidate);
+                    if verify(rules, &candidate, position)
+                        && seen.insert(candidate.clone())
+                        && !visit(candidate)
+                    {
+                        done.set(true);
                     }
                 });
+                if done.get() {
+                    return;
+                }
             }
         }
         seen.clear(); // predecessors with different pile lengths always differ
@@ -131,6 +148,8 @@ struct Ctx<'a> {
     rest_empty: [bool; MAX_PLAYERS],
     /// `owner[i]`: the player who laid `pile[i]` on the path being explored.
     owner: Vec<u8>,
+    /// The visitor asked to stop: every branch returns.
+    done: &'a std::cell::Cell<bool>,
 }
 
 /// The replay's state, mirroring `bmn_core::play_trick`'s locals. Small and `Copy`, so a
@@ -204,6 +223,9 @@ fn lay_step(ctx: &mut Ctx, mut s: Sim) -> Step {
 /// way of laying the whole pile that ends with the winner taking it at its last card.
 fn explore(ctx: &mut Ctx, mut s: Sim, emit: &mut dyn FnMut(&[u8])) {
     loop {
+        if ctx.done.get() {
+            return;
+        }
         let mut still_in = (0..ctx.players).filter(|&p| !s.out[p]);
         if let (Some(last), None) = (still_in.next(), still_in.next()) {
             return finish(ctx, &s, last, emit);

@@ -59,6 +59,9 @@ pub struct Trees {
     pub samples: u64,
     /// Whether every final position was measured ([`trees_all`]) rather than a sample.
     pub exhaustive: bool,
+    /// Whether the caller stopped the run (through `progress`): the figures cover the trees
+    /// measured before (for [`trees_all`], a prefix in lexicographic order, not exhaustive).
+    pub interrupted: bool,
     /// Mean tree size (capped trees count as `cap`: then a lower bound).
     pub mean: f64,
     /// Standard error of the mean (sample standard deviation / sqrt(samples)); 0 when
@@ -112,6 +115,14 @@ impl Tally {
         self.singletons += u64::from(size == 1);
     }
 
+    /// The figures of a run stopped part-way: a sample of what was measured.
+    fn stopped(self, cards: u32, players: usize) -> Trees {
+        Trees {
+            interrupted: true,
+            ..self.finish(cards, players, false)
+        }
+    }
+
     fn finish(self, cards: u32, players: usize, exhaustive: bool) -> Trees {
         let n = self.count.max(1) as f64;
         let mean = self.sum as f64 / n;
@@ -132,6 +143,7 @@ impl Tally {
             players,
             samples: self.count,
             exhaustive,
+            interrupted: false,
             mean,
             std_error: (variance / n).sqrt(),
             capped: self.capped,
@@ -169,15 +181,25 @@ pub fn tree_size(
     final_position: &Position,
     cap: u64,
 ) -> Result<(u64, bool), BackwardError> {
+    tree_size_until(rules, final_position, cap, &mut |_| true).map(|t| t.expect("never stopped"))
+}
+
+/// [`tree_size`], `None` if `progress` (called every few milliseconds) stopped it.
+fn tree_size_until(
+    rules: &Rules,
+    final_position: &Position,
+    cap: u64,
+    progress: &mut dyn FnMut(u64) -> bool,
+) -> Result<Option<(u64, bool)>, BackwardError> {
     let end = backward_bfs(
         rules,
         std::slice::from_ref(final_position),
         cap,
         None,
         |_, _| {},
-        |_| {},
+        progress,
     )?;
-    Ok((end.positions, end.cut_by_limit))
+    Ok((!end.stopped).then_some((end.positions, end.cut_by_limit)))
 }
 
 fn check_table(deck: &Deck, players: usize) -> Result<(), BackwardError> {
@@ -191,12 +213,13 @@ fn check_table(deck: &Deck, players: usize) -> Result<(), BackwardError> {
 }
 
 /// Samples `config.samples` final positions of `deck` and measures their trees. `progress` is
-/// called with the number of samples done.
+/// called with the number of samples done, at least every few milliseconds; returning false
+/// stops the run with the trees measured so far.
 pub fn trees(
     rules: &Rules,
     deck: &Deck,
     config: &TreesConfig,
-    mut progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64) -> bool,
 ) -> Result<Trees, BackwardError> {
     check_table(deck, config.players)?;
     let codes: Vec<u8> = deck.cards().iter().map(|k| k.index() as u8).collect();
@@ -205,9 +228,12 @@ pub fn trees(
     for i in 0..config.samples {
         bmn_deals::deal_for(config.seed, i, &codes, &mut arrangement);
         let cards = arrangement.iter().map(|&c| Kind::from_code(c)).collect();
-        let (size, cut) = tree_size(rules, &final_position(cards, config.players)?, config.cap)?;
+        let at = final_position(cards, config.players)?;
+        let size = tree_size_until(rules, &at, config.cap, &mut |_| progress(i))?;
+        let Some((size, cut)) = size.filter(|_| progress(i + 1)) else {
+            return Ok(tally.stopped(deck.len(), config.players));
+        };
         tally.add(size, cut);
-        progress(i + 1);
     }
     Ok(tally.finish(deck.len(), config.players, false))
 }
@@ -233,13 +259,14 @@ pub fn arrangements(deck: &Deck) -> Option<u128> {
 
 /// Measures the tree of every final position of `deck` with player 1 holding the cards (the
 /// others are rotations of these): the exact mean, and with no tree capped, the exact count
-/// of positions that never finish. `progress` is called with the number done.
+/// of positions that never finish. `progress` is called with the number done, at least every
+/// few milliseconds; returning false stops the run with the trees measured so far.
 pub fn trees_all(
     rules: &Rules,
     deck: &Deck,
     players: usize,
     cap: u64,
-    mut progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64) -> bool,
 ) -> Result<Trees, BackwardError> {
     check_table(deck, players)?;
     if arrangements(deck).is_none() {
@@ -250,10 +277,14 @@ pub fn trees_all(
     let mut cards = deck.cards(); // sorted: the first arrangement in lexicographic order
     let mut tally = Tally::default();
     loop {
-        let (size, cut) = tree_size(rules, &final_position(cards.clone(), players)?, cap)?;
+        let at = final_position(cards.clone(), players)?;
+        let count = tally.count;
+        let Some((size, cut)) = tree_size_until(rules, &at, cap, &mut |_| progress(count))? else {
+            return Ok(tally.stopped(deck.len(), players));
+        };
         tally.add(size, cut);
-        if tally.count.is_multiple_of(1 << 12) {
-            progress(tally.count);
+        if tally.count.is_multiple_of(1 << 8) && !progress(tally.count) {
+            return Ok(tally.stopped(deck.len(), players));
         }
         if !next_arrangement(&mut cards) {
             break;

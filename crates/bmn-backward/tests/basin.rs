@@ -30,7 +30,7 @@ fn check_basins(rules: &Rules, deck: &str, players: usize, max_finals: usize) ->
     let cycles = keys.iter().filter(|f| matches!(f, Fate::Cycle(_))).count();
     for f in keys.into_iter().take(cycles + max_finals) {
         let class = &classes[f];
-        let b = basin(rules, &class[0], &keep_all(), |_| {}).unwrap();
+        let b = basin(rules, &class[0], &keep_all(), |_| true).unwrap();
         assert!(b.complete);
         assert_eq!(b.positions as usize, class.len(), "{f:?}");
         assert_eq!(sorted(b.members.as_ref().unwrap()), sorted(class), "{f:?}");
@@ -72,7 +72,7 @@ fn ten_card_cycle_basin() {
         &Rules::STANDARD,
         &pos("--Q-J-/Q-J-", 1),
         &keep_all(),
-        |_| {},
+        |_| true,
     )
     .unwrap();
     let BasinTarget::Cycle { period, .. } = b.target else {
@@ -94,7 +94,7 @@ fn limit_cuts_short_and_says_so() {
         limit: 20,
         keep_members: false,
     };
-    let b = basin(&Rules::STANDARD, &pos("--Q-J-/Q-J-", 1), &config, |_| {}).unwrap();
+    let b = basin(&Rules::STANDARD, &pos("--Q-J-/Q-J-", 1), &config, |_| true).unwrap();
     assert_eq!((b.positions, b.complete), (20, false));
 }
 
@@ -113,7 +113,7 @@ fn check_trees(rules: &Rules, deck: &str, players: usize) {
         &Deck::parse(deck).unwrap(),
         players,
         u64::MAX,
-        |_| {},
+        |_| true,
     )
     .unwrap();
     assert_eq!(t.samples as usize, arrangements(deck).len());
@@ -130,7 +130,7 @@ fn check_trees(rules: &Rules, deck: &str, players: usize) {
         cap: u64::MAX,
         players,
     };
-    let s = trees(rules, &Deck::parse(deck).unwrap(), &config, |_| {}).unwrap();
+    let s = trees(rules, &Deck::parse(deck).unwrap(), &config, |_| true).unwrap();
     assert!(
         (s.mean - t.mean).abs() < 5.0 * s.std_error,
         "{s:?} vs {t:?}"
@@ -149,7 +149,7 @@ fn trees_count_every_finishing_position() {
         &Deck::parse("2J,2Q,6-").unwrap(),
         2,
         1000,
-        |_| {},
+        |_| true,
     );
     let t = t.unwrap();
     assert!(

@@ -29,7 +29,7 @@ fn casella_cycle_basin() {
         .find(|c| c.name.starts_with("Casella"))
         .unwrap();
     let start = golden_position(&case.deal, case.leader);
-    let b = basin(&Rules::STANDARD, &start, &BasinConfig::default(), |_| {}).unwrap();
+    let b = basin(&Rules::STANDARD, &start, &BasinConfig::default(), |_| true).unwrap();
     let Outcome::Cycle(cycle) = play_out(&Rules::STANDARD, &start) else {
         panic!("the Casella deal cycles")
     };
@@ -78,7 +78,7 @@ fn extending_records() {
         &Rules::STANDARD,
         &golden_position(&mann_wu.deal, mann_wu.leader),
         &config,
-        |_| {},
+        |_| true,
     )
     .unwrap();
     assert!(
@@ -96,7 +96,7 @@ fn extending_records() {
         &Rules::STANDARD,
         &golden_position(&nessler.deal, nessler.leader),
         &config,
-        |_| {},
+        |_| true,
     )
     .unwrap();
     assert!(ext.complete && ext.depth < 1000);
@@ -112,7 +112,7 @@ fn casella_family_basins() {
             &Rules::STANDARD,
             &golden_position(&c.deal, 1),
             &BasinConfig::default(),
-            |_| {},
+            |_| true,
         )
         .unwrap();
         let BasinTarget::Cycle { id, .. } = b.target else {
@@ -143,7 +143,7 @@ fn paulhus_table_2_is_the_cycles_balanced_deals() {
         &Rules::STANDARD,
         &golden_position(&rep.deal, rep.leader),
         &BasinConfig::default(),
-        |_| {},
+        |_| true,
     )
     .unwrap();
     assert!(b.complete);

@@ -80,7 +80,7 @@ pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<
             limit: basin_limit,
             keep_members: false,
         },
-        |_| {},
+        |_| true,
     );
     let counts = position.deck().counts();
     let (mut basin_positions, mut basin_complete, mut deals) = (0, false, Vec::new());

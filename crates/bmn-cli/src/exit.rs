@@ -56,6 +56,11 @@ pub fn end(run: anyhow::Result<()>) -> ExitCode {
         return ExitCode::from(STOPPED);
     }
     eprintln!("bmn: error: {}", one_line(&err));
+    // A command a signal stopped before it could answer (an odds fit left too short) was
+    // stopped all the same.
+    if crate::stop::requested() {
+        return ExitCode::from(STOPPED);
+    }
     ExitCode::from(if is_input(&err) { BAD_INPUT } else { 1 })
 }
 

@@ -15,7 +15,8 @@ const LOG_EVERY: Duration = Duration::from_secs(5);
 /// Draws the bar of the current stage of a command (hidden where stderr is not a terminal),
 /// or writes its log lines.
 pub struct Bar {
-    bar: Option<ProgressBar>,
+    /// The bar and what it counts.
+    bar: Option<(ProgressBar, String)>,
     /// Where stderr is not a terminal: the lines written in the bar's place.
     log: Option<Log>,
 }
@@ -98,15 +99,8 @@ impl Log {
             parts.push(count);
             let seconds = now.duration_since(s.began).as_secs_f64();
             if seconds >= 1.0 {
-                // "games/s" for "seed games", "deals/s" for "deals (reference engine)".
-                let noun = s.what.split('(').next().unwrap_or_default();
-                let unit = noun.split_whitespace().last().unwrap_or("items");
                 let rate = done.saturating_sub(s.first) as f64 / seconds;
-                parts.push(match rate {
-                    r if r >= 1e6 => format!("{:.2} M {unit}/s", r / 1e6),
-                    r if r >= 100.0 => format!("{} {unit}/s", grouped(r.round() as u64)),
-                    r => format!("{r:.2} {unit}/s"),
-                });
+                parts.push(rate_text(rate, &s.what));
             }
             message = message.or_else(|| s.message.clone());
         } else {
@@ -115,6 +109,18 @@ impl Log {
         parts.push(elapsed(now.duration_since(self.began)));
         parts.extend(message);
         format!("bmn: {}", parts.join(", "))
+    }
+}
+
+/// A rate of `what` a second as a person reads it: "3.21 M games/s", "1,234 deals/s", "0.25
+/// units/s" ("deals/s" for "deals (reference engine)").
+fn rate_text(rate: f64, what: &str) -> String {
+    let noun = what.split('(').next().unwrap_or_default();
+    let unit = noun.split_whitespace().last().unwrap_or("items");
+    match rate {
+        r if r >= 1e6 => format!("{:.2} M {unit}/s", r / 1e6),
+        r if r >= 100.0 => format!("{} {unit}/s", grouped(r.round() as u64)),
+        r => format!("{r:.2} {unit}/s"),
     }
 }
 
@@ -142,15 +148,20 @@ fn new_bar(len: Option<u64>, what: &str) -> ProgressBar {
         None => ProgressBar::new_spinner(),
     };
     let template = format!(
-        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}} {what} {{rate}} ETA {{eta}} {{msg}}"
+        "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}} {what}, {{rate}} ETA {{eta}} {{msg}}"
     );
+    let what = what.to_string();
     bar.set_style(
         ProgressStyle::with_template(&template)
             .expect("valid template")
-            // indicatif's own `{per_sec}` prints four decimals of units/s; millions read better.
-            .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.2} M/s", s.per_sec() / 1e6);
-            })
+            // indicatif's own `{per_sec}` prints four decimals of units/s; the log's words
+            // read better, whether millions of games or a unit every few seconds.
+            .with_key(
+                "rate",
+                move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", rate_text(s.per_sec(), &what));
+                },
+            )
             .progress_chars("=> "),
     );
     bar
@@ -163,22 +174,27 @@ impl Hooks for Bar {
         }
         match &self.bar {
             // A stage that reports its size as it goes: keep the bar, update its length.
-            Some(bar) if total.is_some() && bar.length() != total => {
-                bar.set_length(total.unwrap_or(0));
-                bar.set_position(done);
+            Some((bar, counts)) if counts == what => {
+                if total.is_some() && bar.length() != total {
+                    bar.set_length(total.unwrap_or(0));
+                    bar.set_position(done);
+                }
             }
-            Some(_) => {}
-            None => {
+            _ => {
+                // A new stage, or the same one counting something else: a bar of its own.
+                if let Some((old, _)) = self.bar.take() {
+                    old.finish_and_clear();
+                }
                 let bar = new_bar(total, what);
                 bar.set_position(done);
                 bar.reset_eta();
-                self.bar = Some(bar);
+                self.bar = Some((bar, what.to_string()));
             }
         }
     }
 
     fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
-        if let Some(bar) = &self.bar {
+        if let Some((bar, _)) = &self.bar {
             bar.set_position(done);
             if let Some(m) = message {
                 bar.set_message(m.to_string());
@@ -194,7 +210,7 @@ impl Hooks for Bar {
         if let Some(log) = &mut self.log {
             log.stage = None;
         }
-        if let Some(bar) = self.bar.take() {
+        if let Some((bar, _)) = self.bar.take() {
             bar.finish_and_clear();
         }
     }
@@ -207,7 +223,7 @@ impl Observer for Bar {
 
     fn note(&mut self, line: &str) {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            Some((bar, _)) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
         }
     }

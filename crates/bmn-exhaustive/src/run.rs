@@ -5,7 +5,9 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{Blocks, DealIndex, Engine, Progress, Summary, play_deals, run_unit_blocks};
+use bmn_search::{
+    Blocks, Claims, DealIndex, Engine, Progress, Summary, Worker, play_deals, run_unit_blocks,
+};
 
 use crate::deals::AllDeals;
 
@@ -80,18 +82,19 @@ impl Enumeration {
         }
     }
 
-    /// Consecutive units a worker plays as one ([`Engine::units_per_claim`]).
-    pub fn units_per_claim(&self) -> u64 {
-        self.engine.units_per_claim(DEALS_PER_UNIT)
+    /// How workers claim units ([`Engine::claims`]).
+    pub fn claims(&self) -> Claims {
+        self.engine.claims(DEALS_PER_UNIT)
     }
 
-    /// Plays units `units` (consecutive, non-empty) of the range into a fresh summary.
-    pub fn play_units(&self, units: Range<u64>) -> Summary {
+    /// Plays units `units` (consecutive, non-empty) of the range into a fresh summary, on
+    /// the engine `worker` plays on.
+    pub fn play_units(&self, units: Range<u64>, worker: Worker) -> Summary {
         let mut s = self.start().summary;
         let r = self.unit_range(units.start).start..self.unit_range(units.end - 1).end;
         play_deals(
             &self.deals,
-            self.engine,
+            self.engine.on(worker),
             self.max_tricks,
             r.start,
             r.end,
@@ -114,7 +117,7 @@ impl Enumeration {
         let blocks = Blocks {
             first: progress.next_unit,
             end: Some(self.units()),
-            size: self.units_per_claim(),
+            claims: self.claims(),
         };
         progress.next_unit = run_unit_blocks(
             blocks,
@@ -122,7 +125,7 @@ impl Enumeration {
             stop,
             &mut progress.summary,
             Summary::merge,
-            |units| self.play_units(units),
+            |units, worker| self.play_units(units, worker),
             report,
         );
     }

@@ -13,7 +13,7 @@
 //! the seed and the budget, never on the thread count.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::{BasinConfig, BasinTarget, basin};
 use bmn_core::{CycleId, Outcome, Position, Rules, Span};
@@ -185,10 +185,13 @@ struct Played {
 
 /// Draws `config.decks` decks from `pool`, plays them, and searches backward from every
 /// cycle reached. `progress(stage, done, total)` reports decks (stage 0) and basins (1).
+/// Once `stop` is raised it reports the decks played and the basins searched so far (a basin
+/// under way is cut short).
 pub fn construct(
     pool: &[FoundPiece],
     config: &ConstructConfig,
     threads: usize,
+    stop: &AtomicBool,
     mut progress: impl FnMut(u8, u64, u64),
 ) -> Result<Construction, PiecesError> {
     if config.give_up == 0 {
@@ -217,7 +220,7 @@ pub fn construct(
         0,
         Some(config.decks),
         threads,
-        &AtomicBool::new(false),
+        stop,
         &mut played,
         |all: &mut Vec<Played>, mut one: Vec<Played>| all.append(&mut one),
         |k| {
@@ -289,7 +292,7 @@ pub fn construct(
         0,
         Some(total),
         threads,
-        &AtomicBool::new(false),
+        stop,
         &mut basins,
         |all: &mut Vec<_>, mut one: Vec<_>| all.append(&mut one),
         |i| {
@@ -297,7 +300,7 @@ pub fn construct(
                 &Rules::STANDARD,
                 &starts[i as usize],
                 &basin_config,
-                |_| (),
+                |_| !stop.load(Ordering::Relaxed),
             )]
         },
         |_, next| {

@@ -6,6 +6,7 @@
 //! search costs about (distinct keys) x (budgets) instead of 4^length.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::Kind;
 
@@ -74,6 +75,7 @@ pub(crate) fn enumerate(
     prefix: &[Kind],
     budget: Budget,
     dead: &mut Memo,
+    stop: &AtomicBool,
     mut found: impl FnMut(&Piece, Piece),
 ) -> u64 {
     let mut pass = Pass::start();
@@ -91,9 +93,22 @@ pub(crate) fn enumerate(
         return 0;
     }
     let mut cards = prefix.to_vec();
-    let mut work = 0;
-    dfs(&mut pass, b, &mut cards, dead, &mut found, &mut work);
-    work
+    let mut walk = Walk {
+        dead,
+        stop,
+        work: 0,
+    };
+    dfs(&mut pass, b, &mut cards, &mut walk, &mut found);
+    walk.work
+}
+
+/// What a walk of the tree carries down it: the dead ends known, the caller's stop (a large
+/// search runs minutes in one unit; a stopped walk returns at once, and its unit is dropped, so
+/// the dead ends it marked on the way out never matter) and the nodes visited.
+struct Walk<'a> {
+    dead: &'a mut Memo,
+    stop: &'a AtomicBool,
+    work: u64,
 }
 
 /// Whether anything was found below this state; `pass` is left as it was.
@@ -101,10 +116,12 @@ fn dfs(
     pass: &mut Pass,
     budget: Budget,
     cards: &mut Vec<Kind>,
-    dead: &mut Memo,
+    walk: &mut Walk,
     found: &mut impl FnMut(&Piece, Piece),
-    work: &mut u64,
 ) -> bool {
+    if walk.stop.load(Ordering::Relaxed) {
+        return false;
+    }
     if budget.len == 0 {
         let mark = pass.mark();
         let turned = pass.close_in_place();
@@ -122,7 +139,7 @@ fn dfs(
         return false;
     }
     let memo = (pass.key, budget);
-    if dead.contains(&memo) {
+    if walk.dead.contains(&memo) {
         return false;
     }
     let mut any = false;
@@ -135,10 +152,10 @@ fn dfs(
             continue;
         }
         let mark = pass.mark();
-        *work += 1;
+        walk.work += 1;
         if pass.lay(kind) {
             cards.push(kind);
-            any |= dfs(pass, next_budget, cards, dead, found, work);
+            any |= dfs(pass, next_budget, cards, walk, found);
             cards.pop();
         }
         pass.undo(mark);
@@ -146,10 +163,10 @@ fn dfs(
     if !any {
         // The memo only prunes, so forgetting it changes the work, never the result; the
         // cap keeps long searches (30+ cards) within a few hundred megabytes.
-        if dead.len() >= MEMO_CAP {
-            dead.clear();
+        if walk.dead.len() >= MEMO_CAP {
+            walk.dead.clear();
         }
-        dead.insert(memo);
+        walk.dead.insert(memo);
     }
     any
 }

@@ -6,9 +6,11 @@
 //! piece of at most one face up to a longer length (there the branching is small). Face
 //! lists (e.g. `Q4,K3,A1,-23`) add pieces of given compositions.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::error::PiecesError;
 use crate::piece::{Composition, Piece};
-use crate::search::{FoundPiece, PieceSearchConfig, search};
+use crate::search::{FoundPiece, PieceSearchConfig, search_until};
 
 /// Which searches make the pool.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,10 +70,12 @@ pub fn pair_completions(
 }
 
 /// Runs the pool's searches in order and merges them (a piece found twice is kept once).
-/// `progress(search number, units done, units in all)`.
+/// `progress(search number, units done, units in all)`. Once `stop` is raised, it returns the
+/// pieces of the units that finished.
 pub fn build_pool(
     config: &PoolConfig,
     threads: usize,
+    stop: &AtomicBool,
     mut progress: impl FnMut(usize, u64, u64),
 ) -> Result<Vec<FoundPiece>, PiecesError> {
     let mut configs = vec![PieceSearchConfig {
@@ -113,7 +117,10 @@ pub fn build_pool(
     }
     let mut pool: Vec<FoundPiece> = Vec::new();
     for (i, c) in configs.iter().enumerate() {
-        let found = search(c, threads, |d, t| progress(i, d, t))?;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let found = search_until(c, threads, stop, |d, t| progress(i, d, t))?;
         for p in found.pieces {
             if !pool.iter().any(|q| q.piece == p.piece) {
                 pool.push(p);

@@ -15,7 +15,7 @@
 //! `bmn_search::run_units`, so the result does not depend on the thread count.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{CycleId, Outcome, Span};
 
@@ -88,6 +88,10 @@ pub struct PieceSearchResult {
 
 #[derive(Default)]
 struct Unit {
+    /// Stopped part-way: dropped, and nothing after it merges.
+    aborted: bool,
+    /// Units merged into this one.
+    units: u64,
     pieces: Vec<FoundPiece>,
     class_counts: BTreeMap<Piece, u64>,
     passing: u64,
@@ -199,15 +203,24 @@ impl PieceSearchConfig {
         check_filter(&self.filter, self.give_up)
     }
 
-    fn run_unit(&self, len: u32, prefix: &[bmn_core::Kind]) -> Unit {
-        let mut unit = Unit::default();
+    /// The unit of pieces of `len` cards starting `prefix`; aborted if `stop` is raised on
+    /// the way.
+    fn run_unit(&self, len: u32, prefix: &[bmn_core::Kind], stop: &AtomicBool) -> Unit {
+        let mut unit = Unit {
+            units: 1,
+            ..Unit::default()
+        };
         let mut dead = Memo::default();
         let mut candidates = Vec::new();
-        unit.work = enumerate(prefix, self.budget(len), &mut dead, |piece, _| {
+        unit.work = enumerate(prefix, self.budget(len), &mut dead, stop, |piece, _| {
             candidates.push(piece.clone());
         });
         unit.passing = candidates.len() as u64;
         for piece in candidates {
+            if stop.load(Ordering::Relaxed) {
+                unit.aborted = true;
+                return unit;
+            }
             let Some(forms) = orbit(&piece) else { continue };
             unit.proposed += 1;
             let cycle = cycle_part(forms);
@@ -237,6 +250,7 @@ impl PieceSearchConfig {
                 None => unit.unresolved += 1,
             }
         }
+        unit.aborted = stop.load(Ordering::Relaxed);
         unit
     }
 }
@@ -279,7 +293,6 @@ pub fn search_until(
     let units = config.units();
     let total = units.len() as u64;
     let mut merged = Unit::default();
-    let mut done = 0;
     bmn_search::run_units(
         0,
         Some(total),
@@ -287,6 +300,11 @@ pub fn search_until(
         stop,
         &mut merged,
         |all: &mut Unit, u: Unit| {
+            if all.aborted || u.aborted {
+                all.aborted = true;
+                return;
+            }
+            all.units += u.units;
             all.pieces.extend(u.pieces);
             for (k, n) in u.class_counts {
                 *all.class_counts.entry(k).or_default() += n;
@@ -299,11 +317,10 @@ pub fn search_until(
         },
         |i| {
             let (len, prefix) = &units[i as usize];
-            config.run_unit(*len, prefix)
+            config.run_unit(*len, prefix, stop)
         },
-        |_, next| {
-            done = next;
-            progress(next, total);
+        |all, _| {
+            progress(all.units, total);
             true
         },
     );
@@ -319,6 +336,6 @@ pub fn search_until(
         unresolved: merged.unresolved,
         work: merged.work,
         units: total,
-        units_done: done,
+        units_done: merged.units,
     })
 }

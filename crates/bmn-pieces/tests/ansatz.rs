@@ -1,5 +1,7 @@
 //! bmn-pieces against the spec's facts, the reference engine, and itself across threads.
 
+use std::sync::atomic::AtomicBool;
+
 use bmn_core::{Outcome, Position, Rules, play_out};
 use bmn_pieces::{
     Composition, ConstructConfig, DEFAULT_FILTER, Piece, PieceSearchConfig, PoolConfig, build_pool,
@@ -166,6 +168,7 @@ fn construction_games_are_checked_and_reproducible() {
             give_up: 1_000_000,
         },
         2,
+        &AtomicBool::new(false),
         |_, _, _| (),
     )
     .unwrap();
@@ -177,8 +180,8 @@ fn construction_games_are_checked_and_reproducible() {
         target: Composition::STANDARD_PIECES,
         around: None,
     };
-    let a = construct(&pool, &cfg, 1, |_, _, _| ()).unwrap();
-    let b = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    let a = construct(&pool, &cfg, 1, &AtomicBool::new(false), |_, _, _| ()).unwrap();
+    let b = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
     assert_eq!(a, b, "independent of the thread count");
     assert!(a.triples > 0);
     assert_eq!(a.decks_tried, 6);
@@ -207,7 +210,7 @@ fn construction_games_are_checked_and_reproducible() {
         around: Some(around),
         ..cfg
     };
-    let c = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    let c = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
     assert!(c.triples > 0 && c.triples <= a.triples);
     for g in &c.decks {
         let (pieces, _) = g.deck.as_ref().unwrap();
@@ -223,7 +226,7 @@ fn construction_games_are_checked_and_reproducible() {
         around: Some(none),
         ..cfg
     };
-    let d = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    let d = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
     assert_eq!((d.triples, d.decks.len()), (0, 0));
 }
 

@@ -1,6 +1,8 @@
 //! The construction beyond the standard deck: the cards any deck of four jacks leaves for its
 //! three pieces (Camicia), and the third pieces that complete a deck from two pool pieces.
 
+use std::sync::atomic::AtomicBool;
+
 use bmn_core::{Deck, Outcome, Rules, play_out};
 use bmn_pieces::{
     Composition, ConstructConfig, DEFAULT_FILTER, Piece, PoolConfig, build_pool, construct,
@@ -23,7 +25,7 @@ fn pool_config(max_len: u32, sparse_len: u32) -> PoolConfig {
 #[test]
 fn pair_completions_hold_the_template_s_and_only_uncovered_cards() {
     let config = pool_config(13, 20);
-    let pool = build_pool(&config, 2, |_, _, _| ()).unwrap();
+    let pool = build_pool(&config, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
     let target = Composition::STANDARD_PIECES;
     let all = pair_completions(&pool, &config, &target);
     let filter = Piece::parse(DEFAULT_FILTER).unwrap();
@@ -53,7 +55,13 @@ fn pair_completions_hold_the_template_s_and_only_uncovered_cards() {
 /// aces, and the decks drawn are Camicia decks that never end on the reference engine.
 #[test]
 fn camicia_decks_of_pieces_never_end() {
-    let pool = build_pool(&pool_config(12, 20), 2, |_, _, _| ()).unwrap();
+    let pool = build_pool(
+        &pool_config(12, 20),
+        2,
+        &AtomicBool::new(false),
+        |_, _, _| (),
+    )
+    .unwrap();
     let target = Composition::pieces_of(&Deck::CAMICIA).unwrap();
     let cfg = ConstructConfig {
         seed: 3,
@@ -63,7 +71,7 @@ fn camicia_decks_of_pieces_never_end() {
         target,
         around: None,
     };
-    let c = construct(&pool, &cfg, 2, |_, _, _| ()).unwrap();
+    let c = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
     assert!(c.triples > 0 && c.non_terminating > 0, "{c:?}");
     assert_eq!(c.finishing + c.unresolved, 0);
     for g in &c.decks {

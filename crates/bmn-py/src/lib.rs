@@ -449,7 +449,12 @@ fn basin<'py>(
         graph: None,
         rules: rules(penalties, on_empty),
     };
-    long(py, progress, |w, _| bmn_app::backward::basin(&req, w), &[])
+    long(
+        py,
+        progress,
+        |w, stop| bmn_app::backward::basin(&req, w, stop),
+        &[],
+    )
 }
 
 /// The exact number of deals of a deck at a table: `bmn count --json`'s dict (counts as

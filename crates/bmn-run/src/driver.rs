@@ -9,19 +9,19 @@ use std::sync::atomic::AtomicBool;
 
 use std::ops::Range;
 
-use bmn_search::{Blocks, Progress, Summary, run_unit_blocks};
+use bmn_search::{Blocks, Claims, Progress, Summary, Worker, run_unit_blocks};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::RunError;
 use crate::recorder::Recorder;
 
-/// How a run's units are played: on `threads` threads, `block` consecutive units at a time
-/// (more than one where a device plays them as one batch).
+/// How a run's units are played: on `threads` threads, claimed as `claims` says (several
+/// units at once where a device plays them as one batch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Workers {
     pub threads: usize,
-    pub block: u64,
+    pub claims: Claims,
 }
 
 /// Plays units `state.next_unit..end` (`end: None`: until stopped) as `workers` say, each
@@ -36,7 +36,7 @@ pub fn drive<P>(
     end: Option<u64>,
     workers: Workers,
     stop: &AtomicBool,
-    play: impl Fn(Range<u64>) -> Summary + Sync,
+    play: impl Fn(Range<u64>, Worker) -> Summary + Sync,
     mut progress: impl FnMut(&Summary, u64) -> bool,
 ) -> Result<(), RunError>
 where
@@ -46,7 +46,7 @@ where
     let blocks = Blocks {
         first: state.next_unit,
         end,
-        size: workers.block,
+        claims: workers.claims,
     };
     state.next_unit = run_unit_blocks(
         blocks,

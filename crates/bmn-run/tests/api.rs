@@ -12,7 +12,7 @@ use bmn_run::{
     Ledger, LedgerChoice, Progress, Recorder, RunError, RunFile, RunLock, Workers, drive,
     merge_files, write_atomically,
 };
-use bmn_search::{Shard, Summary};
+use bmn_search::{Claims, Shard, Summary};
 use serde::{Deserialize, Serialize};
 
 /// What the test runs depend on besides their range.
@@ -351,10 +351,10 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
         Some(100),
         Workers {
             threads: 2,
-            block: 1,
+            claims: Claims::Each(1),
         },
         &stop,
-        |units: std::ops::Range<u64>| play(units.start),
+        |units: std::ops::Range<u64>, _| play(units.start),
         |s, next| {
             seen.push((s.games, next));
             true
@@ -381,11 +381,15 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
         Some(100),
         Workers {
             threads: 2,
-            block: 7,
+            claims: Claims::Paced {
+                max: 7,
+                shared: true,
+            },
         },
         &resumed,
-        // Seven units a block, as a device plays them: the same prefix and the same result.
-        units,
+        // Paced blocks of up to seven units, as a device plays them beside a CPU worker: the
+        // same prefix and the same result.
+        |r, _| units(r),
         |_, _| true,
     )
     .unwrap();

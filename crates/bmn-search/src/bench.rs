@@ -1,6 +1,6 @@
 //! Timing the reference engine and each kernel on the same deals (no printing: callers report).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bmn_core::{Outcome, Player, Rules, play_out};
@@ -63,31 +63,44 @@ fn parallel<R: Send>(
 }
 
 /// The reference engine (bmn-core, card by card with Brent's cycle detection) on every deal;
-/// also returns its outcomes, which the kernels are checked against.
-pub fn time_reference(source: &DealSource, deals: &[u8], threads: usize) -> (Timing, Vec<Outcome>) {
+/// also returns its outcomes, which the kernels are checked against. `None` once `stop` is
+/// raised (the slowest engine: 150,000 games a second a core).
+pub fn time_reference(
+    source: &DealSource,
+    deals: &[u8],
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<(Timing, Vec<Outcome>)> {
     let len = source.len();
     let started = Instant::now();
-    let outcomes: Vec<Outcome> = parallel(deals, len, threads, |part, _| {
-        part.chunks_exact(len)
-            .map(|d| play_out(&Rules::STANDARD, &source.position(d)))
-            .collect::<Vec<_>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    let parts = parallel(deals, len, threads, |part, _| {
+        let mut out = Vec::with_capacity(part.len() / len);
+        for chunk in part.chunks(BATCH * len) {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            out.extend(
+                chunk
+                    .chunks_exact(len)
+                    .map(|d| play_out(&Rules::STANDARD, &source.position(d))),
+            );
+        }
+        Some(out)
+    });
+    let outcomes: Vec<Outcome> = parts.into_iter().collect::<Option<Vec<_>>>()?.concat();
     let timing = Timing {
         engine: "reference",
         games: deals.len() / len,
         wall: started.elapsed(),
         disagreements: 0,
     };
-    (timing, outcomes)
+    Some((timing, outcomes))
 }
 
 /// A kernel on every deal, `BATCH` deals a call as the search plays them, capped games
 /// handed to exact cycle detection, each result checked against `reference` as it comes
 /// (storing every kernel's results made the big runs memory-bound: 1e6 deals halved the
-/// avx512 row's rate).
+/// avx512 row's rate). `None` once `stop` is raised.
 pub fn time_kernel(
     source: &DealSource,
     deals: &[u8],
@@ -95,13 +108,17 @@ pub fn time_kernel(
     kernel: Kernel,
     max_tricks: u32,
     reference: &[Outcome],
-) -> Timing {
+    stop: &AtomicBool,
+) -> Option<Timing> {
     let len = source.len();
     let started = Instant::now();
     let disagreements = parallel(deals, len, threads, |part, first| {
         let mut out = vec![Played::default(); BATCH];
         let mut wrong = 0;
         for (b, batch) in part.chunks(BATCH * len).enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let n = batch.len() / len;
             bmn_kernel::play_many(
                 kernel,
@@ -116,16 +133,16 @@ pub fn time_kernel(
                 wrong += usize::from(&exact(o, Player(0), || source.position(d)) != want);
             }
         }
-        wrong
+        Some(wrong)
     })
     .into_iter()
-    .sum();
-    Timing {
+    .sum::<Option<usize>>()?;
+    Some(Timing {
         engine: kernel.name(),
         games: deals.len() / len,
         wall: started.elapsed(),
         disagreements,
-    }
+    })
 }
 
 /// The whole search pipeline (dealing, kernel, hand-over of capped games, merging) on deals
@@ -137,6 +154,7 @@ pub fn time_search(
     threads: usize,
     engine: Engine,
     max_tricks: u32,
+    stop: &AtomicBool,
 ) -> (Duration, Summary) {
     let config = SearchConfig {
         seed,
@@ -146,13 +164,7 @@ pub fn time_search(
         max_tricks,
     };
     let started = Instant::now();
-    let summary = search(
-        &config,
-        Some(games as u64),
-        threads,
-        &AtomicBool::new(false),
-        |_| true,
-    );
+    let summary = search(&config, Some(games as u64), threads, stop, |_| true);
     (started.elapsed(), summary)
 }
 

@@ -14,6 +14,7 @@ pub mod deals;
 pub mod device;
 pub mod hooks;
 pub mod odds;
+pub mod pace;
 pub mod play;
 pub mod run;
 pub mod shard;
@@ -24,6 +25,7 @@ pub mod units;
 pub use deals::DealSource;
 pub use hooks::{Hooks, NoHooks};
 pub use odds::TailModel;
+pub use pace::{Claims, Worker};
 pub use play::{
     DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals,
     two_hand_text,

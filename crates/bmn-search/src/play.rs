@@ -9,6 +9,7 @@ use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_withi
 use bmn_kernel::{Kernel, Played};
 
 use crate::device::{Device, DeviceBatch, Digest, DigestSpec};
+use crate::pace::{Claims, Worker};
 
 /// Deals played and summed per kernel call. Larger batches shorten the lanes' drain (the
 /// steps after a batch's last deal is loaded, while a few long games finish with the other
@@ -71,14 +72,36 @@ impl Engine {
         }
     }
 
-    /// Consecutive units of `unit` games a worker takes at once: one, or on a device as many
-    /// as make its batch ([`DevicePlayer::batch_games`](crate::device::DevicePlayer)), so that
-    /// one batch plays them all. Results do not depend
-    /// on it (units merge in order either way); a run still stops and resumes at a unit.
-    pub fn units_per_claim(&self, unit: u64) -> u64 {
+    /// How workers claim units of `unit` games: one at a time on the CPU; on a device, paced
+    /// claims of at most its batch ([`DevicePlayer::batch_games`](crate::device::DevicePlayer)),
+    /// so that one batch plays them all, the first worker alone on the device when sharing.
+    /// Results do not depend on it (units merge in order either way).
+    pub fn claims(&self, unit: u64) -> Claims {
         match self {
-            Engine::Device { device, .. } => (device.0.batch_games() / unit.max(1)).max(1),
-            _ => 1,
+            Engine::Device { device, share, .. } => Claims::Paced {
+                max: (device.0.batch_games() / unit.max(1)).max(1),
+                shared: *share,
+            },
+            _ => Claims::Each(1),
+        }
+    }
+
+    /// The engine `worker` plays on: a sharing device engine's CPU workers play on its kernel,
+    /// and its device worker is the device's only user in the run, so it waits for it.
+    pub fn on(self, worker: Worker) -> Engine {
+        match (self, worker) {
+            (
+                Engine::Device {
+                    cpu, share: true, ..
+                },
+                Worker::Cpu,
+            ) => Engine::Kernel(cpu),
+            (Engine::Device { device, cpu, .. }, Worker::Device) => Engine::Device {
+                device,
+                cpu,
+                share: false,
+            },
+            (engine, _) => engine,
         }
     }
 
@@ -248,7 +271,7 @@ pub fn exact(kernel: Played, leader: Player, start: impl FnOnce() -> Position) -
 }
 
 /// Games a device is given at once unless it says otherwise (and a worker claims at once, see
-/// [`Engine::units_per_claim`]): 2^22 standard games are a few milliseconds on a large GPU,
+/// [`Engine::claims`]): 2^22 standard games are a few milliseconds on a large GPU,
 /// long enough that a dispatch's launch and read-back cost little.
 pub const DEVICE_BATCH: u64 = 1 << 22;
 
@@ -491,5 +514,27 @@ mod tests {
         }
         // The next guess: the cards above which about GUESS_KEPT games lay.
         assert!((2_500..3_000).contains(&GUESS.load(Ordering::Relaxed)));
+    }
+
+    #[test]
+    fn a_shared_device_gives_its_cpu_workers_the_kernel_and_waits_on_its_own() {
+        let device = Device(Box::leak(Box::new(Canned(Vec::new()))));
+        let cpu = Kernel::Portable;
+        let shared = Engine::Kernel(cpu).on_device(device, true);
+        assert_eq!(shared.on(Worker::Cpu), Engine::Kernel(cpu));
+        assert_eq!(
+            shared.on(Worker::Device),
+            Engine::Kernel(cpu).on_device(device, false)
+        );
+        let batch = device.0.batch_games() / 16;
+        assert_eq!(
+            shared.claims(16),
+            Claims::Paced {
+                max: batch,
+                shared: true
+            }
+        );
+        assert_eq!(Engine::Kernel(cpu).claims(16), Claims::Each(1));
+        assert_eq!(Engine::Kernel(cpu).on(Worker::Device), Engine::Kernel(cpu));
     }
 }

@@ -13,6 +13,7 @@ use bmn_core::{Player, Position};
 
 use crate::deals::DealSource;
 use crate::device::DeviceBatch;
+use crate::pace::Worker;
 use crate::play::{DealIndex, Deals, Engine, Tally, play_deals, two_hand_text};
 use crate::summary::Summary;
 use crate::units::{Blocks, run_unit_blocks};
@@ -82,15 +83,22 @@ impl Deals for SearchConfig {
 /// Plays deals `first..end` of the stream and sums them up.
 pub fn play_range(config: &SearchConfig, first: u64, end: u64) -> Summary {
     let mut summary = Summary::new(config.top);
-    play_into(config, first, end, &mut summary);
+    play_into(config, Worker::Device, first, end, &mut summary);
     summary
 }
 
-/// Plays deals `first..end` of the stream into `tally`.
-pub fn play_into(config: &SearchConfig, first: u64, end: u64, tally: &mut impl Tally) {
+/// Plays deals `first..end` of the stream into `tally`, on the engine `worker` plays on (see
+/// [`Engine::on`]).
+pub fn play_into(
+    config: &SearchConfig,
+    worker: Worker,
+    first: u64,
+    end: u64,
+    tally: &mut impl Tally,
+) {
     play_deals(
         config,
-        config.engine,
+        config.engine.on(worker),
         config.max_tricks,
         DealIndex::from(first),
         DealIndex::from(end),
@@ -190,7 +198,7 @@ pub fn stream_units<T: Tally + Clone + Send + Sync>(
     let blocks = Blocks {
         first: units.first,
         end: units.end,
-        size: config.engine.units_per_claim(GAMES_PER_UNIT),
+        claims: config.engine.claims(GAMES_PER_UNIT),
     };
     run_unit_blocks(
         blocks,
@@ -198,10 +206,10 @@ pub fn stream_units<T: Tally + Clone + Send + Sync>(
         stop,
         merged,
         T::merge,
-        |block| {
+        |block, worker| {
             let mut tally = fresh.clone();
             let r = units.games_of_units(block);
-            play_into(config, r.start, r.end, &mut tally);
+            play_into(config, worker, r.start, r.end, &mut tally);
             tally
         },
         progress,

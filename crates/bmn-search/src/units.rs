@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crate::pace::{Claims, Outlook, Rates, Worker, device_claim};
 use crate::summary::Summary;
 
 /// How far a run of units has got: the summary of its units before `next_unit`. All a
@@ -27,8 +28,9 @@ const TICK: Duration = Duration::from_millis(200);
 /// Runs units `first..end` (`end: None`: until stopped) as `play(unit)` on `threads` threads and
 /// merges each result into `merged` in unit order with `merge`. `progress(&merged, next)` is
 /// called as units merge and at least every 200 ms, `next` being the first unit not yet
-/// merged; returning `false` stops the run, as does setting `stop` (e.g. from Ctrl-C).
-/// Returns the first unit not merged: `end` if the run completed.
+/// merged; returning `false` stops the run, as does setting `stop` (e.g. from Ctrl-C). `stop`
+/// is only read: a caller can tell its own stop (a signal) from one `progress` asked for (a
+/// time limit). Returns the first unit not merged: `end` if the run completed.
 #[allow(clippy::too_many_arguments)]
 pub fn run_units<S: Send>(
     first: u64,
@@ -43,7 +45,7 @@ pub fn run_units<S: Send>(
     let blocks = Blocks {
         first,
         end,
-        size: 1,
+        claims: Claims::Each(1),
     };
     run_unit_blocks(
         blocks,
@@ -51,50 +53,84 @@ pub fn run_units<S: Send>(
         stop,
         merged,
         merge,
-        |units| play(units.start),
+        |units, _| play(units.start),
         progress,
     )
 }
 
-/// Which units to run and how many a worker takes at once.
+/// Which units to run and how workers claim them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Blocks {
     /// Units `first..end` (`end: None`: until stopped).
     pub first: u64,
     pub end: Option<u64>,
-    /// Consecutive units a worker claims and plays as one (a device's batch); the last block
-    /// of a run may be shorter.
-    pub size: u64,
+    /// How many consecutive units a worker claims and plays as one, and on which engine.
+    pub claims: Claims,
 }
 
-/// [`run_units`] with blocks of `blocks.size` consecutive units played as one by
-/// `play(units)`: a block merges whole, in order, so a stopped run still keeps a prefix of
-/// units, ending at a block boundary.
+/// [`run_units`] with blocks of consecutive units, claimed as `blocks.claims` says and played
+/// as one by `play(units, worker)`: a block merges whole, in order, so a stopped run still
+/// keeps a prefix of units, ending at a block boundary. Results do not depend on the claims.
 pub fn run_unit_blocks<S: Send>(
     blocks: Blocks,
     threads: usize,
     stop: &AtomicBool,
     merged: &mut S,
     mut merge: impl FnMut(&mut S, S),
-    play: impl Fn(Range<u64>) -> S + Sync,
+    play: impl Fn(Range<u64>, Worker) -> S + Sync,
     mut progress: impl FnMut(&S, u64) -> bool,
 ) -> u64 {
-    let Blocks { first, end, size } = blocks;
-    let (end, size) = (end.unwrap_or(u64::MAX), size.max(1));
+    let Blocks { first, end, claims } = blocks;
+    let end = end.unwrap_or(u64::MAX);
+    let threads = threads.max(1);
     let claimed = AtomicU64::new(first);
+    let rates = Rates::default();
+    let halt = AtomicBool::new(false);
+    let stopped = || stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed);
     let mut next_to_merge = first;
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(u64, u64, S)>();
-        for _ in 0..threads.max(1) {
-            let (tx, claimed, play) = (tx.clone(), &claimed, &play);
+        for index in 0..threads {
+            let (tx, claimed, play, rates, stopped) =
+                (tx.clone(), &claimed, &play, &rates, &stopped);
+            let worker = claims.worker(index);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                let mut last = None;
+                while !stopped() {
+                    let size = match (claims, worker) {
+                        (Claims::Each(n), _) => n.max(1),
+                        (_, Worker::Cpu) => 1,
+                        (Claims::Paced { max, shared }, Worker::Device) => {
+                            let next = claimed.load(Ordering::Relaxed);
+                            let others = if shared {
+                                Some(rates.cpu() * (threads - 1) as f64).filter(|&r| r > 0.0)
+                            } else {
+                                last.map(|(u, s): (u64, f64)| {
+                                    u as f64 / s.max(1e-9) * (threads - 1) as f64
+                                })
+                            };
+                            device_claim(Outlook {
+                                max: max.max(1),
+                                last,
+                                left: (end != u64::MAX).then(|| end.saturating_sub(next)),
+                                others,
+                                alone: threads == 1,
+                            })
+                        }
+                    };
                     let start = claimed.fetch_add(size, Ordering::Relaxed);
                     if start >= end {
                         break;
                     }
                     let stop_at = start.saturating_add(size).min(end);
-                    if tx.send((start, stop_at, play(start..stop_at))).is_err() {
+                    let began = Instant::now();
+                    let result = play(start..stop_at, worker);
+                    let seconds = began.elapsed().as_secs_f64();
+                    match worker {
+                        Worker::Device => last = Some((stop_at - start, seconds)),
+                        Worker::Cpu => rates.set_cpu(stop_at - start, seconds),
+                    }
+                    if tx.send((start, stop_at, result)).is_err() {
                         break;
                     }
                 }
@@ -113,7 +149,7 @@ pub fn run_unit_blocks<S: Send>(
                 }
             }
             if !progress(merged, next_to_merge) {
-                stop.store(true, Ordering::Relaxed);
+                halt.store(true, Ordering::Relaxed);
             }
             if done {
                 break;
@@ -153,7 +189,7 @@ mod tests {
             let blocks = Blocks {
                 first: 5,
                 end: Some(40),
-                size,
+                claims: Claims::Each(size),
             };
             let next = run_unit_blocks(
                 blocks,
@@ -161,7 +197,7 @@ mod tests {
                 &AtomicBool::new(false),
                 &mut seen,
                 |all: &mut Vec<u64>, units: Vec<u64>| all.extend(units),
-                |units| units.collect(),
+                |units, _| units.collect(),
                 |_, _| true,
             );
             assert_eq!(next, 40);
@@ -170,6 +206,38 @@ mod tests {
                 (5..40).collect::<Vec<_>>(),
                 "{threads} threads, {size}"
             );
+        }
+    }
+
+    #[test]
+    fn paced_claims_merge_whole_and_in_order_on_both_workers() {
+        for (threads, shared) in [(1, true), (2, true), (3, true), (3, false)] {
+            let mut seen = Vec::new();
+            let mut on_device = 0;
+            let blocks = Blocks {
+                first: 2,
+                end: Some(500),
+                claims: Claims::Paced { max: 64, shared },
+            };
+            run_unit_blocks(
+                blocks,
+                threads,
+                &AtomicBool::new(false),
+                &mut seen,
+                |all: &mut Vec<(u64, Worker)>, units| all.extend(units),
+                |units, worker| {
+                    // A device ten times as fast as a CPU worker.
+                    let per_unit = if worker == Worker::Device { 10 } else { 100 };
+                    std::thread::sleep(Duration::from_micros(per_unit * (units.end - units.start)));
+                    units.map(|u| (u, worker)).collect::<Vec<_>>()
+                },
+                |_, _| true,
+            );
+            let units: Vec<u64> = seen.iter().map(|&(u, _)| u).collect();
+            assert_eq!(units, (2..500).collect::<Vec<_>>(), "{threads} {shared}");
+            on_device += seen.iter().filter(|(_, w)| *w == Worker::Device).count();
+            let cpu = seen.len() - on_device;
+            assert_eq!(cpu > 0, shared && threads > 1, "{threads} {shared}");
         }
     }
 

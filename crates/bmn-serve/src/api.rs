@@ -218,7 +218,9 @@ pub async fn basin(State(shared): State<Shared>, Params(p): Params<BasinQuery>) 
         .acquire_owned()
         .await
         .expect("the semaphore is never closed");
-    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_app::Quiet)?)).await
+    // A request's basin is bounded by its limit; nothing stops it part-way.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_app::Quiet, &stop)?)).await
 }
 
 /// Progress of a search, sent as server-sent events at most every [`PROGRESS_EVERY`].

@@ -132,7 +132,9 @@ fn sample(deals: &AllDeals, engine: Engine, threads: usize) -> (u64, f64) {
         let start = deals.count() / 2;
         let end = (start + u128::from(n)).min(deals.count());
         let start = end.saturating_sub(u128::from(n));
-        let (seconds, _) = crate::bench::time_block(deals, start..end, engine, threads);
+        // A sample of about a second: not worth a stop.
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let (seconds, _) = crate::bench::time_block(deals, start..end, engine, threads, &never);
         let played = (end - start) as u64;
         if seconds >= SAMPLE_SECONDS || end - start == deals.count() {
             return (played, seconds);

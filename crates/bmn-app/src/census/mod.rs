@@ -373,7 +373,12 @@ fn hands_stage(
         );
         let shown = (p.decided + p.under_way) as u64;
         let go = observer.progress(shown, Some(&units)) && !stop.load(Ordering::Relaxed);
-        go && !(limited && t.elapsed() >= hands_time)
+        let go = go && !(limited && t.elapsed() >= hands_time);
+        // The units under way watch this stage's flag (a unit runs for minutes): raise it.
+        if !go {
+            stop_hands.store(true, Ordering::Relaxed);
+        }
+        go
     })
     // The plan checked the configuration: a refusal here is bmn's fault.
     .map_err(|e| Error::Failed(format!("the small-hand enumeration: {e}")))?;

@@ -4,10 +4,12 @@
 use crate::args::{
     DeckArg, DotArg, LeaderArg, LimitArg, OutputArg, PlayersArg, RulesArgs, SeedArg, TopArg,
 };
+use crate::exit::finished;
 use crate::output::deal_text;
 use crate::output::emit;
 use crate::output::emit_with_files;
 use crate::progress::Bar;
+use crate::stop::stop_on_ctrl_c;
 use anyhow::Result;
 use bmn_app::backward::BasinRequest;
 use bmn_app::backward::ExtendRequest;
@@ -77,12 +79,13 @@ impl BasinArgs {
             graph: None,
             rules: self.rules.input(),
         };
-        let report = bmn_app::backward::basin(&req, bar)?;
+        let report = bmn_app::backward::basin(&req, bar, stop_on_ctrl_c())?;
         emit_with_files(
             &report,
             self.output.json,
             &[("graph", self.dot.dot.as_deref())],
-        )
+        )?;
+        finished(!report.interrupted)
     }
 }
 
@@ -117,7 +120,9 @@ impl ExtendArgs {
             top: self.top.top,
             rules: self.rules.input(),
         };
-        emit(&bmn_app::backward::extend(&req, bar)?, self.output.json)
+        let report = bmn_app::backward::extend(&req, bar, stop_on_ctrl_c())?;
+        emit(&report, self.output.json)?;
+        finished(!report.interrupted)
     }
 }
 
@@ -162,6 +167,8 @@ impl TreesArgs {
             cap: self.cap,
             rules: self.rules.input(),
         };
-        emit(&bmn_app::backward::trees(&req, bar)?, self.output.json)
+        let report = bmn_app::backward::trees(&req, bar, stop_on_ctrl_c())?;
+        emit(&report, self.output.json)?;
+        finished(!report.interrupted)
     }
 }

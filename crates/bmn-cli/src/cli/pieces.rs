@@ -252,7 +252,9 @@ impl PieceSearchArgs {
             give_up: self.give_up.give_up,
             forms: self.forms,
         };
-        emit(&bmn_app::pieces::search(&req, bar)?, self.output.json)
+        let report = bmn_app::pieces::search(&req, bar, stop_on_ctrl_c())?;
+        emit(&report, self.output.json)?;
+        finished(!report.interrupted)
     }
 }
 
@@ -305,6 +307,8 @@ impl ConstructArgs {
             threads: self.threads.threads,
             give_up: self.give_up.give_up,
         };
-        emit(&bmn_app::pieces::construct(&req, bar)?, self.output.json)
+        let report = bmn_app::pieces::construct(&req, bar, stop_on_ctrl_c())?;
+        emit(&report, self.output.json)?;
+        finished(!report.interrupted)
     }
 }

@@ -3,7 +3,6 @@
 //! Each command's flags, and its `run`: the flags as its bmn-app request, the report printed.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use bmn_app::bench::BenchRequest;
@@ -110,9 +109,10 @@ impl BenchArgs {
             threads: self.threads.threads,
             seed: self.seed.seed,
         };
-        let report = bmn_app::bench::bench(&req)?;
+        let report = bmn_app::bench::bench(&req, stop_on_ctrl_c())?;
         emit(&report, self.output.json)?;
-        Ok(report.check()?)
+        report.check()?;
+        finished(!report.interrupted)
     }
 }
 
@@ -225,8 +225,9 @@ impl OddsArgs {
             x0: self.x0,
             p0: self.p0,
         };
-        // The fit run is short, and an interrupted fit would be a worse fit: no Ctrl-C stop.
-        let report = bmn_app::odds::odds(&req, bar, &AtomicBool::new(false))?;
-        emit(&report, self.output.json)
+        // Stopped, the model is fitted to the games played, and says so.
+        let report = bmn_app::odds::odds(&req, bar, stop_on_ctrl_c())?;
+        emit(&report, self.output.json)?;
+        finished(!report.interrupted)
     }
 }

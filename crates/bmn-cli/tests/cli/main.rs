@@ -16,5 +16,6 @@ mod play;
 mod ranks;
 mod records_graphs;
 mod search;
+mod signals;
 mod surface;
 mod variants;

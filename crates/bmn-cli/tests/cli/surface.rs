@@ -1,12 +1,8 @@
 //! The command line itself: `bmn` alone, `--help`, `--version`, the shell completions and
-//! man page, one style of refusal, one syntax for numbers, the exit codes' table row by row,
-//! and no driver noise on stderr.
+//! man page, one style of refusal, one syntax for numbers, the exit codes' table row by row
+//! (the stopped row: `signals.rs`), and no driver noise on stderr.
 
-use std::io::Read;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-use serde_json::Value;
+use std::process::{Command, Stdio};
 
 use crate::common::{bad, bmn, command, json, ok, scratch};
 
@@ -343,109 +339,4 @@ fn exit_2_for_a_file_that_is_missing_or_not_bmn_s() {
     let stderr = refused(&["search", "--games", "10", "--out", empty.to_str().unwrap()]);
     assert!(stderr.contains("empty.txt: the file is empty"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-}
-
-/// Whether process `pid` has a handler for SIGINT (Linux's /proc/PID/status, `SigCgt`), so
-/// a signal sent now stops the run rather than killing it before it has begun.
-fn catches_sigint(pid: u32) -> bool {
-    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
-        return false;
-    };
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("SigCgt:"))
-        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
-}
-
-/// Starts `bmn args`, sends it SIGINT (Ctrl-C) once it listens for one and `settle` has
-/// passed, and returns its output.
-fn interrupted(args: &[&str], settle: Duration) -> Output {
-    let child: Child = command(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while !catches_sigint(child.id()) {
-        assert!(
-            started.elapsed() < Duration::from_secs(180),
-            "{args:?} never listened for Ctrl-C"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    std::thread::sleep(settle);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let mut child = child;
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Output {
-        stdout: stdout.into_bytes(),
-        ..out
-    }
-}
-
-#[test]
-fn exit_130_when_ctrl_c_stops_a_run_before_it_finishes() {
-    let dir = scratch("stopped-runs");
-    let checkpoint = dir.join("enumeration.json");
-    let runs: [(&[&str], &str); 5] = [
-        (
-            &["search", "--games", "1e12", "--no-db", "--json"],
-            "interrupted",
-        ),
-        (
-            &[
-                "exhaustive",
-                "--deck",
-                "4J,4Q,4K,4A,12-",
-                "--no-db",
-                "--json",
-                "--checkpoint",
-                checkpoint.to_str().unwrap(),
-            ],
-            "range_done",
-        ),
-        (&["stats", "--games", "1e12", "--json"], "interrupted"),
-        (
-            &["climb", "--evals", "1e12", "--no-db", "--json"],
-            "interrupted",
-        ),
-        (
-            &[
-                "census",
-                "--deck",
-                "camicia",
-                "--methods",
-                "hands",
-                "--hands",
-                "8",
-                "--json",
-            ],
-            "interrupted",
-        ),
-    ];
-    for (args, key) in runs {
-        let out = interrupted(args, Duration::from_millis(300));
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(130), "{args:?}: {stderr}");
-        let report: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{args:?}: no report ({e}): {stderr}"));
-        let stopped = report[key] == Value::Bool(key == "interrupted");
-        assert!(stopped, "{args:?}: {key} in {report}");
-        assert!(!stderr.contains("bmn: error"), "{args:?}: {stderr}");
-    }
-    // The enumeration kept what it finished, to go on from.
-    assert!(checkpoint.exists());
 }

@@ -13,7 +13,7 @@ mod listing;
 mod seeds;
 mod walk;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bmn_core::Rules;
@@ -212,8 +212,9 @@ pub enum FactoryError {
 }
 
 /// Runs the factory at `source`'s table until `limits` (timed from the start, the search for
-/// starting games included) or `stop`, on `threads` threads: the starting games (stage "seed
-/// games"), then the walks (stage "rounds", one progress per round).
+/// starting games included) or `stop`, on `threads` threads: the starting games (stages that
+/// count units of piece searches, decks and basins, or games of a random search), then the
+/// walks (stage "rounds", one progress per round).
 pub fn run(
     config: &FactoryConfig,
     source: &DealSource,
@@ -229,7 +230,10 @@ pub fn run(
     let completion = config
         .completion
         .unwrap_or_else(|| table.map_or(Completion::None, |t| t.default_completion(u32::MAX)));
-    hooks.start(None, 0, "seed games");
+    // The first stage counts what each of its steps counts (units of a piece search, decks,
+    // games); until the first of them reports, it says what it does.
+    hooks.start(None, 0, "units");
+    hooks.progress(0, Some("finding endless games to start from"));
     let (seeds, completed) = match &table {
         Some(table) => {
             let decks = config.seeds.unwrap_or(config.seeds_from_pieces);
@@ -248,12 +252,20 @@ pub fn run(
         }
     };
     hooks.finish();
-    if seeds.is_empty() {
+    // Stopped before any seed was found: an empty catalogue, interrupted.
+    if seeds.is_empty() && !stop.load(Ordering::Relaxed) {
         return Err(FactoryError::NoSeeds);
     }
     let mut factory = Factory::new(config.clone(), &evaluator);
-    for p in &seeds {
+    // Each seed's cycle gets its basin searched (a second or more on the standard deck): once
+    // stopped, the seeds catalogued so far are what the walks start from.
+    hooks.start(Some(seeds.len() as u64), 0, "seeds");
+    for (i, p) in seeds.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         factory.add(p);
+        hooks.progress(i as u64 + 1, Some("cataloguing the cycles of the seeds"));
     }
     hooks.start(limits.rounds, 0, "rounds");
     let mut walking = Walking {
@@ -426,6 +438,7 @@ mod tests {
         };
         let stopped = run(&config, &source(deck, 2), limits, 2, &no, &mut hooks).unwrap();
         assert_eq!((stopped.catalogue.round, stopped.interrupted), (2, true));
-        assert_eq!(hooks.stages, ["seed games", "rounds"]);
+        // The search for starting games counts games, their catalogue seeds, the walks rounds.
+        assert_eq!(hooks.stages, ["units", "games", "seeds", "rounds"]);
     }
 }

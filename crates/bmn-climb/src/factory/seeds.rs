@@ -3,7 +3,7 @@
 //! cycling deals from a seeded random search at tables where pieces do not fill the deck.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Player, Position};
 use bmn_pieces::{
@@ -73,7 +73,8 @@ pub(super) fn from_pieces(
         faces: Vec::new(),
         give_up: config.give_up,
     };
-    let mut pool = bmn_pieces::build_pool(&pool_config, threads, |_, done, _| {
+    let mut pool = bmn_pieces::build_pool(&pool_config, threads, stop, |_, done, total| {
+        hooks.start(Some(total), done, "units");
         hooks.progress(done, Some("searching pieces"));
     })?;
     let construct = |pool: &[FoundPiece], around, hooks: &mut dyn Hooks| {
@@ -85,8 +86,13 @@ pub(super) fn from_pieces(
             target,
             around,
         };
-        bmn_pieces::construct(pool, &construct, threads, |_, done, _| {
-            hooks.progress(done, Some("playing decks"));
+        bmn_pieces::construct(pool, &construct, threads, stop, |stage, done, total| {
+            let (what, doing) = match stage {
+                0 => ("decks", "playing decks"),
+                _ => ("basins", "searching basins backward"),
+            };
+            hooks.start(Some(total), done, what);
+            hooks.progress(done, Some(doing));
         })
         .map(|c| c.decks.into_iter().map(|g| g.deal).collect::<Vec<_>>())
     };
@@ -201,7 +207,8 @@ fn search_pieces(
     stop: &AtomicBool,
     hooks: &mut dyn Hooks,
 ) -> Result<Option<PieceSearchResult>, FactoryError> {
-    let found = bmn_pieces::search_until(search, threads, stop, |done, _| {
+    let found = bmn_pieces::search_until(search, threads, stop, |done, total| {
+        hooks.start(Some(total), done, "units");
         hooks.progress(done, Some(message));
     })?;
     Ok((found.units_done == found.units).then_some(found))
@@ -232,14 +239,11 @@ pub(super) fn from_search(
         max_tricks: config.max_tricks,
     };
     let fresh = Summary::keeping(0, wanted as usize);
-    // The stream raises its stop flag when we have enough seeds; that must not read as the
-    // caller's interrupt, so it gets a flag of its own that also watches the caller's.
-    let enough = AtomicBool::new(false);
+    // Enough seeds stop the stream through its progress, which leaves `stop` the caller's.
     let games = Some(config.search_games);
-    let s = bmn_search::stream(&search, games, threads, &enough, &fresh, |s| {
-        hooks.progress(s.games, Some(&format!("{} cycling deals", s.cycling)))
-            && s.cycling < wanted
-            && !stop.load(Ordering::Relaxed)
+    hooks.start(games, 0, "games");
+    let s = bmn_search::stream(&search, games, threads, stop, &fresh, |s| {
+        hooks.progress(s.games, Some(&format!("{} cycling deals", s.cycling))) && s.cycling < wanted
     });
     s.cycles
         .iter()

@@ -153,7 +153,7 @@ impl<'a> Factory<'a> {
                 limit: self.config.basin_limit,
                 keep_members: true,
             },
-            |_| {},
+            |_| true,
         );
         let mut closest: Option<(usize, String)> = None;
         let mut consider = |p: &Position| {

@@ -1,0 +1,169 @@
+//! The last row of the exit-code table, walked: every long command, stopped by each of
+//! Ctrl-C, SIGTERM and SIGHUP at an early moment, exits 130 within seconds and prints a report
+//! that parses and says it was interrupted. (`bmn serve`, which prints no report, has its own
+//! walk in `play.rs`.)
+
+use std::io::Read;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+use crate::common::{command, scratch};
+
+/// A final position of six players: its tree of predecessors is far larger than a second's
+/// search (Paulhus's mean tree size grows as C(n + k - 1, k - 1)).
+const FINAL: &str = "JQKA---------------------------------------/-/-/-/-/-";
+/// A game of six players that finishes at once, in that tree's neighbourhood.
+const SHORT: &str = "-JQKA--------------------------------------/-/-/-/-/-";
+
+/// How long a stopped command may take to exit: it stops within a second; a loaded CI
+/// machine gets room.
+const EXIT_WITHIN: Duration = Duration::from_secs(3);
+
+/// Whether process `pid` has a handler for SIGINT (Linux's /proc/PID/status, `SigCgt`), so
+/// a signal sent now stops the run rather than killing it before it has begun.
+fn catches_sigint(pid: u32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return false;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+}
+
+/// Starts `bmn args`, sends it `signal` once it listens for one and `settle` has passed, and
+/// returns its output and how long it took to exit after the signal.
+fn signalled(args: &[&str], signal: &str, settle: Duration) -> (Output, Duration) {
+    let mut child: Child = command(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !catches_sigint(child.id()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(180),
+            "{args:?} never listened for a signal"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(settle);
+    if let Some(status) = child.try_wait().unwrap() {
+        panic!("{args:?} ended ({status}) before {signal} after {settle:?}: make it longer");
+    }
+    let sent = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let asked = Instant::now();
+    // Read both pipes on threads so that a full pipe never holds the command up.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        stdout.read_to_end(&mut text).map(|_| text)
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        stderr.read_to_end(&mut text).map(|_| text)
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if asked.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = asked.elapsed();
+    let output = Output {
+        status,
+        stdout: out.join().unwrap().unwrap(),
+        stderr: err.join().unwrap().unwrap(),
+    };
+    (output, took)
+}
+
+/// A moment early in a run, different from run to run (the clock's nanoseconds): 100 to
+/// 900 ms after the command listens for signals.
+fn early_moment(salt: usize) -> Duration {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    Duration::from_millis(100 + ((nanos / 1000 + salt * 7919) % 800) as u64)
+}
+
+#[test]
+fn every_long_command_stops_on_each_signal_with_exit_130_and_a_report() {
+    let dir = scratch("signals");
+    let checkpoint = dir.join("enumeration.json");
+    let checkpoint = checkpoint.to_str().unwrap();
+    // Each command, and the key of its report that says it stopped early (`range_done`
+    // false for an enumeration, `interrupted` true elsewhere).
+    let runs: &[(&[&str], &str)] = &[
+        (&["search", "--games", "1e12", "--no-db"], "interrupted"),
+        (&["stats", "--games", "1e12"], "interrupted"),
+        (&["odds", "--fit-games", "1e12"], "interrupted"),
+        (&["climb", "--evals", "1e12", "--no-db"], "interrupted"),
+        (
+            &[
+                "exhaustive",
+                "--deck",
+                "4J,4Q,4K,4A,12-",
+                "--no-db",
+                "--checkpoint",
+                checkpoint,
+            ],
+            "range_done",
+        ),
+        (
+            &[
+                "census",
+                "--deck",
+                "camicia",
+                "--methods",
+                "hands",
+                "--hands",
+                "8",
+            ],
+            "interrupted",
+        ),
+        (&["pieces", "search", "--max-len", "40"], "interrupted"),
+        (&["pieces", "construct"], "interrupted"),
+        (&["pieces", "factory", "--seed", "3"], "interrupted"),
+        (&["basin", FINAL, "--limit", "1e9"], "interrupted"),
+        (
+            &["extend", SHORT, "--depth", "1000", "--limit", "1e9"],
+            "interrupted",
+        ),
+        (&["trees", "--samples", "1e9"], "interrupted"),
+        (&["bench", "--games", "2e6"], "interrupted"),
+    ];
+    let mut salt = 0;
+    for &(args, key) in runs {
+        for signal in ["-INT", "-TERM", "-HUP"] {
+            salt += 1;
+            let _ = std::fs::remove_file(checkpoint);
+            let args = [args, &["--json"]].concat();
+            let moment = early_moment(salt);
+            let (out, took) = signalled(&args, signal, moment);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let at = format!("{args:?} {signal} at {moment:?}");
+            assert_eq!(out.status.code(), Some(130), "{at}: {stderr}");
+            assert!(took < EXIT_WITHIN, "{at}: exited {took:?} after it");
+            let report: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{at}: no report ({e}): {stderr}"));
+            let stopped = report[key] == Value::Bool(key == "interrupted");
+            assert!(stopped, "{at}: {key} in {report}");
+            assert!(!stderr.contains("bmn: error"), "{at}: {stderr}");
+        }
+    }
+}
