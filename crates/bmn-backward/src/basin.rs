@@ -196,7 +196,7 @@ pub fn basin(
         .into_iter()
         .enumerate()
         .take_while(|&(i, _)| {
-            stopped |= i % 4096 == 4095 && !progress(end.positions);
+            stopped |= i % 64 == 63 && !progress(end.positions);
             !stopped
         })
         .map(|(_, deal)| deal_length(rules, deal, &target, &exact))

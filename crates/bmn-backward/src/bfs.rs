@@ -4,11 +4,13 @@
 //! visited set (one [`PackedPosition`] each) plus the current and next levels; the search
 //! stops at a limit on positions visited and says so instead of running out of memory.
 
+use std::cell::Cell;
+
 use bmn_core::{Position, Rules};
 
 use crate::error::BackwardError;
 use crate::packed::{PackedPosition, PackedSet};
-use crate::predecessors::for_each_predecessor;
+use crate::predecessors::for_each_predecessor_until;
 
 /// How a backward search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +70,9 @@ pub(crate) fn backward_bfs(
             found(source, 0);
         }
     }
-    // A report every 2^16 positions found or 2^12 expanded (a level of known positions finds
-    // none): milliseconds apart either way.
-    let mut next_report = 1u64 << 16;
+    // A report every 2^12 positions expanded, and from inside an expansion every fraction of a
+    // millisecond of its search (one position of many players has millions of predecessors,
+    // or searches for seconds between two): the caller hears, and may stop, at once.
     let mut expanded = 0u64;
     'search: while !level.is_empty() && !end.cut_by_limit {
         if max_depth.is_some_and(|d| end.depth >= d) {
@@ -80,8 +82,13 @@ pub(crate) fn backward_bfs(
         let depth = end.depth + 1;
         let mut next = Vec::new();
         for key in &level {
-            let (mut full, mut stopped) = (false, false);
-            for_each_predecessor(rules, &key.unpack(), |p| {
+            let mut full = false;
+            let (count, stopped) = (Cell::new(visited.len() as u64), Cell::new(false));
+            let mut beat = || {
+                stopped.set(stopped.get() || !progress(count.get()));
+                !stopped.get()
+            };
+            for_each_predecessor_until(rules, &key.unpack(), &mut beat, |p| {
                 // Predecessors hold the same cards and players, so they pack if the source did.
                 let k = PackedPosition::pack(&p).expect("same size as a packed position");
                 if visited.len() as u64 >= limit {
@@ -90,19 +97,15 @@ pub(crate) fn backward_bfs(
                 } else if visited.insert(k) {
                     found(&p, depth);
                     next.push(k);
-                    // One position of many players can have millions of predecessors: the
-                    // caller hears of them (and may stop the search) as they come.
-                    if visited.len() as u64 >= next_report {
-                        next_report = visited.len() as u64 + (1 << 16);
-                        stopped = !progress(visited.len() as u64);
-                    }
+                    count.set(visited.len() as u64);
                 }
-                !full && !stopped
+                !full
             });
             expanded += 1;
-            if !stopped && expanded.is_multiple_of(1 << 12) {
-                stopped = !progress(visited.len() as u64);
+            if expanded.is_multiple_of(1 << 12) {
+                beat();
             }
+            let stopped = stopped.get();
             if full || stopped {
                 end.cut_by_limit = full;
                 end.stopped = stopped;

@@ -120,7 +120,7 @@ pub fn extend(
         .into_iter()
         .enumerate()
         .take_while(|&(i, _)| {
-            stopped |= i % 4096 == 4095 && !progress(end.positions);
+            stopped |= i % 64 == 63 && !progress(end.positions);
             !stopped
         })
         .map(|(_, q)| match play_out(rules, &q) {

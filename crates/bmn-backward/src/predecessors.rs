@@ -32,6 +32,18 @@ pub fn predecessors(rules: &Rules, position: &Position) -> Vec<Position> {
 pub fn for_each_predecessor(
     rules: &Rules,
     position: &Position,
+    visit: impl FnMut(Position) -> bool,
+) {
+    for_each_predecessor_until(rules, position, &mut || true, visit);
+}
+
+/// [`for_each_predecessor`], also calling `keep_going` every few hundred microseconds of the
+/// search (a position of many players can search for seconds between two predecessors): false
+/// stops it as `visit` returning false does.
+pub(crate) fn for_each_predecessor_until(
+    rules: &Rules,
+    position: &Position,
+    keep_going: &mut dyn FnMut() -> bool,
     mut visit: impl FnMut(Position) -> bool,
 ) {
     let players = position.players();
@@ -67,6 +79,8 @@ pub fn for_each_predecessor(
             rest_empty,
             owner: vec![0; pile.len()],
             done: &done,
+            keep_going: &mut *keep_going,
+            steps: 0,
         };
         for leader in 0..players {
             for subset in 0u32..(1 << may_be_out.len()) {
@@ -150,7 +164,13 @@ struct Ctx<'a> {
     owner: Vec<u8>,
     /// The visitor asked to stop: every branch returns.
     done: &'a std::cell::Cell<bool>,
+    /// Asked every [`HEARTBEAT`] steps whether to go on.
+    keep_going: &'a mut dyn FnMut() -> bool,
+    steps: u32,
 }
+
+/// Steps of the replay between two calls of `keep_going`: a fraction of a millisecond.
+const HEARTBEAT: u32 = 1 << 14;
 
 /// The replay's state, mirroring `bmn_core::play_trick`'s locals. Small and `Copy`, so a
 /// branch is a copy.
@@ -223,6 +243,10 @@ fn lay_step(ctx: &mut Ctx, mut s: Sim) -> Step {
 /// way of laying the whole pile that ends with the winner taking it at its last card.
 fn explore(ctx: &mut Ctx, mut s: Sim, emit: &mut dyn FnMut(&[u8])) {
     loop {
+        ctx.steps = ctx.steps.wrapping_add(1);
+        if ctx.steps.is_multiple_of(HEARTBEAT) && !(ctx.keep_going)() {
+            ctx.done.set(true);
+        }
         if ctx.done.get() {
             return;
         }
