@@ -26,6 +26,7 @@ pub mod factory;
 pub mod input;
 pub mod json;
 pub mod merge;
+pub mod numbers;
 pub mod observer;
 pub mod odds;
 pub mod pieces;

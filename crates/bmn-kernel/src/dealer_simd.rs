@@ -5,27 +5,18 @@
 //! u64 lane `l` of four vector state words, and every lane draws the same bounds (`n`, `n-1`,
 //! ..., `2`), so one 32x32-bit multiply per half-word gives every lane's Lemire products. The
 //! indices go to a table; the swaps themselves are scalar byte loads and stores (bit planes
-//! swapped in `zmm` lanes measured slower, below), swap pair `s` of all eight deals before
-//! pair `s + 1` of any, so one deal's store-to-load chain hides behind the other seven, while
-//! the vector unit draws the next group's indices. A lane whose product's low word falls below its bound (where
-//! Lemire might reject; about 3e-7 of standard deals) is redone by the scalar `deal_for`.
-//!
-//! Measured on a shared 2-core Zen 4 VM (AVX-512), 1 thread, same binary, same run:
-//! - `deal_range` vs `deal_batch`, 2e6 standard deals in calls of 4096: 64.5 -> 28.9 ns per
-//!   deal (wall; CPU time 63.7 -> 27.9 ns).
-//! - `bmn search --games 3000000 --threads 1`, runs alternated: 2.91, 3.01, 2.85, 2.79 ->
-//!   3.24, 3.29, 3.40, 3.29 M games/s (user CPU 1.02-1.04 -> 0.87-0.90 s); the `search` row
-//!   of `bmn bench --games 1000000 --threads 1`: 2.92 / 2.77 -> 3.23 / 3.30 M games/s.
-//! - Tried and slower: the indices of a whole group drawn before its swaps (41 ns per deal),
-//!   drawn step by step right before their swaps (36 ns), as bytes (30.9 ns), all loads of a
-//!   swap pair before its stores (31.5 ns), bit planes in vector lanes (36 ns).
+//! swapped in `zmm` lanes measured slower), swap pair `s` of all eight deals before pair
+//! `s + 1` of any, so one deal's store-to-load chain hides behind the other seven, while the
+//! vector unit draws the next group's indices. A lane whose product's low word falls below its
+//! bound (where Lemire might reject; about 3e-7 of standard deals) is redone by the scalar
+//! `deal_for`. Why this shape: of every arrangement measured (BENCHMARKS.md, "Dealing", has
+//! them and their timings), this one keeps the vector unit and the byte swaps busy at once; it
+//! dealt in 29 ns what the scalar dealer dealt in 65.
 //!
 //! The generators are written once over [`Vector`], the u64-lane operations they are made
 //! of, and instantiated for `zmm` and `ymm` lanes. The `ymm` lanes build what AVX2 lacks: the
 //! 64-bit multiplies of the seeding from three 32x32-bit ones, the rotations from two shifts,
-//! the unsigned compares by flipping the sign bit. Measured (Zen 4, 2e6 standard deals in
-//! calls of 4096, one thread, same run): `deal_range` 64 ns per deal, AVX2 lanes 37.5 ns,
-//! AVX-512 lanes 28.8 ns.
+//! the unsigned compares by flipping the sign bit.
 
 use core::arch::x86_64::*;
 

@@ -8,8 +8,8 @@
 //!   than a wish;
 //! - no parameter the endpoint does not take (`unknown parameter 'NAME' (this endpoint takes
 //!   ...)`), the list being the struct's fields;
-//! - a blank value counts as absent; a number is a whole number (`bad NAME: 'v' is not a whole
-//!   number`), a flag `true`/`1`/`yes` or `false`/`0`/`no` (`bad NAME: 'v' is not true or
+//! - a blank value counts as absent; a number is read as the command line reads one (`1000`,
+//!   `1_000`, `1e3`; `bad NAME: 'v' is not a number: ...`, `bad NAME: -1 is negative`), a flag `true`/`1`/`yes` or `false`/`0`/`no` (`bad NAME: 'v' is not true or
 //!   false`).
 //!
 //! Values are read by [`Text`], a serde deserializer of one parameter's text that knows its
@@ -133,13 +133,18 @@ impl<'de> IntoDeserializer<'de, QueryError> for Text {
     }
 }
 
-/// A whole number of type `$t`, the value's spaces around it ignored.
+/// A whole number of type `$t` in bmn's one syntax (`1000`, `1_000`, `1e3`: bmn-app's
+/// `numbers`, as the command line reads it), the value's spaces around it ignored.
 macro_rules! whole_number {
     ($($method:ident $visit:ident $t:ty),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, QueryError> {
-            match self.value.trim().parse::<$t>() {
+            match bmn_app::numbers::count::<$t>(self.value.trim()) {
                 Ok(n) => visitor.$visit(n),
-                Err(_) => Err(self.refuse("is not a whole number")),
+                Err(why) => Err(QueryError(format!(
+                    "bad {}: {}",
+                    self.name.escape_debug(),
+                    bmn_app::error::one_line(&why)
+                ))),
             }
         }
     )*};
@@ -221,6 +226,10 @@ mod tests {
         );
         // Blank is absent.
         assert_eq!(q("deal=&leader=%20&trace=").unwrap(), Q::default());
+        // Numbers as the command line reads them.
+        for top in ["1e3", "1_000", "1000", "1.0e3"] {
+            assert_eq!(q(&format!("top={top}")).unwrap().top, Some(1000), "{top}");
+        }
         assert_eq!(
             q("colour=red").unwrap_err(),
             "unknown parameter 'colour' (this endpoint takes deal, leader, top, trace)"
@@ -235,11 +244,16 @@ mod tests {
         );
         assert_eq!(
             q("leader=x%0A").unwrap_err(),
-            "bad leader: 'x\\n' is not a whole number"
+            "bad leader: 'x' is not a number: give digits, e.g. 1000000, 1_000_000 or 1e6"
         );
         assert_eq!(
-            q("leader=-1").unwrap_err(),
-            "bad leader: '-1' is not a whole number"
+            q("leader=1%0A2").unwrap_err(),
+            "bad leader: '1\\n2' is not a number: give digits, e.g. 1000000, 1_000_000 or 1e6"
+        );
+        assert_eq!(q("leader=-1").unwrap_err(), "bad leader: -1 is negative");
+        assert_eq!(
+            q("leader=1e30").unwrap_err(),
+            "bad leader: 1e30 is too big: at most 18446744073709551615"
         );
         assert_eq!(
             q("trace=maybe").unwrap_err(),

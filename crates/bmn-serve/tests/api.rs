@@ -107,7 +107,7 @@ fn every_bad_request_gets_400_and_the_clis_message() {
     );
     bad(
         "/api/play?deal=--/J-&leader=x",
-        "bad leader: 'x' is not a whole number",
+        "bad leader: 'x' is not a number: give digits, e.g. 1000000, 1_000_000 or 1e6",
     );
     bad("/api/play?deal=--K/J-&deck=standard", "bad deal");
     bad("/api/play?deal=--/J-&deck=3Z", "bad --deck");
@@ -247,6 +247,9 @@ fn search_runs_for_its_time_and_streams_its_progress() {
         "/api/search?seconds=60&games={games}&seed=3&top=3"
     ));
     assert_eq!(again["longest"], v["longest"]);
+    // Numbers read as the command line reads them: 1.6384e4 games is one unit.
+    let unit = ok("/api/search?seconds=60&games=1.6384e4&seed=3&top=3");
+    assert_eq!(unit["games"], 16384);
     let (status, stream) = get_text("/api/search?seconds=1&stream=true");
     assert_eq!(status, 200);
     assert!(stream.contains("event: progress"), "{stream}");

@@ -3,7 +3,6 @@
 
 use crate::args::{
     DeckArg, EngineArgs, LeaderArg, LedgerArgs, OutputArg, RulesArgs, ShardArg, ThreadsArg, decks,
-    whole,
 };
 use crate::exit::finished;
 use crate::output::emit;
@@ -11,6 +10,7 @@ use crate::progress::Bar;
 use crate::stop::stop_on_ctrl_c;
 use anyhow::Result;
 use bmn_app::exhaustive::ExhaustiveRequest;
+use bmn_app::numbers::whole;
 use clap::Args;
 use std::path::PathBuf;
 

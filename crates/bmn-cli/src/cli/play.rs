@@ -8,11 +8,12 @@ use clap::Args;
 
 use crate::args::{
     DeckArg, DotArg, GiveUpArg, LeaderArg, OutputArg, PlayersArg, PlotArg, RulesArgs, SeedArg,
-    decks, table, whole,
+    decks, table,
 };
 use crate::output::deal_text;
 use crate::output::emit;
 use crate::output::emit_with_files;
+use bmn_app::numbers::whole;
 
 const RANK_DECK: &str = concat!(
     "Rank the deal among the deals of this deck, whose cards it must hold exactly: ",
