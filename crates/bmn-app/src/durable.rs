@@ -7,8 +7,9 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use bmn_job::{Claims, Worker};
 use bmn_run::{LedgerChoice, Progress, Recorder, RunFile, Workers, drive};
-use bmn_search::{Claims, Summary, Worker};
+use bmn_search::Summary;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

@@ -6,8 +6,9 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Rules};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
+use bmn_job::Worker;
 use bmn_run::{LedgerChoice, RunFile};
-use bmn_search::{Summary, Worker};
+use bmn_search::Summary;
 use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Recording};

@@ -39,7 +39,7 @@ pub mod words;
 
 pub use bmn_run::LedgerChoice;
 pub use error::{Error, Result, one_line};
-pub use observer::{Hooks, Observer, Quiet};
+pub use observer::Observer;
 
 /// `n` and its noun, singular for one: `plural(1, "trick")` is "1 trick", `plural(2, "trick")`
 /// "2 tricks" (for the nouns of the reports, whose plurals add an s).

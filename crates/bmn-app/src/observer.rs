@@ -3,10 +3,10 @@
 //! The CLI draws a progress bar on a terminal (elsewhere, a line every few seconds), the web
 //! page streams the same events, the Python package checks for Ctrl-C between them. Commands
 //! call these hooks from the thread that called the command, as units of work finish and at
-//! least every 200 ms. Progress is reported through bmn-search's `Hooks`, which the libraries'
+//! least every 200 ms. Progress is reported through bmn-job's `Hooks`, which the libraries'
 //! long jobs take, so an observer is passed to them as it is.
 
-pub use bmn_search::Hooks;
+use bmn_job::{Hooks, Quiet};
 
 /// The hooks of a long command: [`Hooks`] (stages and progress, as every long job of the
 /// libraries reports them), and the lines meant for the person running it. Every method has a
@@ -25,8 +25,5 @@ pub trait Observer: Hooks {
     }
 }
 
-/// An observer that sees nothing and never stops a command.
-pub struct Quiet;
-
-impl Hooks for Quiet {}
+/// bmn-job's hooks that see nothing and never stop a job see no lines either.
 impl Observer for Quiet {}

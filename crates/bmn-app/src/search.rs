@@ -7,10 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bmn_core::Rules;
+use bmn_job::Worker;
 use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
-    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, Worker,
-    play_into, units_of,
+    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into,
+    units_of,
 };
 use serde::{Deserialize, Serialize};
 

@@ -13,7 +13,8 @@ use bmn_app::input::TableInput;
 use bmn_app::odds::OddsRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
-use bmn_app::{LedgerChoice, Quiet, Report};
+use bmn_app::{LedgerChoice, Report};
+use bmn_job::Quiet;
 use serde_json::Value;
 
 const DOC: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/json.md"));

@@ -374,7 +374,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
         ..Default::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let report = bmn_app::search::search(&req, &mut bmn_app::Quiet, &stop).unwrap();
+    let report = bmn_app::search::search(&req, &mut bmn_job::Quiet, &stop).unwrap();
     assert_eq!(report.params.give_up, 5000);
     let req = StatsRequest {
         games: Some(2000),
@@ -383,7 +383,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
         threads: Some(1),
         ..Default::default()
     };
-    let report = bmn_app::stats::stats(&req, &mut bmn_app::Quiet, &stop).unwrap();
+    let report = bmn_app::stats::stats(&req, &mut bmn_job::Quiet, &stop).unwrap();
     assert_eq!(report.give_up, 5000);
 }
 
@@ -550,10 +550,10 @@ fn the_defaults_are_the_documented_numbers() {
 /// factory's `pieces` first. Where `hands` does not run, `--hands` is not its business.
 #[test]
 fn a_census_refuses_a_bad_hands_before_anything_runs() {
-    use bmn_app::Hooks;
     use bmn_app::census::census;
     use bmn_app::observer::Observer;
     use bmn_census::{HandsConfig, Method};
+    use bmn_job::Hooks;
     /// Counts the stages started: none may start before the refusal.
     struct Stages(usize);
     impl Hooks for Stages {

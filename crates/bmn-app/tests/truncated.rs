@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+use bmn_app::LedgerChoice;
 use bmn_app::input::{RulesInput, TableInput};
 use bmn_app::search::SearchRequest;
-use bmn_app::{LedgerChoice, Quiet};
+use bmn_job::Quiet;
 
 fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {

@@ -125,7 +125,7 @@ pub fn describe_all(
     basin_limit: u64,
     threads: usize,
 ) -> Vec<Option<CensusCycle>> {
-    bmn_climb::in_parallel(positions, threads, |part| {
+    bmn_job::in_parallel(positions, threads, |part| {
         part.iter()
             .map(|p| describe(rules, p, basin_limit))
             .collect()

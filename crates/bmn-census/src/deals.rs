@@ -50,7 +50,7 @@ pub fn every_deal(
             batch.push(arrangement.clone());
             more = bmn_deals::next_arrangement(&mut arrangement);
         }
-        let played = bmn_climb::in_parallel(&batch, threads, |part| {
+        let played = bmn_job::in_parallel(&batch, threads, |part| {
             part.iter()
                 .map(|a| {
                     let p = bmn_climb::Cards {

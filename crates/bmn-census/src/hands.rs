@@ -559,7 +559,7 @@ pub fn hands(
     let tally = Tally::default();
     let report = |decided: f64| tally.add(decided);
     let mut merged = UnitResult::default();
-    bmn_search::run_units(
+    bmn_job::run_units(
         0,
         Some(total),
         threads,

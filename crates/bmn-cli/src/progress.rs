@@ -5,7 +5,8 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use bmn_app::{Hooks, Observer};
+use bmn_app::Observer;
+use bmn_job::Hooks;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// How often a run whose stderr is not a terminal writes a progress line; a shorter run

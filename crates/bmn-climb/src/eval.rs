@@ -52,27 +52,6 @@ impl From<Outcome> for Game {
     }
 }
 
-/// `work` over `items` cut into one run of neighbours per thread (at most `threads`), the
-/// results in the items' order: the answer never depends on the number of threads.
-pub fn in_parallel<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    work: impl Fn(&[T]) -> Vec<R> + Sync,
-) -> Vec<R> {
-    let chunk = items.len().div_ceil(threads.max(1)).max(1);
-    let work = &work;
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || work(part)))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().expect("the work does not panic"))
-            .collect()
-    })
-}
-
 /// Where games are played.
 #[derive(Clone, Copy, Debug)]
 pub struct Evaluator {
@@ -105,7 +84,7 @@ impl Evaluator {
 
     /// Plays every deal of `batch` (each with player 1 leading) on `threads` threads.
     pub fn evaluate(&self, batch: &[Cards], threads: usize) -> Vec<Game> {
-        in_parallel(batch, threads, |part| self.evaluate_here(part))
+        bmn_job::in_parallel(batch, threads, |part| self.evaluate_here(part))
     }
 
     /// Plays `batch` on this thread: runs of deals of one shape on the kernel in one call.

@@ -25,6 +25,6 @@ pub mod moves;
 pub mod rounds;
 
 pub use cards::Cards;
-pub use eval::{Evaluator, Game, in_parallel};
+pub use eval::{Evaluator, Game};
 pub use moves::{Move, MoveSet, MoveSetError};
-pub use rounds::{Ended, Hooks, NoHooks, RoundLimits, Rounds, run_rounds};
+pub use rounds::{Ended, RoundLimits, Rounds, run_rounds};

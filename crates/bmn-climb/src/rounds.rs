@@ -1,12 +1,11 @@
 //! The one driver of runs in rounds (a climb, the factory's walks): rounds until a number of
 //! them is done, a time is up or the stop flag is set, with the caller's progress and saving
-//! after each; and [`Hooks`] (bmn-search's), how the jobs report.
+//! after each; and bmn-job's `Hooks`, how the jobs report.
 //!
 //! A run stops only between rounds, so what it reports (and a climb records) is always whole
 //! rounds: a result is a function of the configuration and the number of rounds alone, and
 //! the time limit decides only how many rounds there are.
 
-pub use bmn_search::{Hooks, NoHooks};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

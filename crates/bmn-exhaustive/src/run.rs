@@ -5,9 +5,8 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use bmn_search::{
-    Blocks, Claims, DealIndex, Engine, Progress, Summary, Worker, play_deals, run_unit_blocks,
-};
+use bmn_job::{Blocks, Claims, Worker, run_unit_blocks};
+use bmn_search::{DealIndex, Engine, Progress, Summary, play_deals};
 
 use crate::deals::AllDeals;
 

@@ -8,7 +8,7 @@
 //! engine plays it, and every distinct cycle reached is then searched backward
 //! (bmn_backward::basin) for balanced 26/26 starting deals, as the paper did.
 //!
-//! Decks are numbered units merged in order (bmn_search::run_units) and basins are searched
+//! Decks are numbered units merged in order (bmn_job::run_units) and basins are searched
 //! in the order their cycles were first reached, so the result depends only on the pool,
 //! the seed and the budget, never on the thread count.
 
@@ -216,7 +216,7 @@ pub fn construct(
     }
     // Stage 1: play the decks (units of one deck, merged in deck order).
     let mut played: Vec<Played> = Vec::new();
-    bmn_search::run_units(
+    bmn_job::run_units(
         0,
         Some(config.decks),
         threads,
@@ -288,7 +288,7 @@ pub fn construct(
         keep_members: false,
     };
     let mut basins: Vec<Result<bmn_backward::Basin, bmn_backward::BackwardError>> = Vec::new();
-    bmn_search::run_units(
+    bmn_job::run_units(
         0,
         Some(total),
         threads,

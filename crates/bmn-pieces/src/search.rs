@@ -12,7 +12,7 @@
 //! their passes run into, and each group is named by its least form.
 //!
 //! Work is split into numbered units (a length and a two-card prefix) merged in order by
-//! `bmn_search::run_units`, so the result does not depend on the thread count.
+//! `bmn_job::run_units`, so the result does not depend on the thread count.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -293,7 +293,7 @@ pub fn search_until(
     let units = config.units();
     let total = units.len() as u64;
     let mut merged = Unit::default();
-    bmn_search::run_units(
+    bmn_job::run_units(
         0,
         Some(total),
         threads,

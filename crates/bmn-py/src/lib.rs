@@ -18,7 +18,8 @@ use bmn_app::input::{EngineInput, RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
-use bmn_app::{Hooks, LedgerChoice, Observer, Report};
+use bmn_app::{LedgerChoice, Observer, Report};
+use bmn_job::Hooks;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 

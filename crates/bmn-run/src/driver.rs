@@ -9,7 +9,8 @@ use std::sync::atomic::AtomicBool;
 
 use std::ops::Range;
 
-use bmn_search::{Blocks, Claims, Progress, Summary, Worker, run_unit_blocks};
+use bmn_job::{Blocks, Claims, Worker, run_unit_blocks};
+use bmn_search::{Progress, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use bmn_job::Claims;
 use bmn_run::{
     Ledger, LedgerChoice, Progress, Recorder, RunError, RunFile, RunLock, Workers, drive,
     merge_files, write_atomically,
 };
-use bmn_search::{Claims, Shard, Summary};
+use bmn_search::{Shard, Summary};
 use serde::{Deserialize, Serialize};
 
 /// What the test runs depend on besides their range.

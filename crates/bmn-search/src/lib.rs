@@ -12,20 +12,15 @@ pub mod bench;
 mod counts;
 pub mod deals;
 pub mod device;
-pub mod hooks;
 pub mod odds;
-pub mod pace;
 pub mod play;
 pub mod run;
 pub mod shard;
 pub mod stats;
 pub mod summary;
-pub mod units;
 
 pub use deals::DealSource;
-pub use hooks::{Hooks, NoHooks};
 pub use odds::TailModel;
-pub use pace::{Claims, Worker};
 pub use play::{
     DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals,
     two_hand_text,
@@ -36,8 +31,7 @@ pub use run::{
 };
 pub use shard::{CoverError, SchedulerError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};
-pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Summary};
-pub use units::{Blocks, Progress, run_unit_blocks, run_units};
+pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Progress, Summary};
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

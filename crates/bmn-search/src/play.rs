@@ -6,10 +6,10 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_within};
+use bmn_job::{Claims, Worker};
 use bmn_kernel::{Kernel, Played};
 
 use crate::device::{Device, DeviceBatch, Digest, DigestSpec};
-use crate::pace::{Claims, Worker};
 
 /// Deals played and summed per kernel call. Larger batches shorten the lanes' drain (the
 /// steps after a batch's last deal is loaded, while a few long games finish with the other

@@ -10,13 +10,12 @@ use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Player, Position};
+use bmn_job::{Blocks, Worker, run_unit_blocks};
 
 use crate::deals::DealSource;
 use crate::device::DeviceBatch;
-use crate::pace::Worker;
 use crate::play::{DealIndex, Deals, Engine, Tally, play_deals, two_hand_text};
 use crate::summary::Summary;
-use crate::units::{Blocks, run_unit_blocks};
 
 /// Games per unit of work: small enough to stop within milliseconds, large enough that
 /// bookkeeping costs nothing.

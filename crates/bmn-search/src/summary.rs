@@ -327,6 +327,14 @@ impl DigestSink for Summary {
     }
 }
 
+/// How far a run of units has got: the summary of its units before `next_unit`. All a
+/// checkpoint or a ledger row needs to resume the run exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub next_unit: u64,
+    pub summary: Summary,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

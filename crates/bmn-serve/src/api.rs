@@ -19,7 +19,8 @@ use bmn_app::backward::BasinRequest;
 use bmn_app::input::{RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
-use bmn_app::{Hooks, LedgerChoice, Observer};
+use bmn_app::{LedgerChoice, Observer};
+use bmn_job::Hooks;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -220,7 +221,7 @@ pub async fn basin(State(shared): State<Shared>, Params(p): Params<BasinQuery>) 
         .expect("the semaphore is never closed");
     // A request's basin is bounded by its limit; nothing stops it part-way.
     let stop = std::sync::atomic::AtomicBool::new(false);
-    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_app::Quiet, &stop)?)).await
+    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_job::Quiet, &stop)?)).await
 }
 
 /// Progress of a search, sent as server-sent events at most every [`PROGRESS_EVERY`].
@@ -305,7 +306,7 @@ pub async fn search(State(shared): State<Shared>, Params(p): Params<SearchQuery>
         let report = blocking(move || {
             let _permit = permit;
             let stop = AtomicBool::new(false);
-            Ok(bmn_app::search::search(&req, &mut bmn_app::Quiet, &stop)?)
+            Ok(bmn_app::search::search(&req, &mut bmn_job::Quiet, &stop)?)
         })
         .await?;
         return to_json(&report);

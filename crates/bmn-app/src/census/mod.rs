@@ -495,7 +495,7 @@ fn catalogue_stage(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Hooks;
+    use bmn_job::Hooks;
 
     /// The positions decided on each progress call while the hands stage has merged six units.
     #[derive(Default)]

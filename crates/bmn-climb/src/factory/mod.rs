@@ -22,7 +22,9 @@ use bmn_search::DealSource;
 
 use crate::eval::Evaluator;
 use crate::moves::MoveSet;
-use crate::rounds::{Hooks, RoundLimits, Rounds, run_rounds};
+use bmn_job::Hooks;
+
+use crate::rounds::{RoundLimits, Rounds, run_rounds};
 
 pub use listing::{Kinship, Listed};
 pub use seeds::{Completed, CompletionFound};
@@ -418,7 +420,7 @@ mod tests {
         };
         let no = AtomicBool::new(false);
         let run_on = |threads| {
-            let mut hooks = crate::NoHooks;
+            let mut hooks = bmn_job::Quiet;
             run(&config, &source(deck, 2), limits, threads, &no, &mut hooks).unwrap()
         };
         let one = run_on(1);

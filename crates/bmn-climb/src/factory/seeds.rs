@@ -13,7 +13,7 @@ use bmn_pieces::{
 use bmn_search::{DealSource, SearchConfig, Summary};
 
 use super::{Completion, FactoryConfig, FactoryError};
-use crate::rounds::Hooks;
+use bmn_job::Hooks;
 
 /// A card list searched for third pieces (or grown), with what it gave: its pieces and the
 /// endless decks built around them that the factory started from.

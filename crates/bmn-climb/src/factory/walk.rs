@@ -272,7 +272,7 @@ impl<'a> Factory<'a> {
 
     /// The entries of new cycles, each from a position that reaches it, on `threads` threads.
     fn entries(&self, new: &[(CycleId, Position)], threads: usize) -> Vec<Option<CycleEntry>> {
-        crate::eval::in_parallel(new, threads, |part| {
+        bmn_job::in_parallel(new, threads, |part| {
             part.iter()
                 .map(|(_, p)| match play_out(&self.config.rules, p) {
                     Outcome::Cycle(c) => {

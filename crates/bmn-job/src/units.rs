@@ -12,15 +12,6 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::pace::{Claims, Outlook, Rates, Worker, device_claim};
-use crate::summary::Summary;
-
-/// How far a run of units has got: the summary of its units before `next_unit`. All a
-/// checkpoint or a ledger row needs to resume the run exactly.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub next_unit: u64,
-    pub summary: Summary,
-}
 
 /// How often `progress` is called when no unit finishes.
 const TICK: Duration = Duration::from_millis(200);

@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Which engine a claim is played on: a device worker plays its units on the run's device,
-/// a CPU worker on its kernel (see [`crate::Engine::on`]).
+/// a CPU worker on its kernel (bmn-search's `Engine::on`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Worker {
     Device,

@@ -1,6 +1,5 @@
-//! `Hooks`: how a long job (a climb, the factory, and bmn-app's commands through their
-//! `Observer`) reports to whoever runs it, without printing. Declared once, here, the lowest
-//! crate every long job shares.
+//! `Hooks`: how a long job (a search, a climb, the factory, backward searches, and bmn-app's
+//! commands through their `Observer`) reports to whoever runs it, without printing.
 
 /// How a long job reports to whoever runs it, without printing: stages of work, progress
 /// within them. Every method has a default that does nothing.
@@ -22,6 +21,6 @@ pub trait Hooks {
 }
 
 /// Hooks that see nothing and never stop a job.
-pub struct NoHooks;
+pub struct Quiet;
 
-impl Hooks for NoHooks {}
+impl Hooks for Quiet {}
