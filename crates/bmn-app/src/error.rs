@@ -1,7 +1,7 @@
 //! `Error`: what a command reports when it cannot answer.
 
 use bmn_run::RunError;
-use bmn_search::{SchedulerError, ShardError};
+use bmn_run::{SchedulerError, ShardError};
 
 /// Why a command gave no answer. `Input` is the user's to fix and names the flag or value at
 /// fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
@@ -124,7 +124,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 mod tests {
     use super::Error;
     use bmn_run::RunError;
-    use bmn_search::{SchedulerError, ShardError};
+    use bmn_run::{SchedulerError, ShardError};
 
     /// bmn-run and bmn-search name no flags; the messages users read name them as before.
     #[test]

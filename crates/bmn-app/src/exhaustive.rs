@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Rules};
-use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_job::Worker;
+use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile};
 use bmn_search::Summary;
 use serde::{Deserialize, Serialize};

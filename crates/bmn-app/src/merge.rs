@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use bmn_core::{Deck, Player};
+use bmn_run::Shard;
 use bmn_run::{RunFile, format_of, merge_files};
-use bmn_search::Shard;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use bmn_core::Rules;
 use bmn_job::Worker;
+use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
-    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Shard, Summary, Units, play_into,
-    units_of,
+    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Summary, Units, play_into, units_of,
 };
 use serde::{Deserialize, Serialize};
 

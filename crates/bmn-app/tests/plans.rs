@@ -15,7 +15,7 @@ use bmn_app::pieces::{ConstructPlan, ConstructRequest};
 use bmn_app::play::{PlayPlan, PlayRequest};
 use bmn_app::search::{SearchPlan, SearchRequest};
 use bmn_app::stats::{StatsPlan, StatsRequest};
-use bmn_search::Shard;
+use bmn_run::Shard;
 
 fn error<T: std::fmt::Debug>(r: bmn_app::Result<T>) -> String {
     r.expect_err("the request is refused").to_string()

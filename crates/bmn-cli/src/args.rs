@@ -155,7 +155,7 @@ impl LedgerArgs {
 }
 
 /// `--shard`: only the flag; its text is read where every front end's is, by bmn-app with
-/// `bmn_search::Shard::parse_or_auto` (the one place a shard is parsed).
+/// `bmn_run::Shard::parse_or_auto` (the one place a shard is parsed).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ShardArg {
     /// Play only shard i of N (1-based): N disjoint ranges of the run (units of a seed's

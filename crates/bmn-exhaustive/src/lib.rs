@@ -1,7 +1,7 @@
 //! bmn-exhaustive: every deal of a deck, played exactly (Paulhus 1999, Tables 1 and 2).
 //!
 //! Deals are numbered by the lexicographic rank of their arrangement (`bmn_deals::arrangements`), so any
-//! range of indices is a unit of work (`bmn_search::Shard`); `AllDeals` hands them to the search's
+//! range of indices is a unit of work (a `bmn_run::Shard` of them); `AllDeals` hands them to the search's
 //! batch loop (`bmn_search::play_deals`), whose fast kernels and exact cycle hand-over are
 //! the same as a random search's. Nothing here prints.
 
@@ -12,8 +12,6 @@ pub mod deals;
 pub mod error;
 pub mod run;
 
-/// Shards are the search's (`bmn_search::shard`): ranges of deal indices here.
-pub use bmn_search::{Shard, ShardError};
 pub use count::DealCount;
 pub use deals::AllDeals;
 pub use error::ExhaustiveError;

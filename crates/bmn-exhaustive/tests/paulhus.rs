@@ -4,8 +4,9 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Rules, play_out};
-use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_kernel::Kernel;
+use bmn_run::Shard;
 use bmn_search::{Deals, Engine, Progress, Summary, exact};
 
 fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> Enumeration {

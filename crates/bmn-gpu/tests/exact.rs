@@ -5,7 +5,8 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
-use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS, Shard};
+use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_run::Shard;
 
 mod common;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};

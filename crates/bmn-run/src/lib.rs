@@ -9,7 +9,9 @@
 //! - [`drive`]: the one driver: units on threads, merged in order, recorded every second.
 //! - [`merge_files`]: shards checked to cover a run exactly once, then merged.
 //!
-//! Shards are `bmn_search::Shard` (parsed, read from a scheduler, split into units there).
+//! - [`Shard`]: which part of a run a process plays (`--shard i/N`, or `auto` from a
+//!   scheduler's variables), and [`check_cover`], that shards tile their run.
+//!
 //! Errors are typed ([`RunError`]), in this crate's words: it knows no front end's flags; nothing
 //! here prints.
 
@@ -22,6 +24,7 @@ mod ledger;
 mod lock;
 mod merge;
 mod recorder;
+mod shard;
 
 pub use bmn_search::Progress;
 pub use driver::{Workers, drive};
@@ -31,3 +34,4 @@ pub use ledger::{Ledger, default_path};
 pub use lock::RunLock;
 pub use merge::{Merged, merge_files};
 pub use recorder::{LedgerChoice, Opened, Recorder, SAVE_EVERY};
+pub use shard::{CoverError, SchedulerError, Shard, ShardError, check_cover};

@@ -4,7 +4,9 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use bmn_search::{CoverError, Summary, check_cover};
+use bmn_search::Summary;
+
+use crate::shard::{CoverError, check_cover};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

@@ -9,11 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bmn_job::Claims;
+use bmn_run::Shard;
 use bmn_run::{
     Ledger, LedgerChoice, Progress, Recorder, RunError, RunFile, RunLock, Workers, drive,
     merge_files, write_atomically,
 };
-use bmn_search::{Shard, Summary};
+use bmn_search::Summary;
 use serde::{Deserialize, Serialize};
 
 /// What the test runs depend on besides their range.

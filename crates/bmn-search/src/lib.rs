@@ -15,7 +15,6 @@ pub mod device;
 pub mod odds;
 pub mod play;
 pub mod run;
-pub mod shard;
 pub mod stats;
 pub mod summary;
 
@@ -29,7 +28,6 @@ pub use run::{
     GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,
     units_of,
 };
-pub use shard::{CoverError, SchedulerError, Shard, ShardError, check_cover};
 pub use stats::{Stats, TailFit};
 pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Progress, Summary};
 

@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use bmn_search::Shard;
+use bmn_run::Shard;
 
 /// Every variable `auto` reads: removed from each child, so that a scheduler running these
 /// tests does not leak its own.
