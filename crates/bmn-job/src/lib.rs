@@ -14,6 +14,6 @@ mod parallel;
 mod units;
 
 pub use hooks::{Hooks, Quiet};
-pub use pace::{Claims, TARGET_SECONDS, Worker};
+pub use pace::{Claims, Worker};
 pub use parallel::in_parallel;
 pub use units::{Blocks, run_unit_blocks, run_units};

@@ -43,7 +43,7 @@ impl Claims {
 }
 
 /// Seconds a device claim aims to take: progress moves and a stop lands within a second.
-pub const TARGET_SECONDS: f64 = 0.5;
+const TARGET_SECONDS: f64 = 0.5;
 
 /// Rates shared by a run's workers, measured from each claim they finish.
 #[derive(Debug, Default)]
