@@ -4,7 +4,8 @@ Rust engine.
 Every function returns the dict that the command line's ``bmn ... --json`` prints, with the same
 keys (rules and notation: ``docs/rules.md`` of the bmn repository); histograms are NumPy arrays.
 Bad input raises ``ValueError`` with the command line's one-line message, naming the argument,
-the culprit and where it is (a negative count raises Python's own ``OverflowError``). Long calls (``search``, ``stats``, ``exhaustive``, ``basin``) release the GIL, use
+the culprit and where it is. A count is read as the command line reads one: an ``int``, a
+``float`` that is whole (``1e6``) or text (``"1_000_000"``, ``"1e6"``). Long calls (``search``, ``stats``, ``exhaustive``, ``basin``) release the GIL, use
 every core unless ``threads`` says otherwise, show a progress line on stderr with
 ``progress=True``, and stop at Ctrl-C with a ``KeyboardInterrupt`` whose ``partial`` attribute
 holds the report of the units that finished.
@@ -16,19 +17,22 @@ keys are listed in ``docs/json.md``; a key marked deprecated there is kept for a
 its clearer name.
 """
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
+
+# A count: an int, a whole float (1e6) or text in the command line's syntax ("1_000_000").
+Count = Union[int, float, str]
 
 __version__: str
 
 def play(
     deal: str,
-    leader: Optional[int] = None,
-    players: Optional[int] = None,
+    leader: Optional[Count] = None,
+    players: Optional[Count] = None,
     deck: Optional[str] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
     trace: bool = False,
-    tricks: Optional[int] = None,
+    tricks: Optional[Count] = None,
 ) -> dict[str, Any]:
     """Plays one deal to its end, its cycle, or ``tricks`` tricks (``bmn play --json``).
 
@@ -43,12 +47,12 @@ def play(
     """
 
 def search(
-    games: Optional[int] = None,
-    seed: Optional[int] = None,
-    threads: Optional[int] = None,
-    top: Optional[int] = None,
+    games: Optional[Count] = None,
+    seed: Optional[Count] = None,
+    threads: Optional[Count] = None,
+    top: Optional[Count] = None,
     balanced: bool = False,
-    players: Optional[int] = None,
+    players: Optional[Count] = None,
     deck: Optional[str] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
@@ -67,11 +71,11 @@ def search(
     """
 
 def stats(
-    games: Optional[int] = None,
-    seed: Optional[int] = None,
-    threads: Optional[int] = None,
+    games: Optional[Count] = None,
+    seed: Optional[Count] = None,
+    threads: Optional[Count] = None,
     balanced: bool = False,
-    players: Optional[int] = None,
+    players: Optional[Count] = None,
     deck: Optional[str] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
@@ -87,10 +91,10 @@ def stats(
 
 def exhaustive(
     deck: str,
-    leader: Optional[int] = None,
+    leader: Optional[Count] = None,
     list_cycles: bool = False,
     shard: Optional[str] = None,
-    threads: Optional[int] = None,
+    threads: Optional[Count] = None,
     penalties: Optional[str] = None,
     first: Optional[int] = None,
     count: Optional[int] = None,
@@ -104,16 +108,16 @@ def exhaustive(
 
 def census(
     deck: Optional[str] = None,
-    players: Optional[int] = None,
+    players: Optional[Count] = None,
     methods: Optional[str] = None,
-    hands: Optional[int] = None,
+    hands: Optional[Count] = None,
     hands_seconds: Optional[float] = None,
-    deals_max: Optional[int] = None,
-    basin_limit: Optional[int] = None,
-    rounds: Optional[int] = None,
+    deals_max: Optional[Count] = None,
+    basin_limit: Optional[Count] = None,
+    rounds: Optional[Count] = None,
     enumeration: Optional[list[str]] = None,
-    seed: Optional[int] = None,
-    threads: Optional[int] = None,
+    seed: Optional[Count] = None,
+    threads: Optional[Count] = None,
     penalties: Optional[str] = None,
     progress: bool = False,
 ) -> dict[str, Any]:
@@ -125,7 +129,7 @@ def census(
 
 def predecessors(
     position: str,
-    leader: Optional[int] = None,
+    leader: Optional[Count] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
 ) -> dict[str, Any]:
@@ -134,9 +138,9 @@ def predecessors(
 
 def basin(
     position: str,
-    leader: Optional[int] = None,
+    leader: Optional[Count] = None,
     balanced: bool = False,
-    limit: Optional[int] = None,
+    limit: Optional[Count] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
     progress: bool = False,
@@ -145,7 +149,7 @@ def basin(
     (``bmn basin --json``): ``positions``, ``complete``, ``cycle_id``, ``balanced_deals_count``,
     ``balanced_counts``, ``balanced_deal_list``, ... ``limit`` caps the positions visited."""
 
-def count(deck: Optional[str] = None, players: Optional[int] = None) -> dict[str, Any]:
+def count(deck: Optional[str] = None, players: Optional[Count] = None) -> dict[str, Any]:
     """The exact number of deals of a deck at a table (``bmn count --json``); ``deals`` and
     ``balanced_deals`` are decimal strings (the standard deck's count passes 2**64)."""
 
@@ -154,21 +158,21 @@ def records() -> dict[str, Any]:
     ``records`` (each ``name``, ``finder``, ``year``, ``deal``, ``leader``, ``cards``,
     ``tricks``, ``winner``, ``replayed``, ``verified``) and ``all_verified``."""
 
-def rank(deal: str, leader: Optional[int] = None, deck: Optional[str] = None) -> dict[str, Any]:
+def rank(deal: str, leader: Optional[Count] = None, deck: Optional[str] = None) -> dict[str, Any]:
     """The number of a deal: its lexicographic rank among all deals of its deck (the deal's own
     cards unless ``deck``), the order ``exhaustive`` plays them in (``bmn rank --json``). The
     hands must have the sizes round-robin dealing from the leader gives. ``rank`` and ``deals``
     are decimal strings."""
 
 def unrank(
-    k: int, deck: Optional[str] = None, players: Optional[int] = None, leader: Optional[int] = None
+    k: int, deck: Optional[str] = None, players: Optional[Count] = None, leader: Optional[Count] = None
 ) -> dict[str, Any]:
     """Deal ``k`` of ``deck`` (``bmn unrank --json``), for a ``k`` of any size."""
 
 def deal(
-    seed: Optional[int] = None,
-    index: Optional[int] = None,
-    players: Optional[int] = None,
+    seed: Optional[Count] = None,
+    index: Optional[Count] = None,
+    players: Optional[Count] = None,
     deck: Optional[str] = None,
     balanced: bool = False,
 ) -> dict[str, Any]:

@@ -20,8 +20,9 @@ use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
 use bmn_app::{LedgerChoice, Observer, Report};
 use bmn_job::Hooks;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
@@ -52,6 +53,45 @@ fn keyword_names(message: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A count as the command line and the web API read one (`bmn_app::numbers`): an int, a
+/// float that is whole (`1e6`), or text (`"1_000_000"`, `"1e6"`). A value that is not such a
+/// count is kept as its refusal, which [`number`] raises as a `ValueError` naming the keyword
+/// in every front end's words; a type that is no number (a list, a bool) is pyo3's `TypeError`,
+/// which names the keyword itself.
+struct Count<T>(Result<T, String>);
+
+impl<'a, 'py, T: bmn_app::numbers::Count> FromPyObject<'a, 'py> for Count<T> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let text: String = if obj.is_instance_of::<PyString>() {
+            obj.extract()?
+        } else if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err("a bool is not a count"));
+        } else if obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>() {
+            obj.str()?.to_string()
+        } else {
+            let kind = obj.get_type().name()?;
+            return Err(PyTypeError::new_err(format!(
+                "'{kind}' object is not a count"
+            )));
+        };
+        Ok(Count(bmn_app::numbers::count::<T>(&text)))
+    }
+}
+
+/// The keyword `name`'s count, if given: `ValueError` ("bad games: -5 is negative") where it
+/// is none.
+fn number<T>(value: Option<Count<T>>, name: &str) -> PyResult<Option<T>> {
+    value
+        .map(|c| {
+            c.0.map_err(|why| {
+                PyValueError::new_err(format!("bad {name}: {}", bmn_app::one_line(&why)))
+            })
+        })
+        .transpose()
 }
 
 /// A report as the dict of its JSON (`json.loads` of the CLI's `--json` line).
@@ -208,14 +248,17 @@ fn long<'py, R: Report + Send>(
 fn play<'py>(
     py: Python<'py>,
     deal: &str,
-    leader: Option<u64>,
-    players: Option<usize>,
+    leader: Option<Count<u64>>,
+    players: Option<Count<usize>>,
     deck: Option<String>,
     penalties: Option<String>,
     on_empty: Option<String>,
     trace: bool,
-    tricks: Option<u64>,
+    tricks: Option<Count<u64>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let leader = number(leader, "leader")?;
+    let players = number(players, "players")?;
+    let tricks = number(tricks, "tricks")?;
     let req = PlayRequest {
         deal: deal.to_string(),
         leader,
@@ -236,12 +279,12 @@ fn play<'py>(
 #[allow(clippy::too_many_arguments)]
 fn search<'py>(
     py: Python<'py>,
-    games: Option<u64>,
-    seed: Option<u64>,
-    threads: Option<usize>,
-    top: Option<usize>,
+    games: Option<Count<u64>>,
+    seed: Option<Count<u64>>,
+    threads: Option<Count<usize>>,
+    top: Option<Count<usize>>,
     balanced: bool,
-    players: Option<usize>,
+    players: Option<Count<usize>>,
     deck: Option<String>,
     penalties: Option<String>,
     on_empty: Option<String>,
@@ -249,6 +292,11 @@ fn search<'py>(
     kernel: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let games = number(games, "games")?;
+    let seed = number(seed, "seed")?;
+    let threads = number(threads, "threads")?;
+    let top = number(top, "top")?;
+    let players = number(players, "players")?;
     let req = SearchRequest {
         games,
         time: seconds.map(TimeInput::Seconds),
@@ -283,17 +331,21 @@ fn search<'py>(
 #[allow(clippy::too_many_arguments)]
 fn stats<'py>(
     py: Python<'py>,
-    games: Option<u64>,
-    seed: Option<u64>,
-    threads: Option<usize>,
+    games: Option<Count<u64>>,
+    seed: Option<Count<u64>>,
+    threads: Option<Count<usize>>,
     balanced: bool,
-    players: Option<usize>,
+    players: Option<Count<usize>>,
     deck: Option<String>,
     penalties: Option<String>,
     on_empty: Option<String>,
     kernel: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let games = number(games, "games")?;
+    let seed = number(seed, "seed")?;
+    let threads = number(threads, "threads")?;
+    let players = number(players, "players")?;
     let req = StatsRequest {
         games,
         table: TableInput {
@@ -331,15 +383,17 @@ fn decimal(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
 fn exhaustive<'py>(
     py: Python<'py>,
     deck: &str,
-    leader: Option<u64>,
+    leader: Option<Count<u64>>,
     list_cycles: bool,
     shard: Option<String>,
-    threads: Option<usize>,
+    threads: Option<Count<usize>>,
     penalties: Option<String>,
     first: Option<&Bound<'py, PyAny>>,
     count: Option<&Bound<'py, PyAny>>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let leader = number(leader, "leader")?;
+    let threads = number(threads, "threads")?;
     let req = ExhaustiveRequest {
         deck: deck.to_string(),
         leader,
@@ -372,19 +426,26 @@ fn exhaustive<'py>(
 fn census<'py>(
     py: Python<'py>,
     deck: Option<String>,
-    players: Option<usize>,
+    players: Option<Count<usize>>,
     methods: Option<String>,
-    hands: Option<usize>,
+    hands: Option<Count<usize>>,
     hands_seconds: Option<f64>,
-    deals_max: Option<u64>,
-    basin_limit: Option<u64>,
-    rounds: Option<u64>,
+    deals_max: Option<Count<u64>>,
+    basin_limit: Option<Count<u64>>,
+    rounds: Option<Count<u64>>,
     enumeration: Option<Vec<std::path::PathBuf>>,
-    seed: Option<u64>,
-    threads: Option<usize>,
+    seed: Option<Count<u64>>,
+    threads: Option<Count<usize>>,
     penalties: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let players = number(players, "players")?;
+    let hands = number(hands, "hands")?;
+    let deals_max = number(deals_max, "deals_max")?;
+    let basin_limit = number(basin_limit, "basin_limit")?;
+    let rounds = number(rounds, "rounds")?;
+    let seed = number(seed, "seed")?;
+    let threads = number(threads, "threads")?;
     let req = CensusRequest {
         table: TableInput {
             deck,
@@ -416,10 +477,11 @@ fn census<'py>(
 fn predecessors<'py>(
     py: Python<'py>,
     position: &str,
-    leader: Option<u64>,
+    leader: Option<Count<u64>>,
     penalties: Option<String>,
     on_empty: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let leader = number(leader, "leader")?;
     let rules = rules(penalties, on_empty);
     let report = py
         .detach(|| bmn_app::backward::backward(position, leader, &rules))
@@ -434,13 +496,15 @@ fn predecessors<'py>(
 fn basin<'py>(
     py: Python<'py>,
     position: &str,
-    leader: Option<u64>,
+    leader: Option<Count<u64>>,
     balanced: bool,
-    limit: Option<u64>,
+    limit: Option<Count<u64>>,
     penalties: Option<String>,
     on_empty: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let leader = number(leader, "leader")?;
+    let limit = number(limit, "limit")?;
     let req = BasinRequest {
         position: position.to_string(),
         leader,
@@ -465,8 +529,9 @@ fn basin<'py>(
 fn count<'py>(
     py: Python<'py>,
     deck: Option<String>,
-    players: Option<usize>,
+    players: Option<Count<usize>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let players = number(players, "players")?;
     let table = TableInput {
         deck,
         players,
@@ -482,9 +547,10 @@ fn count<'py>(
 fn rank<'py>(
     py: Python<'py>,
     deal: &str,
-    leader: Option<u64>,
+    leader: Option<Count<u64>>,
     deck: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let leader = number(leader, "leader")?;
     to_dict(
         py,
         &bmn_app::rank::rank(deal, leader, deck).map_err(py_err)?,
@@ -498,9 +564,11 @@ fn unrank<'py>(
     py: Python<'py>,
     k: &Bound<'py, PyAny>,
     deck: Option<&str>,
-    players: Option<usize>,
-    leader: Option<u64>,
+    players: Option<Count<usize>>,
+    leader: Option<Count<u64>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let players = number(players, "players")?;
+    let leader = number(leader, "leader")?;
     let k = k.str()?.to_string();
     let report = bmn_app::rank::unrank(&k, deck, players, leader);
     to_dict(py, &report.map_err(py_err)?)
@@ -520,12 +588,15 @@ fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 #[pyo3(signature = (seed=None, index=None, players=None, deck=None, balanced=false))]
 fn deal<'py>(
     py: Python<'py>,
-    seed: Option<u64>,
-    index: Option<u64>,
-    players: Option<usize>,
+    seed: Option<Count<u64>>,
+    index: Option<Count<u64>>,
+    players: Option<Count<usize>>,
     deck: Option<String>,
     balanced: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seed = number(seed, "seed")?;
+    let index = number(index, "index")?;
+    let players = number(players, "players")?;
     let req = bmn_app::deal::DealRequest {
         table: TableInput {
             deck,

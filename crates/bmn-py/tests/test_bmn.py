@@ -173,10 +173,19 @@ def test_bad_input_raises_value_error_naming_the_argument(call, message):
     assert "--" not in str(error.value).replace("--Z", ""), "a flag, not an argument, is named"
 
 
-def test_a_negative_count_is_refused_by_python_itself():
-    # PyO3 converts to an unsigned integer before bmn sees the value: Python's OverflowError.
-    with pytest.raises(OverflowError):
-        bmn.search(games=-1)
+def test_counts_are_read_as_the_command_line_reads_them():
+    # An int, a whole float or text in the CLI's syntax: one unit of 16384 games each way.
+    for games in (16384, 1.6384e4, "1.6384e4", "16_384"):
+        assert bmn.search(games=games, seed=3, top=1)["games"] == 16384
+    for games, words in ((-1, "bad games: -1 is negative"),
+                         (2.5, "bad games: 2.5 is not a whole number"),
+                         ("ten", "bad games: 'ten' is not a number"),
+                         (2**70, "bad games: 1180591620717411303424 is too big")):
+        with pytest.raises(ValueError) as error:
+            bmn.search(games=games)
+        assert words in str(error.value)
+    with pytest.raises(TypeError, match="games"):
+        bmn.search(games=[10])
 
 
 def test_a_deal_left_without_a_seed_draws_one_as_the_cli_does():
