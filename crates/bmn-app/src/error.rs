@@ -120,9 +120,45 @@ impl From<bmn_plot::PlotError> for Error {
 /// Results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// `message` in the words of a front end whose parameters are spelled `flag_name` (the web
+/// API's query parameters, Python's keywords): bmn-app's messages name the command line's
+/// flags (`bad --on-empty`), so each `--flag-name` becomes `flag_name`. (Until input errors are
+/// typed by parameter, issue 49, this is the one place the spelling changes.)
+pub fn parameter_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let name_len = flag[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - 2);
+        let name = &flag[2..2 + name_len];
+        if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            out.push_str(&name.replace('-', "_"));
+        } else {
+            out.push_str(&flag[..2 + name_len]); // not a flag: `--` in a deal, say
+        }
+        rest = &flag[2 + name_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::Error;
+    use super::parameter_names;
+
+    #[test]
+    fn the_web_and_python_name_parameters_not_flags() {
+        assert_eq!(
+            parameter_names("bad --on-empty: 'keep': give pass or collect (--basin-limit too)"),
+            "bad on_empty: 'keep': give pass or collect (basin_limit too)"
+        );
+        // A deal's plain cards are not a flag.
+        assert_eq!(parameter_names("bad deal '--K/J-'"), "bad deal '--K/J-'");
+    }
     use bmn_run::RunError;
     use bmn_run::{SchedulerError, ShardError};
 

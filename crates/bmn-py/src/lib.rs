@@ -27,32 +27,13 @@ use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
     match e {
-        bmn_app::Error::Input(m) => PyValueError::new_err(keyword_names(&bmn_app::one_line(&m))),
-        bmn_app::Error::Failed(m) => PyRuntimeError::new_err(keyword_names(&bmn_app::one_line(&m))),
-    }
-}
-
-/// bmn-app's messages name the command line's flags (`bad --on-empty`); a Python caller gave
-/// keyword arguments, so each `--flag-name` becomes `flag_name`.
-fn keyword_names(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("--") {
-        let (before, flag) = rest.split_at(at);
-        out.push_str(before);
-        let name_len = flag[2..]
-            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
-            .unwrap_or(flag.len() - 2);
-        let name = &flag[2..2 + name_len];
-        if name.starts_with(|c: char| c.is_ascii_lowercase()) {
-            out.push_str(&name.replace('-', "_"));
-        } else {
-            out.push_str(&flag[..2 + name_len]); // not a flag: `--` in a deal, say
+        bmn_app::Error::Input(m) => {
+            PyValueError::new_err(bmn_app::error::parameter_names(&bmn_app::one_line(&m)))
         }
-        rest = &flag[2 + name_len..];
+        bmn_app::Error::Failed(m) => {
+            PyRuntimeError::new_err(bmn_app::error::parameter_names(&bmn_app::one_line(&m)))
+        }
     }
-    out.push_str(rest);
-    out
 }
 
 /// A count as the command line and the web API read one (`bmn_app::numbers`): an int, a

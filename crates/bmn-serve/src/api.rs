@@ -49,10 +49,13 @@ impl ApiError {
 impl From<bmn_app::Error> for ApiError {
     fn from(e: bmn_app::Error) -> ApiError {
         match e {
-            bmn_app::Error::Input(m) => ApiError::bad(bmn_app::one_line(&m)),
+            // The query's parameters are spelled `on_empty`, not `--on-empty`.
+            bmn_app::Error::Input(m) => {
+                ApiError::bad(bmn_app::error::parameter_names(&bmn_app::one_line(&m)))
+            }
             bmn_app::Error::Failed(m) => ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: bmn_app::one_line(&m).into_owned(),
+                message: bmn_app::error::parameter_names(&bmn_app::one_line(&m)),
             },
         }
     }

@@ -103,17 +103,17 @@ fn every_bad_request_gets_400_and_the_clis_message() {
     bad("/api/play?deal=--/J-&leader=3", "leader");
     bad(
         "/api/play?deal=--/J-&leader=0",
-        "bad --leader: 0: players are numbered from 1",
+        "bad leader: 0: players are numbered from 1",
     );
     bad(
         "/api/play?deal=--/J-&leader=x",
         "bad leader: 'x' is not a number: give digits, e.g. 1000000, 1_000_000 or 1e6",
     );
     bad("/api/play?deal=--K/J-&deck=standard", "bad deal");
-    bad("/api/play?deal=--/J-&deck=3Z", "bad --deck");
-    bad("/api/play?deal=--/J-&players=3", "but --players 3");
-    bad("/api/play?deal=--/J-&penalties=Z3", "bad --penalties");
-    bad("/api/play?deal=--/J-&on_empty=keep", "bad --on-empty");
+    bad("/api/play?deal=--/J-&deck=3Z", "bad deck");
+    bad("/api/play?deal=--/J-&players=3", "but players 3");
+    bad("/api/play?deal=--/J-&penalties=Z3", "bad penalties");
+    bad("/api/play?deal=--/J-&on_empty=keep", "bad on_empty");
     bad(
         "/api/play?deal=--/J-&trace=maybe",
         "bad trace: 'maybe' is not true or false",
@@ -123,11 +123,11 @@ fn every_bad_request_gets_400_and_the_clis_message() {
         "unknown parameter 'colour'",
     );
     bad("/api/basin?deal=--Z", "bad position");
-    bad("/api/basin?deal=--/J-&limit=0", "bad --limit");
+    bad("/api/basin?deal=--/J-&limit=0", "bad limit");
     bad("/api/search?seconds=0", "bad seconds");
     let _turn = SEARCHES.lock().unwrap_or_else(|e| e.into_inner());
-    bad("/api/search?seconds=1&deck=1J", "bad --deck");
-    bad("/api/search?seconds=1&players=11", "bad --players");
+    bad("/api/search?seconds=1&deck=1J", "bad deck");
+    bad("/api/search?seconds=1&players=11", "bad players");
     bad("/api/search?seconds=1&top=1000", "bad top");
     let (status, v) = get("/api/nowhere");
     assert_eq!(status, 404);
