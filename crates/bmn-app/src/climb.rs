@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use bmn_climb::climb::{Accept, ClimbConfig, ClimbState, Endless, Found, Objective, Point};
+use bmn_climb::climb::{Accept, BestGame, ClimbConfig, ClimbState, Endless, Objective, Point};
 use bmn_climb::{Cards, Evaluator, MoveSet, RoundLimits, Rounds, run_rounds};
 use bmn_core::{Deck, Rules};
 use bmn_run::{LedgerChoice, Recorder, RunFile};
@@ -111,8 +111,8 @@ pub struct GameJson {
     pub eval: u64,
 }
 
-impl From<&Found> for GameJson {
-    fn from(f: &Found) -> GameJson {
+impl From<&BestGame> for GameJson {
+    fn from(f: &BestGame) -> GameJson {
         GameJson {
             deal: f.deal.clone(),
             leader: 1,

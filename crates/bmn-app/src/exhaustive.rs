@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::input::{self, EngineInput, EnginePlan, RulesInput};
-use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
+use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::observer::Observer;
 use crate::plural;
 
@@ -109,7 +109,7 @@ struct ExhaustiveJson {
     p_second_wins: f64,
     cycling_deals: u64,
     distinct_cycle_count: usize,
-    longest: Option<FoundJson>,
+    longest: Option<LongGameJson>,
     mean_cards: f64,
     mean_tricks: f64,
     distinct_cycle_list: Vec<CycleClassJson>,
@@ -466,7 +466,7 @@ impl Serialize for ExhaustiveReport {
             p_second_wins: s.wins[1] as f64 / s.games.max(1) as f64,
             cycling_deals: s.cycling,
             distinct_cycle_count: s.classes.len(),
-            longest: s.longest.first().map(|f| FoundJson::new(f, leader)),
+            longest: s.longest.first().map(|f| LongGameJson::new(f, leader)),
             mean_cards: s.mean_cards(),
             mean_tricks: s.mean_tricks(),
             distinct_cycle_list: distinct_cycles,

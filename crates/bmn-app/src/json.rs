@@ -2,7 +2,7 @@
 //! distinct cycles. Their keys are a contract that scripts depend on.
 
 use bmn_core::{Position, Span};
-use bmn_search::{Found, FoundCycle, Summary};
+use bmn_search::{CyclingDeal, LongGame, Summary};
 use serde::Serialize;
 
 /// `{"deal": "...", "leader": L}` (leader 1-based).
@@ -72,7 +72,7 @@ impl CycleClassJson {
 
 /// A finished game of a search or enumeration: `{"deal","leader","cards","tricks","winner","index"}`.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct FoundJson {
+pub struct LongGameJson {
     pub deal: String,
     pub leader: usize,
     pub cards: u64,
@@ -81,10 +81,10 @@ pub struct FoundJson {
     pub index: u128,
 }
 
-impl FoundJson {
+impl LongGameJson {
     /// `found`, dealt with `leader` (1-based) leading.
-    pub fn new(found: &Found, leader: usize) -> FoundJson {
-        FoundJson {
+    pub fn new(found: &LongGame, leader: usize) -> LongGameJson {
+        LongGameJson {
             deal: found.deal.clone(),
             leader,
             cards: found.cards,
@@ -108,7 +108,7 @@ pub struct CyclingDealJson {
 
 impl CyclingDealJson {
     /// `found`, dealt with `leader` (1-based) leading.
-    pub fn new(found: &FoundCycle, leader: usize) -> CyclingDealJson {
+    pub fn new(found: &CyclingDeal, leader: usize) -> CyclingDealJson {
         CyclingDealJson {
             deal: found.deal.clone(),
             leader,

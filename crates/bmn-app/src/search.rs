@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::input::{
     self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeInput,
 };
-use crate::json::{CycleClassJson, CyclingDealJson, FoundJson};
+use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::observer::Observer;
 use crate::plural;
 
@@ -112,7 +112,7 @@ struct SearchJson {
     /// Finished games won by each player, player 1 first.
     wins_by_seat: Vec<u64>,
     histogram: HistogramJson,
-    longest: Vec<FoundJson>,
+    longest: Vec<LongGameJson>,
     cycling_games: u64,
     /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
     unresolved_games: u64,
@@ -406,7 +406,7 @@ impl Serialize for SearchReport {
                 bin_width: HISTOGRAM_BIN,
                 counts: s.histogram.clone(),
             },
-            longest: s.longest.iter().map(|f| FoundJson::new(f, 1)).collect(),
+            longest: s.longest.iter().map(|f| LongGameJson::new(f, 1)).collect(),
             cycling_games: s.cycling,
             unresolved_games: s.unresolved,
             cycling_deal_list: cycles,

@@ -129,7 +129,7 @@ pub struct Walker {
 
 /// A game found: the deal, its length and winner, and the evaluation that found it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Found {
+pub struct BestGame {
     pub deal: String,
     pub cards: u64,
     pub tricks: u64,
@@ -165,7 +165,7 @@ pub struct ClimbState {
     pub seconds: f64,
     pub walkers: Vec<Walker>,
     /// The longest games, best first (distinct deals).
-    pub best: Vec<Found>,
+    pub best: Vec<BestGame>,
     pub trajectory: Vec<Point>,
     /// The first games found that never end (at most [`MAX_ENDLESS`]).
     pub endless: Vec<Endless>,
@@ -309,7 +309,7 @@ impl ClimbState {
         }
         // Longest first, as `note` keeps them: a new best is measured against the first, and
         // one out of order would pass for a new best and fail the reference engine's replay.
-        let score = |f: &Found| config.objective.score(&finished(f));
+        let score = |f: &BestGame| config.objective.score(&finished(f));
         if self.best.windows(2).any(|w| score(&w[0]) < score(&w[1])) {
             return Err("the best games are not longest first".into());
         }
@@ -407,7 +407,7 @@ impl ClimbState {
                 if self.best.iter().any(|f| f.deal == deal) {
                     return;
                 }
-                self.best.push(Found {
+                self.best.push(BestGame {
                     deal,
                     cards: c,
                     tricks,
@@ -416,7 +416,7 @@ impl ClimbState {
                 });
                 // Longest first; among equals, the earliest found.
                 self.best.sort_by(|a, b| {
-                    let key = |f: &Found| config.objective.score(&finished(f));
+                    let key = |f: &BestGame| config.objective.score(&finished(f));
                     key(b).cmp(&key(a)).then(a.eval.cmp(&b.eval))
                 });
                 self.best.truncate(config.top.max(1));
@@ -536,7 +536,7 @@ impl ClimbState {
     }
 }
 
-fn finished(f: &Found) -> Game {
+fn finished(f: &BestGame) -> Game {
     Game::Finished {
         cards: f.cards,
         tricks: f.tricks,

@@ -60,7 +60,7 @@ pub struct EndlessGame {
 
 /// One distinct cycle reached by the decks, with what the backward search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CycleFound {
+pub struct ReachedCycle {
     pub id: CycleId,
     pub period: Span,
     pub representative: Position,
@@ -87,7 +87,7 @@ pub struct Construction {
     /// Every distinct non-terminating deck, in the order first drawn.
     pub decks: Vec<EndlessGame>,
     /// Every distinct cycle, in the order first reached.
-    pub cycles: Vec<CycleFound>,
+    pub cycles: Vec<ReachedCycle>,
 }
 
 /// The pool grouped by composition: every form of every piece is a piece.
@@ -236,7 +236,7 @@ pub fn construct(
     );
     out.decks_tried = played.len() as u64;
     let mut seen: HashSet<[Piece; 3]> = HashSet::new();
-    let mut cycles: Vec<CycleFound> = Vec::new();
+    let mut cycles: Vec<ReachedCycle> = Vec::new();
     let mut starts: Vec<Position> = Vec::new();
     let mut cycle_index: BTreeMap<CycleId, usize> = BTreeMap::new();
     for p in played {
@@ -244,7 +244,7 @@ pub fn construct(
             Some(Outcome::Cycle(c)) => {
                 out.non_terminating += 1;
                 let i = *cycle_index.entry(c.id).or_insert_with(|| {
-                    cycles.push(CycleFound {
+                    cycles.push(ReachedCycle {
                         id: c.id,
                         period: c.period,
                         representative: c.representative.clone(),

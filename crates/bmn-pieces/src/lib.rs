@@ -26,7 +26,7 @@ mod search;
 mod stack;
 mod template;
 
-pub use construct::{ConstructConfig, Construction, CycleFound, EndlessGame, construct};
+pub use construct::{ConstructConfig, Construction, EndlessGame, ReachedCycle, construct};
 pub use error::PiecesError;
 pub use pass::{high_water, orbit, turn};
 pub use piece::{Composition, PIECE_KINDS, Piece};

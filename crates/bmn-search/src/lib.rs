@@ -29,7 +29,7 @@ pub use run::{
     units_of,
 };
 pub use stats::{Stats, TailFit};
-pub use summary::{CycleClass, Found, FoundCycle, HISTOGRAM_BIN, Progress, Summary};
+pub use summary::{CycleClass, CyclingDeal, HISTOGRAM_BIN, LongGame, Progress, Summary};
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -20,7 +20,7 @@ pub const MAX_CYCLES_KEPT: usize = 1000;
 
 /// A finished game worth reporting.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Found {
+pub struct LongGame {
     /// Index of the deal in the seed's stream.
     pub index: DealIndex,
     pub deal: String,
@@ -30,10 +30,10 @@ pub struct Found {
     pub winner: usize,
 }
 
-impl Found {
+impl LongGame {
     /// Better first: more cards, then more tricks, then the deal text (smallest first), then the
     /// index, so the order is total and the top K never depend on the order games finish in.
-    pub fn rank(&self, other: &Found) -> Ordering {
+    pub fn rank(&self, other: &LongGame) -> Ordering {
         other
             .cards
             .cmp(&self.cards)
@@ -45,7 +45,7 @@ impl Found {
 
 /// A deal whose game never ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FoundCycle {
+pub struct CyclingDeal {
     pub index: DealIndex,
     pub deal: String,
     pub preperiod: Span,
@@ -83,11 +83,11 @@ pub struct Summary {
     /// Finished games by cards, `HISTOGRAM_BIN` cards a bin.
     pub histogram: Vec<u64>,
     /// The best `top` finished games, best first.
-    pub longest: Vec<Found>,
+    pub longest: Vec<LongGame>,
     /// How many games never end.
     pub cycling: u64,
     /// The first `keep_cycles` of them by deal index.
-    pub cycles: Vec<FoundCycle>,
+    pub cycles: Vec<CyclingDeal>,
     /// Every distinct cycle reached, by id.
     pub classes: BTreeMap<CycleId, CycleClass>,
     /// Games the reference engine gave up on (neither ended nor repeated within its limit).
@@ -145,7 +145,7 @@ impl Summary {
         }
     }
 
-    pub fn add_cycle(&mut self, found: FoundCycle) {
+    pub fn add_cycle(&mut self, found: CyclingDeal) {
         self.games += 1;
         self.cycling += 1;
         self.add_class(
@@ -190,7 +190,7 @@ impl Summary {
             .or_insert(class);
     }
 
-    fn offer(&mut self, found: Found) {
+    fn offer(&mut self, found: LongGame) {
         let at = self
             .longest
             .partition_point(|f| f.rank(&found) == Ordering::Less);
@@ -249,7 +249,7 @@ impl Tally for Summary {
         self.total_tricks += u128::from(tricks);
         add_at(&mut self.histogram, (cards / HISTOGRAM_BIN) as usize, 1);
         if self.may_enter(cards, tricks) {
-            self.offer(Found {
+            self.offer(LongGame {
                 index,
                 deal: deal(),
                 cards,
@@ -260,7 +260,7 @@ impl Tally for Summary {
     }
 
     fn record_cycle(&mut self, index: DealIndex, c: &Cycle, deal: impl FnOnce() -> String) {
-        self.add_cycle(FoundCycle {
+        self.add_cycle(CyclingDeal {
             index,
             deal: deal(),
             preperiod: c.preperiod,
@@ -345,8 +345,8 @@ mod tests {
         });
     }
 
-    fn cycle(index: DealIndex, id: u64) -> FoundCycle {
-        FoundCycle {
+    fn cycle(index: DealIndex, id: u64) -> CyclingDeal {
+        CyclingDeal {
             index,
             deal: format!("deal{index}"),
             preperiod: Span::default(),
