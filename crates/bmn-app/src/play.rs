@@ -241,16 +241,16 @@ pub struct Replay {
 
 /// The request's game for a replay, with its card-by-card events if `events`; refused when
 /// what would be replayed (the whole game, or up to the repeat of an endless one) is longer
-/// than `max_tricks` tricks.
-pub fn replay(req: &PlayRequest, events: bool, max_tricks: u64) -> Result<Replay> {
+/// than `replay_tricks` tricks (the server's cap; `max_tricks` is the kernels' hand-over).
+pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Replay> {
     let report = play(&PlayRequest {
         trace: false,
         ..req.clone()
     })?;
     let tricks = report.tricks_shown();
-    if tricks > max_tricks && (req.trace || events) {
+    if tricks > replay_tricks && (req.trace || events) {
         return Err(Error::input(format!(
-            "the game lasts {tricks} tricks to replay, past the cap of {max_tricks} tricks; \
+            "the game lasts {tricks} tricks to replay, past the cap of {replay_tricks} tricks; \
              ask for fewer (tricks=K)"
         )));
     }

@@ -170,8 +170,8 @@ pub async fn play(State(shared): State<Shared>, Params(p): Params<PlayQuery>) ->
         dot: None,
         give_up: Some(shared.limits.give_up),
     };
-    let (events, cap) = (p.events, shared.limits.replay_tricks);
-    blocking(move || to_json(&bmn_app::play::replay(&req, events, cap)?)).await
+    let (events, replay_tricks) = (p.events, shared.limits.replay_tricks);
+    blocking(move || to_json(&bmn_app::play::replay(&req, events, replay_tricks)?)).await
 }
 
 /// `/api/records`: `bmn records --json`.
