@@ -90,18 +90,16 @@ fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<Enu
             ))
         })
         .collect();
+    // A block stopped part-way timed fewer deals: no row for it, nor for any after it (a
+    // stopped flag ends each block at once).
+    let stopped = || stop.load(Ordering::Relaxed);
     let mut rows = Vec::new();
     for deck in ENUMERATED {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
         let deals = AllDeals::new(Deck::parse(deck).expect("a deck"), Player(0)).expect("deals");
         let start = deals.count() / 2;
         let end = (start + games as u128).min(deals.count());
         let run = |engine: Engine| time_block(&deals, start..end, engine, threads, stop);
         let (seconds, want) = run(cpu);
-        // A block stopped part-way timed fewer deals: no row.
-        let stopped = || stop.load(Ordering::Relaxed);
         if stopped() {
             break;
         }

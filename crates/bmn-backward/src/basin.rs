@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 use bmn_core::{CycleId, Game, Outcome, Player, Position, Rules, Span, play_out};
 
-use crate::bfs::backward_bfs;
+use crate::bfs::{backward_bfs, while_going};
 use crate::error::BackwardError;
 
 /// Limits of a basin search.
@@ -192,15 +192,10 @@ pub fn basin(
     // Millions of balanced deals may have been found (many players): a stop cuts their plays
     // short.
     let mut stopped = end.stopped;
-    let mut balanced: Vec<BalancedDeal> = balanced_found
-        .into_iter()
-        .enumerate()
-        .take_while(|&(i, _)| {
-            stopped |= i % 64 == 63 && !progress(end.positions);
-            !stopped
-        })
-        .map(|(_, deal)| deal_length(rules, deal, &target, &exact))
-        .collect();
+    let mut balanced: Vec<BalancedDeal> =
+        while_going(balanced_found, &mut stopped, || progress(end.positions))
+            .map(|deal| deal_length(rules, deal, &target, &exact))
+            .collect();
     balanced.sort_by(|a, b| {
         b.length
             .cards

@@ -117,6 +117,25 @@ pub(crate) fn backward_bfs(
         level = next;
     }
     end.positions = visited.len() as u64;
-    end.stopped |= !progress(end.positions);
+    // The last word on a search that ended: a stop asked now comes after the work.
+    progress(end.positions);
     Ok(end)
+}
+
+/// `found`, each taken as long as the caller goes on: `keep_going` is asked every 64 items
+/// (a search of many players may find millions of deals, each then played forward), and once
+/// it says stop, or `stopped` already holds, no item more is taken and `stopped` is set.
+pub(crate) fn while_going<'a, T: 'a>(
+    found: Vec<T>,
+    stopped: &'a mut bool,
+    mut keep_going: impl FnMut() -> bool + 'a,
+) -> impl Iterator<Item = T> + 'a {
+    found
+        .into_iter()
+        .enumerate()
+        .take_while(move |&(i, _)| {
+            *stopped |= i % 64 == 63 && !keep_going();
+            !*stopped
+        })
+        .map(|(_, item)| item)
 }

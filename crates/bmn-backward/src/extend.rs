@@ -10,7 +10,7 @@
 use bmn_core::{Game, Outcome, Player, Position, Rules, play_out};
 
 use crate::basin::is_balanced;
-use crate::bfs::backward_bfs;
+use crate::bfs::{backward_bfs, while_going};
 use crate::error::BackwardError;
 
 /// How far to search.
@@ -116,14 +116,8 @@ pub fn extend(
     )?;
     // Millions of deals may have been found (many players): a stop cuts their plays short.
     let mut stopped = end.stopped;
-    let mut all: Vec<ExtendedDeal> = found
-        .into_iter()
-        .enumerate()
-        .take_while(|&(i, _)| {
-            stopped |= i % 64 == 63 && !progress(end.positions);
-            !stopped
-        })
-        .map(|(_, q)| match play_out(rules, &q) {
+    let mut all: Vec<ExtendedDeal> = while_going(found, &mut stopped, || progress(end.positions))
+        .map(|q| match play_out(rules, &q) {
             Outcome::Finished {
                 winner,
                 cards,

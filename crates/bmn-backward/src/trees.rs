@@ -229,11 +229,14 @@ pub fn trees(
         bmn_deals::deal_for(config.seed, i, &codes, &mut arrangement);
         let cards = arrangement.iter().map(|&c| Kind::from_code(c)).collect();
         let at = final_position(cards, config.players)?;
-        let size = tree_size_until(rules, &at, config.cap, &mut |_| progress(i))?;
-        let Some((size, cut)) = size.filter(|_| progress(i + 1)) else {
+        let Some((size, cut)) = tree_size_until(rules, &at, config.cap, &mut |_| progress(i))?
+        else {
             return Ok(tally.stopped(deck.len(), config.players));
         };
         tally.add(size, cut);
+        if !progress(i + 1) {
+            return Ok(tally.stopped(deck.len(), config.players));
+        }
     }
     Ok(tally.finish(deck.len(), config.players, false))
 }

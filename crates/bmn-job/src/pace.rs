@@ -32,6 +32,38 @@ pub enum Claims {
 }
 
 impl Claims {
+    /// Units worker `worker` claims next, of `threads` in all: one on the CPU, a paced claim
+    /// ([`device_claim`]) on a device, from its `last` claim, the `left` units not yet claimed
+    /// and the `rates` the CPU workers measured.
+    pub(crate) fn next_size(
+        self,
+        worker: Worker,
+        last: Option<(u64, f64)>,
+        left: Option<u64>,
+        rates: &Rates,
+        threads: usize,
+    ) -> u64 {
+        let (max, shared) = match (self, worker) {
+            (Claims::Each(n), _) => return n.max(1),
+            (Claims::Paced { .. }, Worker::Cpu) => return 1,
+            (Claims::Paced { max, shared }, Worker::Device) => (max, shared),
+        };
+        let others = (threads - 1) as f64;
+        let others = if threads == 1 {
+            Some(0.0)
+        } else if shared {
+            Some(rates.cpu() * others).filter(|&r| r > 0.0)
+        } else {
+            last.map(|(u, s)| u as f64 / s.max(1e-9) * others)
+        };
+        device_claim(Outlook {
+            max: max.max(1),
+            last,
+            left,
+            others,
+        })
+    }
+
     /// The engine worker `index` of a run plays on.
     pub fn worker(self, index: usize) -> Worker {
         match self {
@@ -74,11 +106,9 @@ pub(crate) struct Outlook {
     /// Units not yet claimed by anyone (`None`: the run has no end).
     pub left: Option<u64>,
     /// Units a second of the run's other workers together: measured CPU workers, or other
-    /// device workers (taken to go as fast as this one); `None` where they have not yet
-    /// finished a claim, when they count as fast as this worker.
+    /// device workers (taken to go as fast as this one), 0 where there are none; `None` where
+    /// they have not yet finished a claim, when they count as fast as this worker.
     pub others: Option<f64>,
-    /// Whether any other worker plays at all.
-    pub alone: bool,
 }
 
 /// Units a device worker claims next (at least one).
@@ -89,8 +119,9 @@ pub(crate) fn device_claim(o: Outlook) -> u64 {
     let rate = units as f64 / seconds.max(1e-9);
     let mut n = (rate * TARGET_SECONDS) as u64;
     n = n.min(units.saturating_mul(2)).min(o.max);
+    // Alone (no other worker), it takes what the pace allows.
     if let Some(left) = o.left
-        && !o.alone
+        && o.others != Some(0.0)
     {
         let others = o.others.unwrap_or(rate);
         let share = left as f64 * rate / (rate + others);
@@ -109,7 +140,6 @@ mod tests {
             last,
             left,
             others,
-            alone: false,
         }
     }
 
@@ -138,11 +168,8 @@ mod tests {
         );
         // Unmeasured others count as fast as the device: half.
         assert_eq!(device_claim(outlook(Some((50, 0.5)), Some(40), None)), 20);
-        // Alone, it takes what the pace allows.
-        let alone = Outlook {
-            alone: true,
-            ..outlook(Some((50, 0.5)), Some(40), Some(300.0))
-        };
+        // Alone (no other worker), it takes what the pace allows.
+        let alone = outlook(Some((50, 0.5)), Some(40), Some(0.0));
         assert_eq!(device_claim(alone), 50);
         // Nothing left still claims one unit (the claim then finds the run's end).
         assert_eq!(device_claim(outlook(Some((50, 0.5)), Some(0), None)), 1);

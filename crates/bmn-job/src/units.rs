@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::pace::{Claims, Outlook, Rates, Worker, device_claim};
+use crate::pace::{Claims, Rates, Worker};
 
 /// How often `progress` is called when no unit finishes.
 const TICK: Duration = Duration::from_millis(200);
@@ -88,27 +88,9 @@ pub fn run_unit_blocks<S: Send>(
             scope.spawn(move || {
                 let mut last = None;
                 while !stopped() {
-                    let size = match (claims, worker) {
-                        (Claims::Each(n), _) => n.max(1),
-                        (_, Worker::Cpu) => 1,
-                        (Claims::Paced { max, shared }, Worker::Device) => {
-                            let next = claimed.load(Ordering::Relaxed);
-                            let others = if shared {
-                                Some(rates.cpu() * (threads - 1) as f64).filter(|&r| r > 0.0)
-                            } else {
-                                last.map(|(u, s): (u64, f64)| {
-                                    u as f64 / s.max(1e-9) * (threads - 1) as f64
-                                })
-                            };
-                            device_claim(Outlook {
-                                max: max.max(1),
-                                last,
-                                left: (end != u64::MAX).then(|| end.saturating_sub(next)),
-                                others,
-                                alone: threads == 1,
-                            })
-                        }
-                    };
+                    let next = claimed.load(Ordering::Relaxed);
+                    let left = (end != u64::MAX).then(|| end.saturating_sub(next));
+                    let size = claims.next_size(worker, last, left, rates, threads);
                     let start = claimed.fetch_add(size, Ordering::Relaxed);
                     if start >= end {
                         break;
