@@ -5,11 +5,11 @@
 //! Why a hand-written step (measured, Zen 4, kernel_speed 1e6 deals, CPU time): the
 //! auto-vectorised `QueueLanes::step` loads and stores its 13 arrays on every step and builds
 //! the event bitmask lane by lane in vector registers (about 135 instructions per 8 lanes);
-//! here a step is about 60 vector instructions on values that stay in registers, the event
+//! here a step is about 55 vector instructions on values that stay in registers, the event
 //! masks come straight from `k` registers, and the state is touched in memory only when a
-//! lane finishes. Other savings: the trailing-zero counts are `vpopcnt((x - 1) & !x)` (3
-//! instructions instead of 4), cards and tricks share one word (one masked add), the pile is
-//! kept XOR-ed with 1 (saving the `^ 1` at each payoff), and the winner is left in `xid` (no
+//! lane finishes. The step's own shape (top-first masks, issue 52) is explained at `step`;
+//! other savings: cards and tricks share one word (one masked add), the pile queue is kept
+//! XOR-ed with 1 (saving the `^ 1` at each payoff), and the winner is left in `xid` (no
 //! event word).
 //!
 //! Why streaming: on reduced decks a lane finishes every ~25 steps, so a scalar refill that
@@ -73,8 +73,11 @@ macro_rules! stream_kernel {
                 a
             };
 
-            /// One vector of lanes, as `QueueLanes` with `pm` and `pq` XOR-ed with 1 and
-            /// `ctr` holding `cards | tricks << $shift`. `xid` holds the winner after a
+            /// One vector of lanes, as `QueueLanes` but with the masks top card first
+            /// (card `i` at bit `BITS - 1 - i`, the sentinel below the last card), the pile
+            /// mask likewise without a sentinel, the pile queue XOR-ed with 1 and rotated right
+            /// by one (its base at the top bit, `ps` counting from `BITS - 1`), and `ctr`
+            /// holding `cards | tricks << $shift`. `xid` holds the winner after a
             /// finishing step.
             #[derive(Clone, Copy)]
             struct Lanes {
@@ -97,11 +100,11 @@ macro_rules! stream_kernel {
             #[derive(Clone, Copy)]
             struct Consts {
                 one: __m512i,
-                all: __m512i,
                 three: __m512i,
                 seven: __m512i,
                 nine: __m512i,
-                top_index: __m512i,
+                /// Where the pile queue's marker starts: `BITS - 1`, one below bit 0.
+                ps0: __m512i,
                 trick: __m512i,
                 max: __m512i,
                 top: __m512i,
@@ -114,13 +117,13 @@ macro_rules! stream_kernel {
                 // Empty stacks: an idle lane reports "out" on every step, masked off by
                 // the driver.
                 Lanes {
-                    xm: c.one,
+                    xm: c.top,
                     xq: c.one,
-                    ym: c.one,
+                    ym: c.top,
                     yq: c.one,
-                    pm: c.one,
+                    pm: _mm512_setzero_si512(),
                     pq: _mm512_setzero_si512(),
-                    ps: _mm512_setzero_si512(),
+                    ps: c.ps0,
                     m: _mm512_setzero_si512(),
                     v: _mm512_setzero_si512(),
                     xid: 0,
@@ -129,74 +132,79 @@ macro_rules! stream_kernel {
             }
 
             /// `QueueLanes::step` on every lane; returns the masks of lanes that finished
-            /// and of lanes that reached the cap. Comments give the scalar names.
+            /// and of lanes that reached the cap (or finished on that step: the driver,
+            /// which runs only when some lane ends, gives finishing precedence). Comments
+            /// give the scalar names.
+            ///
+            /// Why this shape (issue 52): top-first masks make each event one `lzcnt`
+            /// (the trailing-zero count took three instructions) and each lay one `sllv`
+            /// (a rotation and a clear before), and a lane is out when its shifted mask is
+            /// zero. A lane that ends is refilled before its state is read again, so every
+            /// mask below may treat it as it likes: that folds the roles' swap, the
+            /// winner, the pops and the pile's reset into the few masks the step computes
+            /// anyway (`act_y`, `payoff`), where the compiler otherwise moved mask logic
+            /// through general registers. What a payoff needs from y is read from the
+            /// state the step started with (y lays nothing in a payoff), off the critical
+            /// path. Single bits are placed by rotations, which take any count, where
+            /// `srlv` gets a range check from stdarch (a compare and a masked move).
             #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq")]
             #[inline]
             fn step(s: &mut Lanes, c: &Consts) -> ($mask, $mask) {
                 let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
-                // Trailing-zero counts: popcnt((x - 1) & !x). Masks always hold their
-                // sentinel.
-                let (xm1, ym1) = (add(xm, c.all), add(ym, c.all));
-                let kx = popcnt(_mm512_andnot_si512(xm, xm1));
-                let ky = popcnt(_mm512_andnot_si512(ym, ym1));
+                // First event of each stack: its first penalty card or its sentinel.
+                let kx = lzcnt(xm);
+                let ky = lzcnt(ym);
                 let opening = testn(v, v);
                 let act_y = cmplt(opening, ky, kx);
                 let k = blend(act_y, kx, ky);
+                // kx >= v > 0 as one compare: v - 1 wraps in the opening.
+                let payoff = cmpgt(kx, sub(v, c.one));
+                let going = !payoff;
+                // pos = m + before, before = kx in a payment, 2k + act_y in the opening;
+                // y lays ry = before - k: k + act_y in the opening, none in a payment.
+                let pos0 = add(m, k);
+                let pos = mask_add(pos0, opening, pos0, k);
+                let pos = mask_add(pos, act_y, pos, c.one);
+                let ry = sub(pos, pos0);
+                // x lays v in a payoff, else k + 1.
+                let rx = blend(payoff, add(k, c.one), v);
                 let aq = blend(act_y, xq, yq);
-                let payoff = cmpge(!opening, kx, v);
-                // The actor's first event is its sentinel iff its mask is a power of two.
-                let empty_x = testn(xm, xm1);
-                let empty_y = testn(ym, ym1);
-                let out = !payoff & ((act_y & empty_y) | (!act_y & empty_x));
-                let pen = !(payoff | out);
-                // before = kx in a payment, 2k + act_y in the opening (k = kx in a
-                // payment).
-                let before = mask_add(k, opening, k, k);
-                let before = mask_add(before, act_y, before, c.one);
                 let w = _mm512_and_si512(aq, c.seven);
-                let pos = add(m, before);
-                let pm = mask_xor(s.pm, pen, s.pm, rolv(c.one, pos));
-                let pq = mask_xor(s.pq, pen, s.pq, rolv(_mm512_xor_si512(w, c.nine), s.ps));
-                let ps = mask_add(s.ps, pen, s.ps, c.three);
-                let k1 = add(k, c.one);
-                let rx = blend(payoff, k1, v);
-                let ry = mask_mov(maskz_mov(opening, k), act_y, k1);
-                // The low `rx` bits of `xm` hold at most the laid penalty card, at
-                // `rx - 1`, so the shift is a rotation that moves that bit to the top,
-                // then cleared (no card sits at the top bit in a running game); likewise
-                // for y. Rotations, unlike `srlv`, need no compare against the width
-                // around them (stdarch writes the shifts as generic SIMD with an explicit
-                // range check).
-                let xm2 = _mm512_andnot_si512(c.top, rorv(xm, rx));
-                let mut ym2 = _mm512_andnot_si512(c.top, rorv(ym, ry));
-                let xq2 = mask_srli::<3>(xq, pen & !act_y, xq);
-                let mut yq2 = mask_srli::<3>(yq, pen & act_y, yq);
-                let add_m = mask_add(before, pen, before, c.one);
-                let m2 = add(m, mask_mov(add_m, payoff, v));
-                // Payoff: y takes the pile (its mask gains the sentinel at m2) under its
-                // stack.
-                let ny = sub(c.top_index, lzcnt(ym2));
-                let pile = _mm512_or_si512(pm, rolv(c.one, m2));
-                ym2 = mask_xor(ym2, payoff, ym2, rolv(pile, ny));
-                let qy = sub(c.top_index, lzcnt(yq2));
-                yq2 = mask_xor(yq2, payoff, yq2, rolv(pq, qy));
-                let ends_trick = payoff | out;
-                s.ctr = mask_add(s.ctr, ends_trick, s.ctr, add(m2, c.trick));
-                let finished = out | cmpeq(payoff, xm2, c.one);
-                let capped = cmpge(payoff & !finished, s.ctr, c.max);
-                let swap = (pen & !act_y) | payoff;
-                // The winner is y after a payoff (swap), the actor's opponent when it is
-                // out.
-                s.xid ^= swap | (out & !act_y);
-                s.pm = mask_mov(pm, payoff, c.one);
-                s.pq = maskz_mov(!payoff, pq);
-                s.ps = maskz_mov(!payoff, ps);
-                s.m = maskz_mov(!payoff, m2);
-                s.v = maskz_mov(pen, w);
-                s.xm = blend(swap, xm2, ym2);
-                s.ym = blend(swap, ym2, xm2);
-                s.xq = blend(swap, xq2, yq2);
-                s.yq = blend(swap, yq2, xq2);
+                let xm2 = sllv(xm, rx);
+                let ym2 = sllv(ym, ry);
+                // The actor laid past its sentinel (the other player's shifted mask keeps
+                // its sentinel, and in a payoff x keeps its own).
+                let out = testn(min(xm2, ym2), min(xm2, ym2));
+                // The actor's penalty card leaves its queue. x's is popped on every lane
+                // without a payoff, and the unpopped one kept where y acted (below).
+                let xq2 = mask_srli::<3>(xq, going, xq);
+                let yq2 = mask_srli::<3>(yq, act_y, yq);
+                // Cards on the pile when the trick ends: m + v in a payoff, pos when out.
+                let cm = mask_add(pos, payoff, m, v);
+                // Payoff: y takes the pile under its stack. The pile (with its sentinel
+                // at `cm`) rotated so that its top bit lands on y's sentinel, at the
+                // count of y's bits up to its sentinel; the pile queue rotated right to
+                // y's queue marker.
+                let pile = _mm512_ternarylogic_epi64::<0xbe>(s.pm, c.top, rorv(c.top, cm));
+                let to_sentinel = popcnt(_mm512_xor_si512(ym, sub(ym, c.one)));
+                let ym3 = mask_xor(ym2, payoff, ym2, rolv(pile, to_sentinel));
+                let yq3 = mask_xor(yq2, payoff, yq2, rorv(s.pq, lzcnt(yq)));
+                // The penalty card goes onto the pile; a payoff empties it.
+                s.pm = maskz_xor(going, s.pm, rorv(c.top, pos));
+                s.pq = maskz_xor(going, s.pq, rolv(_mm512_xor_si512(w, c.nine), s.ps));
+                s.ps = mask_add(c.ps0, going, s.ps, c.three);
+                s.m = maskz_add(going, pos, c.one);
+                s.v = maskz_mov(going, w);
+                s.ctr = mask_add(s.ctr, payoff | out, s.ctr, add(cm, c.trick));
+                let finished = out | cmpeq(payoff, xm2, c.top);
+                let capped = cmpge(payoff, s.ctr, c.max);
+                // Unless y acted, the roles swap: after x's penalty card and after a
+                // payoff. The winner: y after a payoff, the actor's opponent when out.
+                s.xid = !(s.xid ^ act_y);
+                s.xm = blend(act_y, ym3, xm2);
+                s.ym = blend(act_y, xm2, ym3);
+                s.xq = blend(act_y, yq3, xq);
+                s.yq = blend(act_y, xq2, yq3);
                 (finished, capped)
             }
 
@@ -204,13 +212,24 @@ macro_rules! stream_kernel {
             #[target_feature(enable = "avx512f")]
             #[inline]
             fn reset(s: &mut Lanes, fresh: $mask, c: &Consts) {
-                s.pm = mask_mov(s.pm, fresh, c.one);
+                s.pm = maskz_mov(!fresh, s.pm);
                 s.pq = maskz_mov(!fresh, s.pq);
-                s.ps = maskz_mov(!fresh, s.ps);
+                s.ps = mask_mov(s.ps, fresh, c.ps0);
                 s.m = maskz_mov(!fresh, s.m);
                 s.v = maskz_mov(!fresh, s.v);
                 s.xid &= !fresh;
                 s.ctr = maskz_mov(!fresh, s.ctr);
+            }
+
+            /// `x`, which the compiler can no longer see through: kept as a constant,
+            /// `1` let it turn each masked add of one into a mask widened to a vector, a
+            /// shift and a subtraction (three instructions for one).
+            #[target_feature(enable = "avx512f")]
+            #[inline]
+            fn opaque(mut x: __m512i) -> __m512i {
+                // SAFETY: an empty template that leaves the register as it is.
+                unsafe { core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack)) };
+                x
             }
 
             /// This width's buffers.
@@ -230,10 +249,10 @@ macro_rules! stream_kernel {
                 const FIELDS: u64 = 0x0707_0707_0707_0707;
                 let (len, split) = (job.deal_len, job.split);
                 debug_assert!(0 < split && split < len && len <= 64);
-                for v in [&mut e.xm, &mut e.xq, &mut e.ym, &mut e.yq] {
-                    // Past the deals: empty stacks (an idle lane's).
+                // Past the deals: empty stacks (an idle lane's).
+                for (v, empty) in [(&mut e.xm, TOP), (&mut e.xq, 1), (&mut e.ym, TOP), (&mut e.yq, 1)] {
                     v.clear();
-                    v.resize(n + $lanes, 1);
+                    v.resize(n + $lanes, empty);
                 }
                 let all = u64::MAX >> (64 - len);
                 let first = (1u64 << split) - 1;
@@ -260,10 +279,11 @@ macro_rules! stream_kernel {
                         | (_pext_u64(c1, FIELDS) << 24)
                         | (_pext_u64(c2, FIELDS) << 48);
                     let (sx, sy) = (3 * mine, 3 * (total - mine));
-                    // The bounds above keep every word below `BITS` bits.
-                    *xm = ((pen & first) | (1 << split)) as $t;
+                    // The bounds above keep every word below `BITS` bits; the masks are
+                    // reversed to put the top card at the top bit.
+                    *xm = (((pen & first) | (1 << split)) as $t).reverse_bits();
                     *xq = ((q & ((1u64 << sx) - 1)) | (1 << sx)) as $t;
-                    *ym = ((pen >> split) | (1 << (len - split))) as $t;
+                    *ym = (((pen >> split) | (1 << (len - split))) as $t).reverse_bits();
                     *yq = ((q >> sx) | (1 << sy)) as $t;
                 }
                 true
@@ -340,12 +360,11 @@ macro_rules! stream_kernel {
                     idx.resize(n + $lanes, 0);
                 }
                 let c = Consts {
-                    one: set1(1),
-                    all: set1(-1),
+                    one: opaque(set1(1)),
                     three: set1(3),
                     seven: set1(7),
                     nine: set1(9),
-                    top_index: set1((BITS - 1) as _),
+                    ps0: set1((BITS - 1) as _),
                     trick: set1(1 << $shift),
                     max: set1((<$t>::from(job.max_tricks) << $shift) as _),
                     top: set1(TOP as _),
@@ -388,7 +407,8 @@ macro_rules! stream_kernel {
                         // (measured, reduced deals: 84-88 -> 78-80 ns a game).
                         if ended != 0 {
                             let k = ended & live[$j];
-                            let word = mask_or(st[$j].ctr, cap, st[$j].ctr, capped_flag);
+                            let word =
+                                mask_or(st[$j].ctr, cap & !fin, st[$j].ctr, capped_flag);
                             let word = mask_or(word, st[$j].xid & fin, word, winner_flag);
                             // SAFETY: `done + popcnt(k) <= n`, both arrays hold
                             // `n + $lanes` entries.
@@ -443,12 +463,14 @@ stream_kernels!(
     set1: _mm512_set1_epi64 / _mm512_set1_epi32,
     add: _mm512_add_epi64 / _mm512_add_epi32,
     sub: _mm512_sub_epi64 / _mm512_sub_epi32,
+    min: _mm512_min_epu64 / _mm512_min_epu32,
     mask_add: _mm512_mask_add_epi64 / _mm512_mask_add_epi32,
     popcnt: _mm512_popcnt_epi64 / _mm512_popcnt_epi32,
     lzcnt: _mm512_lzcnt_epi64 / _mm512_lzcnt_epi32,
     testn: _mm512_testn_epi64_mask / _mm512_testn_epi32_mask,
     cmplt: _mm512_mask_cmplt_epu64_mask / _mm512_mask_cmplt_epu32_mask,
     cmpge: _mm512_mask_cmpge_epu64_mask / _mm512_mask_cmpge_epu32_mask,
+    cmpgt: _mm512_cmpgt_epu64_mask / _mm512_cmpgt_epu32_mask,
     cmpeq: _mm512_mask_cmpeq_epi64_mask / _mm512_mask_cmpeq_epi32_mask,
     blend: _mm512_mask_blend_epi64 / _mm512_mask_blend_epi32,
     mask_mov: _mm512_mask_mov_epi64 / _mm512_mask_mov_epi32,
@@ -456,6 +478,9 @@ stream_kernels!(
     mask_xor: _mm512_mask_xor_epi64 / _mm512_mask_xor_epi32,
     mask_or: _mm512_mask_or_epi64 / _mm512_mask_or_epi32,
     rolv: _mm512_rolv_epi64 / _mm512_rolv_epi32,
+    sllv: _mm512_sllv_epi64 / _mm512_sllv_epi32,
+    maskz_add: _mm512_maskz_add_epi64 / _mm512_maskz_add_epi32,
+    maskz_xor: _mm512_maskz_xor_epi64 / _mm512_maskz_xor_epi32,
     rorv: _mm512_rorv_epi64 / _mm512_rorv_epi32,
     mask_srli: _mm512_mask_srli_epi64 / _mm512_mask_srli_epi32,
     expand: _mm512_mask_expand_epi64 / _mm512_mask_expand_epi32,
