@@ -212,3 +212,36 @@ fn a_batch_that_outgrows_the_narrow_lanes_midway() {
         assert_eq!(out, expected, "{}", kernel.name());
     }
 }
+
+/// Every batch kernel against the portable one (itself checked against the oracle above) on
+/// millions of dealt games: the standard deck (the wide lanes' long games), Camicia's deck
+/// and Paulhus's n = 16 deck (the narrow lanes' short ones), in batches of the search's size.
+#[test]
+fn millions_of_dealt_games_agree_with_the_portable_kernel() {
+    for (cards, count) in [
+        (STANDARD_DECK.to_vec(), 2_000_000),
+        (deck(28, 4, &[1, 2, 3]), 1_000_000),
+        (deck(16, 2, &[1, 2, 3, 4]), 1_000_000),
+    ] {
+        let n = cards.len();
+        let mut flat = vec![0u8; 65_536 * n];
+        let mut want = vec![Played::default(); 65_536];
+        let mut got = want.clone();
+        for first in (0..count).step_by(65_536) {
+            deal_range(52, first as u64, &cards, &mut flat);
+            play_many(Kernel::Portable, &flat, n, n / 2, 3000, &mut want);
+            for kernel in Kernel::all_available() {
+                play_many(kernel, &flat, n, n / 2, 3000, &mut got);
+                if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+                    panic!(
+                        "{} on {:?}: {:?}, portable {:?}",
+                        kernel.name(),
+                        &flat[i * n..(i + 1) * n],
+                        got[i],
+                        want[i]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -75,7 +75,8 @@ macro_rules! stream_kernel {
 
             /// One vector of lanes, as `QueueLanes` but with the masks top card first
             /// (card `i` at bit `BITS - 1 - i`, the sentinel below the last card), the pile
-            /// mask likewise without a sentinel, the pile queue XOR-ed with 1 and rotated right
+            /// mask likewise without a sentinel and XOR-ed with the top bit (which then
+            /// clears the taker's sentinel), the pile queue XOR-ed with 1 and rotated right
             /// by one (its base at the top bit, `ps` counting from `BITS - 1`), and `ctr`
             /// holding `cards | tricks << $shift`. `xid` holds the winner after a
             /// finishing step.
@@ -121,7 +122,7 @@ macro_rules! stream_kernel {
                     xq: c.one,
                     ym: c.top,
                     yq: c.one,
-                    pm: _mm512_setzero_si512(),
+                    pm: c.top,
                     pq: _mm512_setzero_si512(),
                     ps: c.ps0,
                     m: _mm512_setzero_si512(),
@@ -131,80 +132,94 @@ macro_rules! stream_kernel {
                 }
             }
 
-            /// `QueueLanes::step` on every lane; returns the masks of lanes that finished
-            /// and of lanes that reached the cap (or finished on that step: the driver,
-            /// which runs only when some lane ends, gives finishing precedence). Comments
-            /// give the scalar names.
+            /// One step on every lane: a penalty card (or a player out of cards), and the
+            /// payoff that follows it at once when the payer's next cards are all plain,
+            /// where `QueueLanes::step` takes a second step for it. Returns the masks of
+            /// lanes that finished and of lanes that reached the cap (or finished on that
+            /// step: the driver, which runs only when some lane ends, gives finishing
+            /// precedence). Comments give the scalar names.
             ///
-            /// Why this shape (issue 52): top-first masks make each event one `lzcnt`
-            /// (the trailing-zero count took three instructions) and each lay one `sllv`
-            /// (a rotation and a clear before), and a lane is out when its shifted mask is
-            /// zero. A lane that ends is refilled before its state is read again, so every
-            /// mask below may treat it as it likes: that folds the roles' swap, the
-            /// winner, the pops and the pile's reset into the few masks the step computes
-            /// anyway (`act_y`, `payoff`), where the compiler otherwise moved mask logic
-            /// through general registers. What a payoff needs from y is read from the
-            /// state the step started with (y lays nothing in a payoff), off the critical
-            /// path. Single bits are placed by rotations, which take any count, where
-            /// `srlv` gets a range check from stdarch (a compare and a masked move).
+            /// Why this shape (issue 52, measured in BENCHMARKS.md): a standard game is
+            /// about 79 penalty cards and 35 tricks, and 31% of the old steps were payoffs
+            /// that computed a penalty card for nothing (and the other steps a payoff for
+            /// nothing); here each step does both, 1.45 events a step, for about 69
+            /// instructions where the old step took about 100 for one. Top-first masks
+            /// make each event one `lzcnt` (the trailing-zero count took three
+            /// instructions) and each lay one `sllv` (a rotation and a clear before), and
+            /// a lane is out when its shifted mask is zero. A lane that ends is refilled
+            /// before its state is read again, so the masks may treat it as they like:
+            /// that folds the roles, the winner and the pile's reset into the few masks
+            /// the step computes anyway (`act_y`, `payoff`), where the compiler otherwise
+            /// moved mask logic through general registers. Single bits are placed by
+            /// rotations, which take any count, where `srlv` gets a range check from
+            /// stdarch (a compare and a masked move).
             #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq")]
             #[inline]
             fn step(s: &mut Lanes, c: &Consts) -> ($mask, $mask) {
                 let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
-                // First event of each stack: its first penalty card or its sentinel.
+                // The event: the first penalty card (or missing card) in the opening or the
+                // payment. A payment never ends in a payoff here: the step that set the
+                // debt played the payoff if there was one.
                 let kx = lzcnt(xm);
                 let ky = lzcnt(ym);
                 let opening = testn(v, v);
                 let act_y = cmplt(opening, ky, kx);
                 let k = blend(act_y, kx, ky);
-                // kx >= v > 0 as one compare: v - 1 wraps in the opening.
-                let payoff = cmpgt(kx, sub(v, c.one));
-                let going = !payoff;
                 // pos = m + before, before = kx in a payment, 2k + act_y in the opening;
-                // y lays ry = before - k: k + act_y in the opening, none in a payment.
+                // y lays ry = before - k: k + act_y in the opening, none in a payment; x
+                // lays k + 1.
                 let pos0 = add(m, k);
                 let pos = mask_add(pos0, opening, pos0, k);
                 let pos = mask_add(pos, act_y, pos, c.one);
                 let ry = sub(pos, pos0);
-                // x lays v in a payoff, else k + 1.
-                let rx = blend(payoff, add(k, c.one), v);
-                let aq = blend(act_y, xq, yq);
-                let w = _mm512_and_si512(aq, c.seven);
-                let xm2 = sllv(xm, rx);
+                let xm2 = sllv(xm, add(k, c.one));
                 let ym2 = sllv(ym, ry);
                 // The actor laid past its sentinel (the other player's shifted mask keeps
-                // its sentinel, and in a payoff x keeps its own).
+                // its sentinel).
                 let out = testn(min(xm2, ym2), min(xm2, ym2));
-                // The actor's penalty card leaves its queue. x's is popped on every lane
-                // without a payoff, and the unpopped one kept where y acted (below).
-                let xq2 = mask_srli::<3>(xq, going, xq);
-                let yq2 = mask_srli::<3>(yq, act_y, yq);
-                // Cards on the pile when the trick ends: m + v in a payoff, pos when out.
-                let cm = mask_add(pos, payoff, m, v);
-                // Payoff: y takes the pile under its stack. The pile (with its sentinel
-                // at `cm`) rotated so that its top bit lands on y's sentinel, at the
-                // count of y's bits up to its sentinel; the pile queue rotated right to
-                // y's queue marker.
-                let pile = _mm512_ternarylogic_epi64::<0xbe>(s.pm, c.top, rorv(c.top, cm));
-                let to_sentinel = popcnt(_mm512_xor_si512(ym, sub(ym, c.one)));
-                let ym3 = mask_xor(ym2, payoff, ym2, rolv(pile, to_sentinel));
-                let yq3 = mask_xor(yq2, payoff, yq2, rorv(s.pq, lzcnt(yq)));
-                // The penalty card goes onto the pile; a payoff empties it.
-                s.pm = maskz_xor(going, s.pm, rorv(c.top, pos));
-                s.pq = maskz_xor(going, s.pq, rolv(_mm512_xor_si512(w, c.nine), s.ps));
-                s.ps = mask_add(c.ps0, going, s.ps, c.three);
-                s.m = maskz_add(going, pos, c.one);
-                s.v = maskz_mov(going, w);
-                s.ctr = mask_add(s.ctr, payoff | out, s.ctr, add(cm, c.trick));
-                let finished = out | cmpeq(payoff, xm2, c.top);
+                // The actor (a) laid a penalty card worth w; the other player (b) owes w.
+                let aq = blend(act_y, xq, yq);
+                let w = _mm512_and_si512(aq, c.seven);
+                let am = blend(act_y, xm2, ym2);
+                let bm = blend(act_y, ym2, xm2);
+                let aq2 = srli::<3>(aq);
+                let bq = blend(act_y, yq, xq);
+                // The pile with the penalty card on it.
+                let card = rorv(c.top, pos);
+                let pq1 = _mm512_xor_si512(s.pq, rolv(_mm512_xor_si512(w, c.nine), s.ps));
+                let m1 = add(pos, c.one);
+                // The payoff in the same step: b's first w cards are plain.
+                let payoff = cmpge(!out, lzcnt(bm), w);
+                let bm3 = mask_sllv(bm, payoff, bm, w);
+                // Cards on the pile when the trick ends: pos + 1 + w in a payoff, pos when
+                // out.
+                let cm = mask_add(pos, payoff, m1, w);
+                // Payoff: a takes the pile under its stack. The pile (with its sentinel
+                // at `cm`) rotated so that its top bit lands on a's sentinel, at the
+                // count of a's bits up to its sentinel; the pile queue rotated right to
+                // a's queue marker.
+                let pile = _mm512_ternarylogic_epi64::<0xbe>(s.pm, card, rorv(c.top, cm));
+                let to_sentinel = popcnt(_mm512_xor_si512(am, sub(am, c.one)));
+                let am3 = mask_xor(am, payoff, am, rolv(pile, to_sentinel));
+                let aq3 = mask_xor(aq2, payoff, aq2, rorv(pq1, lzcnt(aq2)));
+                let ends = payoff | out;
+                s.ctr = mask_add(s.ctr, ends, s.ctr, add(cm, c.trick));
+                let finished = out | cmpeq(payoff, bm3, c.top);
                 let capped = cmpge(payoff, s.ctr, c.max);
-                // Unless y acted, the roles swap: after x's penalty card and after a
-                // payoff. The winner: y after a payoff, the actor's opponent when out.
-                s.xid = !(s.xid ^ act_y);
-                s.xm = blend(act_y, ym3, xm2);
-                s.ym = blend(act_y, xm2, ym3);
-                s.xq = blend(act_y, yq3, xq);
-                s.yq = blend(act_y, xq2, yq3);
+                // A payoff empties the pile and a leads; otherwise b pays next.
+                let going = !payoff;
+                s.pm = mask_xor(c.top, going, s.pm, card);
+                s.pq = maskz_mov(going, pq1);
+                s.ps = mask_add(c.ps0, going, s.ps, c.three);
+                s.m = maskz_mov(going, m1);
+                s.v = maskz_mov(going, w);
+                // x is a after a payoff, b otherwise; the winner is a after a payoff, b
+                // when a is out.
+                s.xid = !(s.xid ^ act_y ^ payoff);
+                s.xm = blend(payoff, bm3, am3);
+                s.ym = blend(payoff, am3, bm3);
+                s.xq = blend(payoff, bq, aq3);
+                s.yq = blend(payoff, aq3, bq);
                 (finished, capped)
             }
 
@@ -212,7 +227,7 @@ macro_rules! stream_kernel {
             #[target_feature(enable = "avx512f")]
             #[inline]
             fn reset(s: &mut Lanes, fresh: $mask, c: &Consts) {
-                s.pm = maskz_mov(!fresh, s.pm);
+                s.pm = mask_mov(s.pm, fresh, c.top);
                 s.pq = maskz_mov(!fresh, s.pq);
                 s.ps = mask_mov(s.ps, fresh, c.ps0);
                 s.m = maskz_mov(!fresh, s.m);
@@ -470,7 +485,6 @@ stream_kernels!(
     testn: _mm512_testn_epi64_mask / _mm512_testn_epi32_mask,
     cmplt: _mm512_mask_cmplt_epu64_mask / _mm512_mask_cmplt_epu32_mask,
     cmpge: _mm512_mask_cmpge_epu64_mask / _mm512_mask_cmpge_epu32_mask,
-    cmpgt: _mm512_cmpgt_epu64_mask / _mm512_cmpgt_epu32_mask,
     cmpeq: _mm512_mask_cmpeq_epi64_mask / _mm512_mask_cmpeq_epi32_mask,
     blend: _mm512_mask_blend_epi64 / _mm512_mask_blend_epi32,
     mask_mov: _mm512_mask_mov_epi64 / _mm512_mask_mov_epi32,
@@ -479,10 +493,9 @@ stream_kernels!(
     mask_or: _mm512_mask_or_epi64 / _mm512_mask_or_epi32,
     rolv: _mm512_rolv_epi64 / _mm512_rolv_epi32,
     sllv: _mm512_sllv_epi64 / _mm512_sllv_epi32,
-    maskz_add: _mm512_maskz_add_epi64 / _mm512_maskz_add_epi32,
-    maskz_xor: _mm512_maskz_xor_epi64 / _mm512_maskz_xor_epi32,
     rorv: _mm512_rorv_epi64 / _mm512_rorv_epi32,
-    mask_srli: _mm512_mask_srli_epi64 / _mm512_mask_srli_epi32,
+    srli: _mm512_srli_epi64 / _mm512_srli_epi32,
+    mask_sllv: _mm512_mask_sllv_epi64 / _mm512_mask_sllv_epi32,
     expand: _mm512_mask_expand_epi64 / _mm512_mask_expand_epi32,
     compress: _mm512_maskz_compress_epi64 / _mm512_maskz_compress_epi32,
 );
