@@ -143,83 +143,82 @@ fn select(m: __m256i, a: __m256i, b: __m256i) -> __m256i {
     _mm256_blendv_epi8(a, b, m)
 }
 
-/// `QueueLanes::step` on every lane; returns the lanes that finished and those that reached
-/// the cap. Comments give the scalar names.
+/// One step on every lane: a penalty card (or a player out of cards), and the payoff that
+/// follows it at once when the payer's next cards are all plain, as the AVX-512 step does
+/// (issue 52: 1.45 events a step where `QueueLanes::step` plays one). Returns the lanes that
+/// finished and those that reached the cap. Comments give the scalar names.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
     let zero = _mm256_setzero_si256();
-    // Lowest set bits: each stack's first event (masks always hold their sentinel).
-    let bx = _mm256_and_si256(xm, _mm256_sub_epi64(zero, xm));
-    let by = _mm256_and_si256(ym, _mm256_sub_epi64(zero, ym));
-    let kx = log2(bx, c);
-    let ky = log2(by, c);
+    let all = _mm256_cmpeq_epi64(zero, zero);
+    // The event: the first penalty card (or missing card) in the opening or the payment. A
+    // payment never ends in a payoff here: the step that set the debt played the payoff if
+    // there was one. Lowest set bits: each stack's first event (masks always hold their
+    // sentinel).
+    let kx = log2(_mm256_and_si256(xm, _mm256_sub_epi64(zero, xm)), c);
+    let ky = log2(_mm256_and_si256(ym, _mm256_sub_epi64(zero, ym)), c);
     let opening = _mm256_cmpeq_epi64(v, zero);
     let act_y = _mm256_and_si256(opening, _mm256_cmpgt_epi64(kx, ky));
     let k = select(act_y, kx, ky);
+    // before = kx in a payment, 2k + act_y in the opening; y lays ry = before - k, x lays
+    // k + 1 (act_y lanes are -1).
+    let ry = _mm256_sub_epi64(_mm256_and_si256(opening, k), act_y);
+    let pos = _mm256_add_epi64(_mm256_add_epi64(m, k), ry);
+    let xm2 = _mm256_srlv_epi64(xm, _mm256_add_epi64(k, c.one));
+    let ym2 = _mm256_srlv_epi64(ym, ry);
+    // The actor (a) laid a penalty card worth w, or laid past its sentinel (out); the other
+    // player (b) owes w.
+    let am = select(act_y, xm2, ym2);
+    let bm = select(act_y, ym2, xm2);
+    let out = _mm256_cmpeq_epi64(am, zero);
     let aq = select(act_y, xq, yq);
-    // payoff = !opening & kx >= v.
-    let all = _mm256_cmpeq_epi64(zero, zero);
-    let payoff = _mm256_xor_si256(_mm256_or_si256(opening, _mm256_cmpgt_epi64(v, kx)), all);
-    // The actor's first event is its sentinel iff the mask is its lowest bit.
-    let empty = select(
-        act_y,
-        _mm256_cmpeq_epi64(xm, bx),
-        _mm256_cmpeq_epi64(ym, by),
-    );
-    let out = _mm256_andnot_si256(payoff, empty);
-    let ends = _mm256_or_si256(payoff, out);
-    let pen = _mm256_xor_si256(ends, all);
-    let pen_x = _mm256_andnot_si256(act_y, pen);
-    let pen_y = _mm256_and_si256(act_y, pen);
-    // before = kx in a payment, 2k + act_y in the opening (k = kx in a payment); act_y
-    // lanes are -1.
-    let opening_k = _mm256_and_si256(opening, k);
-    let before = _mm256_sub_epi64(_mm256_add_epi64(k, opening_k), act_y);
     let w = _mm256_and_si256(aq, c.seven);
-    let pos = _mm256_add_epi64(m, before);
-    let pm = _mm256_xor_si256(s.pm, _mm256_and_si256(pen, _mm256_sllv_epi64(c.one, pos)));
-    let pushed = _mm256_sllv_epi64(_mm256_xor_si256(w, c.nine), s.ps);
-    let pq = _mm256_xor_si256(s.pq, _mm256_and_si256(pen, pushed));
-    let ps = _mm256_add_epi64(s.ps, _mm256_and_si256(pen, c.three));
-    let k1 = _mm256_add_epi64(k, c.one);
-    let rx = select(payoff, k1, v);
-    let ry = select(act_y, opening_k, k1);
-    let xm2 = _mm256_srlv_epi64(xm, rx);
-    let mut ym2 = _mm256_srlv_epi64(ym, ry);
-    let xq2 = select(pen_x, xq, _mm256_srli_epi64::<3>(xq));
-    let mut yq2 = select(pen_y, yq, _mm256_srli_epi64::<3>(yq));
-    // pen lanes are -1: the penalty card itself is one more card on the pile.
-    let add_m = _mm256_sub_epi64(before, pen);
-    let m2 = _mm256_add_epi64(m, select(payoff, add_m, v));
-    // Payoff: y takes the pile (its mask gains the sentinel at m2) under its stack, at its
+    let aq2 = _mm256_srli_epi64::<3>(aq);
+    let bq = select(act_y, yq, xq);
+    // The pile with the penalty card on it.
+    let pm1 = _mm256_xor_si256(s.pm, _mm256_sllv_epi64(c.one, pos));
+    let pq1 = _mm256_xor_si256(s.pq, _mm256_sllv_epi64(_mm256_xor_si256(w, c.nine), s.ps));
+    let m1 = _mm256_add_epi64(pos, c.one);
+    // The payoff in the same step: b's first w cards are plain.
+    let kb = log2(_mm256_and_si256(bm, _mm256_sub_epi64(zero, bm)), c);
+    let payoff = _mm256_xor_si256(_mm256_or_si256(out, _mm256_cmpgt_epi64(w, kb)), all);
+    let bm3 = select(payoff, bm, _mm256_srlv_epi64(bm, w));
+    // Cards on the pile when the trick ends: pos + 1 + w in a payoff, pos when out.
+    let cm = select(payoff, pos, _mm256_add_epi64(m1, w));
+    // Payoff: a takes the pile (its mask gains the sentinel at cm) under its stack, at its
     // mask's sentinel and its queue's marker.
-    let ny = log2(ym2, c);
-    let pile = _mm256_or_si256(pm, _mm256_sllv_epi64(c.one, m2));
-    ym2 = _mm256_xor_si256(ym2, _mm256_and_si256(payoff, _mm256_sllv_epi64(pile, ny)));
-    let qy = log2(yq2, c);
-    yq2 = _mm256_xor_si256(yq2, _mm256_and_si256(payoff, _mm256_sllv_epi64(pq, qy)));
-    s.ctr = _mm256_add_epi64(s.ctr, _mm256_and_si256(ends, _mm256_add_epi64(m2, c.trick)));
-    let paid_last = _mm256_and_si256(payoff, _mm256_cmpeq_epi64(xm2, c.one));
+    let pile = _mm256_or_si256(pm1, _mm256_sllv_epi64(c.one, cm));
+    let am3 = _mm256_xor_si256(
+        am,
+        _mm256_and_si256(payoff, _mm256_sllv_epi64(pile, log2(am, c))),
+    );
+    let aq3 = _mm256_xor_si256(
+        aq2,
+        _mm256_and_si256(payoff, _mm256_sllv_epi64(pq1, log2(aq2, c))),
+    );
+    let ends = _mm256_or_si256(payoff, out);
+    s.ctr = _mm256_add_epi64(s.ctr, _mm256_and_si256(ends, _mm256_add_epi64(cm, c.trick)));
+    let paid_last = _mm256_and_si256(payoff, _mm256_cmpeq_epi64(bm3, c.one));
     let finished = _mm256_or_si256(out, paid_last);
     let over = _mm256_and_si256(payoff, _mm256_cmpgt_epi64(s.ctr, c.max_less_one));
     let capped = _mm256_andnot_si256(finished, over);
-    let swap = _mm256_or_si256(pen_x, payoff);
-    // The winner is y after a payoff (swap), the actor's opponent when it is out.
+    // A payoff empties the pile and a leads; otherwise b pays next. x is a after a payoff,
+    // b otherwise; the winner is a after a payoff, b when a is out.
+    s.pm = select(payoff, pm1, c.one);
+    s.pq = _mm256_andnot_si256(payoff, pq1);
+    s.ps = _mm256_andnot_si256(payoff, _mm256_add_epi64(s.ps, c.three));
+    s.m = _mm256_andnot_si256(payoff, m1);
+    s.v = _mm256_andnot_si256(payoff, w);
     s.xid = _mm256_xor_si256(
         s.xid,
-        _mm256_or_si256(swap, _mm256_andnot_si256(act_y, out)),
+        _mm256_xor_si256(_mm256_xor_si256(act_y, payoff), all),
     );
-    s.pm = select(payoff, pm, c.one);
-    s.pq = _mm256_andnot_si256(payoff, pq);
-    s.ps = _mm256_andnot_si256(payoff, ps);
-    s.m = _mm256_andnot_si256(payoff, m2);
-    s.v = _mm256_and_si256(pen, w);
-    s.xm = select(swap, xm2, ym2);
-    s.ym = select(swap, ym2, xm2);
-    s.xq = select(swap, xq2, yq2);
-    s.yq = select(swap, yq2, xq2);
+    s.xm = select(payoff, bm3, am3);
+    s.ym = select(payoff, am3, bm3);
+    s.xq = select(payoff, bq, aq3);
+    s.yq = select(payoff, aq3, bq);
     (finished, capped)
 }
 
