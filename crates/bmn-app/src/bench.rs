@@ -161,6 +161,10 @@ pub struct KernelRow {
     pub seconds: f64,
     pub ratio_to_reference: f64,
     pub agrees_with_reference: bool,
+    /// Instructions a game, counted by callgrind (`bmn bench --instructions`), on the rows
+    /// it can run: not AVX-512 (which valgrind does not emulate), the search or a GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions_per_game: Option<f64>,
 }
 
 /// A benchmark, validated: the same `games` deals of `seed` for every engine.
@@ -282,6 +286,7 @@ pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
             seconds,
             ratio_to_reference: games_per_second / reference.games_per_second(),
             agrees_with_reference: agrees,
+            instructions_per_game: None,
         }
     };
     let mut rows: Vec<KernelRow> = std::iter::once(&reference)
@@ -331,6 +336,19 @@ pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
     })
 }
 
+/// `bench --count-only ENGINE` (what `bench --instructions` runs under callgrind): plays the
+/// bench's deals on `engine` alone, through bmn-search's `counted_*` functions.
+pub fn play_counted(req: &BenchRequest, engine: &str) -> Result<()> {
+    let plan = BenchPlan::try_from(req)?;
+    let deals = deal_all(&plan.source, plan.seed, plan.games);
+    if !bmn_search::bench::play_counted(&plan.source, &deals, engine) {
+        return Err(Error::input(format!(
+            "bad --count-only: {engine} is not an engine this CPU runs"
+        )));
+    }
+    Ok(())
+}
+
 impl BenchReport {
     /// An error naming every engine that disagrees with the reference engine.
     pub fn check(&self) -> Result<()> {
@@ -367,21 +385,35 @@ impl crate::Report for BenchReport {
             "{} random deals of {}, {} thread(s), seed {}, {}",
             self.games, self.deck, self.threads, self.seed, self.cpu
         );
-        let _ = writeln!(
+        // The instructions column only where some row was counted.
+        let counted = self
+            .kernels
+            .iter()
+            .any(|r| r.instructions_per_game.is_some());
+        let _ = write!(
             t,
             "{:<10} {:>14} {:>10} {:>9}  agrees",
             "engine", "games/s", "seconds", "ratio"
         );
+        t.push_str(if counted { "   instr/game\n" } else { "\n" });
         for r in &self.kernels {
-            let _ = writeln!(
+            let _ = write!(
                 t,
-                "{:<10} {:>14.0} {:>10.3} {:>8.2}x  {}",
+                "{:<10} {:>14.0} {:>10.3} {:>8.2}x  {:<6}",
                 r.engine,
                 r.games_per_second,
                 r.seconds,
                 r.ratio_to_reference,
                 if r.agrees_with_reference { "yes" } else { "NO" }
             );
+            match r.instructions_per_game {
+                Some(i) if counted => {
+                    let _ = write!(t, " {i:>12.0}");
+                }
+                _ => {}
+            }
+            t.truncate(t.trim_end().len());
+            t.push('\n');
         }
         let _ = writeln!(
             t,

@@ -5,6 +5,7 @@
 
 mod about;
 mod args;
+mod callgrind;
 mod cli;
 mod commands;
 mod exit;

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bmn_core::{Outcome, Player, Rules, play_out};
-use bmn_kernel::{Kernel, Played};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
 
 use crate::deals::DealSource;
 use crate::play::{BATCH, Engine, exact};
@@ -79,11 +79,7 @@ pub fn time_reference(
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            out.extend(
-                chunk
-                    .chunks_exact(len)
-                    .map(|d| play_out(&Rules::STANDARD, &source.position(d))),
-            );
+            counted_reference(source, chunk, &mut out);
         }
         Some(out)
     });
@@ -120,14 +116,7 @@ pub fn time_kernel(
                 return None;
             }
             let n = batch.len() / len;
-            bmn_kernel::play_many(
-                kernel,
-                batch,
-                len,
-                source.split(),
-                max_tricks,
-                &mut out[..n],
-            );
+            counted_kernel(source, kernel, batch, max_tricks, &mut out[..n]);
             for (i, (d, &o)) in batch.chunks_exact(len).zip(&out[..n]).enumerate() {
                 let want = &reference[first + b * BATCH + i];
                 wrong += usize::from(&exact(o, Player(0), || source.position(d)) != want);
@@ -143,6 +132,58 @@ pub fn time_kernel(
         wall: started.elapsed(),
         disagreements,
     })
+}
+
+/// The reference engine on one batch of deals, its outcomes appended to `out`. Never inlined:
+/// `bmn bench --instructions` has callgrind count instructions inside the `counted_*`
+/// functions only.
+#[inline(never)]
+pub fn counted_reference(source: &DealSource, deals: &[u8], out: &mut Vec<Outcome>) {
+    out.extend(
+        deals
+            .chunks_exact(source.len())
+            .map(|d| play_out(&Rules::STANDARD, &source.position(d))),
+    );
+}
+
+/// `kernel` on one batch of deals, as the search plays it (capped games not yet handed
+/// over). Never inlined, as [`counted_reference`].
+#[inline(never)]
+pub fn counted_kernel(
+    source: &DealSource,
+    kernel: Kernel,
+    deals: &[u8],
+    max_tricks: u32,
+    out: &mut [Played],
+) {
+    bmn_kernel::play_many(kernel, deals, source.len(), source.split(), max_tricks, out);
+}
+
+/// Plays every deal of `deals` on `engine` (`reference` or a kernel's name), a batch at a
+/// time through the `counted_*` functions and nothing else: what `bmn bench --instructions`
+/// runs under callgrind. False for an engine this CPU does not run.
+pub fn play_counted(source: &DealSource, deals: &[u8], engine: &str) -> bool {
+    let chunks = deals.chunks(BATCH * source.len());
+    if engine == "reference" {
+        let mut out = Vec::with_capacity(BATCH);
+        for chunk in chunks {
+            out.clear();
+            counted_reference(source, chunk, &mut out);
+        }
+        return true;
+    }
+    let Some(kernel) = Kernel::all_available()
+        .into_iter()
+        .find(|k| k.name() == engine)
+    else {
+        return false;
+    };
+    let mut out = vec![Played::default(); BATCH];
+    for chunk in chunks {
+        let n = chunk.len() / source.len();
+        counted_kernel(source, kernel, chunk, DEFAULT_MAX_TRICKS, &mut out[..n]);
+    }
+    true
 }
 
 /// The whole search pipeline (dealing, kernel, hand-over of capped games, merging) on deals

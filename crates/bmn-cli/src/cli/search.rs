@@ -96,6 +96,18 @@ pub struct BenchArgs {
     pub threads: ThreadsArg,
     #[command(flatten)]
     pub seed: SeedArg,
+    /// Also count each engine's instructions per game with callgrind (valgrind must be
+    /// installed; it runs neither AVX-512 nor the GPU, so those rows have none)
+    #[arg(long)]
+    pub instructions: bool,
+    /// Play only ENGINE's batches and print nothing (what --instructions runs under callgrind)
+    #[arg(
+        long,
+        value_name = "ENGINE",
+        hide = true,
+        conflicts_with = "instructions"
+    )]
+    pub count_only: Option<String>,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -109,7 +121,16 @@ impl BenchArgs {
             threads: self.threads.threads,
             seed: self.seed.seed,
         };
-        let report = bmn_app::bench::bench(&req, stop_on_ctrl_c())?;
+        if let Some(engine) = &self.count_only {
+            return Ok(bmn_app::bench::play_counted(&req, engine)?);
+        }
+        if self.instructions {
+            crate::callgrind::check_available()?;
+        }
+        let mut report = bmn_app::bench::bench(&req, stop_on_ctrl_c())?;
+        if self.instructions && !report.interrupted {
+            crate::callgrind::count_rows(&req, &mut report)?;
+        }
         emit(&report, self.output.json)?;
         report.check()?;
         finished(!report.interrupted)

@@ -93,6 +93,52 @@ fn bench_reports_every_kernel_agreeing() {
     assert!(kernels.iter().all(|k| k["agrees_with_reference"] == true));
 }
 
+/// Whether valgrind is installed (`.ci/run` installs it; elsewhere the test says it skipped).
+fn valgrind_installed() -> bool {
+    std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn bench_counts_instructions_per_game_with_callgrind() {
+    if !valgrind_installed() {
+        eprintln!("skipped: valgrind is not installed");
+        return;
+    }
+    let b = json(&[
+        "bench",
+        "--games",
+        "2000",
+        "--deck",
+        "2J,2Q,2K,2A,16-",
+        "--instructions",
+        "--json",
+    ]);
+    let kernels = b["kernels"].as_array().unwrap();
+    let count = |engine: &str| {
+        kernels
+            .iter()
+            .find(|k| k["engine"] == engine)
+            .map(|k| k["instructions_per_game"].as_f64())
+    };
+    // The reference engine plays card by card: far more instructions than the scalar kernel.
+    let (reference, portable) = (count("reference").unwrap(), count("portable").unwrap());
+    assert!(portable.unwrap() > 10.0, "{b}");
+    assert!(reference.unwrap() > 3.0 * portable.unwrap(), "{b}");
+    // Rows callgrind cannot run carry no count.
+    for engine in ["avx512", "search"] {
+        if let Some(c) = count(engine) {
+            assert_eq!(c, None, "{engine}");
+        }
+    }
+    bad(
+        &["bench", "--count-only", "tpu", "--games", "10"],
+        "bad --count-only: tpu is not an engine this CPU runs",
+    );
+}
+
 #[test]
 fn bench_on_a_reduced_deck_and_bad_decks() {
     // Paulhus's n = 16 deck runs on the AVX-512 kernel's 32-bit lanes where there are some.

@@ -1,0 +1,112 @@
+//! `bmn bench --instructions`: each engine's instructions per game, counted by callgrind in a
+//! child `bmn` that plays only that engine's batches.
+//!
+//! Why a child: valgrind runs a whole process, and emulates no AVX-512; so the parent times
+//! every engine natively, then reruns itself under `valgrind --tool=callgrind` once per engine
+//! valgrind can run, with collection on only inside bmn-search's `counted_*` functions (the
+//! batch an engine plays, neither the dealing nor the checks around it).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use bmn_app::bench::{BenchReport, BenchRequest};
+
+/// Most games counted per engine: callgrind runs the reference engine about 50 times slower
+/// than the CPU does, and the count per game is steady well before this.
+const MAX_COUNTED_GAMES: usize = 20_000;
+
+/// Engines callgrind can count: not AVX-512, nor the search pipeline (threads, dealing) or a GPU.
+fn countable(engine: &str) -> bool {
+    matches!(engine, "reference" | "portable" | "lockstep" | "avx2")
+}
+
+/// Refuses `--instructions` up front when valgrind is not installed.
+pub fn check_available() -> Result<()> {
+    let found = Command::new("valgrind")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        bail!(bmn_app::error::Error::input(
+            "bad --instructions: valgrind is not installed (it counts the instructions; \
+             Debian: apt-get install valgrind)"
+        ));
+    }
+    Ok(())
+}
+
+/// Fills `instructions_per_game` of every row callgrind can count, on the first games of the
+/// bench's own deals.
+pub fn count_rows(req: &BenchRequest, report: &mut BenchReport) -> Result<()> {
+    let games = report.games.min(MAX_COUNTED_GAMES);
+    let exe = std::env::current_exe().context("finding the bmn binary to run under callgrind")?;
+    for row in report.kernels.iter_mut().filter(|r| countable(&r.engine)) {
+        let out = std::env::temp_dir().join(format!(
+            "bmn-callgrind-{}-{}.out",
+            std::process::id(),
+            row.engine
+        ));
+        let mut child = Command::new("valgrind");
+        child
+            .arg("--tool=callgrind")
+            .arg(format!("--callgrind-out-file={}", out.display()))
+            .arg("--collect-atstart=no")
+            .arg("--toggle-collect=bmn_search::bench::counted_*")
+            .arg(&exe)
+            .args(["bench", "--count-only", &row.engine])
+            .args(["--games", &games.to_string()])
+            .args(["--seed", &report.seed.to_string()]);
+        if let Some(deck) = &req.deck {
+            child.args(["--deck", deck]);
+        }
+        let status = child
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .context("running valgrind")?;
+        let total = read_total(&out);
+        let _ = std::fs::remove_file(&out);
+        if !status.success() {
+            bail!(
+                "valgrind failed counting the {} engine ({status})",
+                row.engine
+            );
+        }
+        row.instructions_per_game = Some(total? as f64 / games as f64);
+    }
+    Ok(())
+}
+
+/// The instructions a callgrind output file counts (its `totals:` or `summary:` line).
+fn read_total(path: &Path) -> Result<u64> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading callgrind's output {}", path.display()))?;
+    parse_total(&text).with_context(|| format!("no instruction count in {}", path.display()))
+}
+
+fn parse_total(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("totals:")
+                .or_else(|| l.strip_prefix("summary:"))
+        })
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_total;
+
+    #[test]
+    fn reads_the_total_of_a_callgrind_file() {
+        let text = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\nfn=(1) f\n5 10\n\
+                    totals: 123456\n";
+        assert_eq!(parse_total(text), Some(123_456));
+        assert_eq!(parse_total("summary: 42\n"), Some(42));
+        assert_eq!(parse_total("events: Ir\n"), None);
+    }
+}
