@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bmn_job::{Claims, Worker};
-use bmn_run::{LedgerChoice, Progress, Recorder, RunFile, Workers, drive};
-use bmn_search::Summary;
+use bmn_run::{LedgerChoice, Recorder, RunFile, Workers, drive};
+use bmn_search::{Progress, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

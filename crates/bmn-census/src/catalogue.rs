@@ -7,6 +7,7 @@
 //! its deck (bmn-deals, `bmn rank`), so `#K` replays it.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
@@ -56,8 +57,14 @@ pub struct CensusCycle {
 }
 
 /// The entry of the cycle `position` reaches (`None` if its game ends), its basin searched
-/// with at most `basin_limit` positions.
-pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<CensusCycle> {
+/// with at most `basin_limit` positions. Once `stop` is raised the basin search ends where it
+/// is (`basin_complete` false) and the caller is expected to drop the entry.
+pub fn describe(
+    rules: &Rules,
+    position: &Position,
+    basin_limit: u64,
+    stop: &AtomicBool,
+) -> Option<CensusCycle> {
     let Outcome::Cycle(c) = play_out(rules, position) else {
         return None;
     };
@@ -80,7 +87,7 @@ pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<
             limit: basin_limit,
             keep_members: false,
         },
-        |_| true,
+        |_| !stop.load(Ordering::Relaxed),
     );
     let counts = position.deck().counts();
     let (mut basin_positions, mut basin_complete, mut deals) = (0, false, Vec::new());
@@ -118,16 +125,23 @@ pub fn describe(rules: &Rules, position: &Position, basin_limit: u64) -> Option<
     })
 }
 
-/// [`describe`] for many positions on `threads` threads, in order.
+/// [`describe`] for many positions on `threads` threads, in order; once `stop` is raised,
+/// `None` for every position not yet begun.
 pub fn describe_all(
     rules: &Rules,
     positions: &[Position],
     basin_limit: u64,
     threads: usize,
+    stop: &AtomicBool,
 ) -> Vec<Option<CensusCycle>> {
     bmn_job::in_parallel(positions, threads, |part| {
         part.iter()
-            .map(|p| describe(rules, p, basin_limit))
+            .map(|p| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                describe(rules, p, basin_limit, stop)
+            })
             .collect()
     })
 }
@@ -145,7 +159,7 @@ mod tests {
             Player(0),
         )
         .unwrap();
-        let c = describe(&Rules::STANDARD, &p, 1_000_000).unwrap();
+        let c = describe(&Rules::STANDARD, &p, 1_000_000, &AtomicBool::new(false)).unwrap();
         assert_eq!(
             c.period,
             Span {

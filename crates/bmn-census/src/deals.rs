@@ -91,7 +91,7 @@ mod tests {
         assert_eq!(r.cycles.values().next().unwrap().1, 16);
         // Its one cycle is anti-periodic: half a period of play swaps the hands.
         let (start, _) = r.cycles.values().next().unwrap();
-        let c = crate::describe(&Rules::STANDARD, start, 1_000).unwrap();
+        let c = crate::describe(&Rules::STANDARD, start, 1_000, &Default::default()).unwrap();
         assert!(c.anti_periodic && !c.splits_at_rest_state);
         let Outcome::Cycle(cycle) = play_out(&Rules::STANDARD, start) else {
             unreachable!()

@@ -28,7 +28,10 @@ fn main() {
     );
     let t = std::time::Instant::now();
     for line in std::fs::read_to_string(file).unwrap().lines() {
-        f.add(&Position::parse_deal(line, Player(0)).unwrap());
+        f.add(
+            &Position::parse_deal(line, Player(0)).unwrap(),
+            &std::sync::atomic::AtomicBool::new(false),
+        );
     }
     println!(
         "seeds: {} cycles, {} balanced, {:.1}s",
@@ -37,7 +40,7 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
     for r in 0..rounds {
-        f.round(2);
+        f.round(2, &std::sync::atomic::AtomicBool::new(false));
         let mut periods = std::collections::BTreeMap::new();
         for c in f.catalogue.cycles.values().filter(|c| c.balanced_count > 0) {
             *periods.entry(c.period.tricks).or_insert(0) += 1;

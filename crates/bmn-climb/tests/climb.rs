@@ -2,6 +2,8 @@
 //! is reproducible whatever the thread count, every best replays to its figures, and the
 //! factory's balanced endless deals never end.
 
+use std::sync::atomic::AtomicBool;
+
 use bmn_climb::climb::{Accept, ClimbConfig, ClimbState, Objective};
 use bmn_climb::factory::{Factory, FactoryConfig};
 use bmn_climb::{Cards, Evaluator, Game, MoveSet, moves};
@@ -164,14 +166,23 @@ fn the_factory_files_balanced_endless_deals_under_their_cycles() {
         Player(0),
     )
     .unwrap();
-    assert!(f.add(&casella).is_some());
-    assert!(f.add(&casella).is_none(), "a cycle is filed once");
+    let (go, stop) = (AtomicBool::new(false), AtomicBool::new(true));
+    // Stopped, a new cycle's basin search ends at once and nothing is filed.
+    assert!(f.add(&casella, &stop).is_none());
+    assert!(f.catalogue.cycles.is_empty());
+    assert!(f.add(&casella, &go).is_some());
+    assert!(f.add(&casella, &go).is_none(), "a cycle is filed once");
     let entry = f.catalogue.cycles.values().next().unwrap();
     assert_eq!((entry.period.tricks, entry.balanced_count), (62, 30));
     assert_eq!(entry.closest, 0);
+    // A stopped round is dropped whole: no visits, evaluations or round counted.
+    assert!(!f.round(2, &stop));
+    assert_eq!((f.catalogue.round, f.catalogue.evals), (0, 0));
+    assert!(f.catalogue.cycles.values().all(|c| c.visits == 0));
     for _ in 0..3 {
-        f.round(2);
+        assert!(f.round(2, &go));
     }
+    assert_eq!(f.catalogue.round, 3);
     for c in f.catalogue.cycles.values() {
         for (deal, pre) in &c.balanced {
             let p = Position::parse_deal(deal, Player(0)).unwrap();

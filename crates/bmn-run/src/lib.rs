@@ -26,7 +26,6 @@ mod merge;
 mod recorder;
 mod shard;
 
-pub use bmn_search::Progress;
 pub use driver::{Workers, drive};
 pub use error::{RunError, chain};
 pub use file::{RunFile, differences, file_format, format_of, write_atomically};

@@ -11,10 +11,10 @@ use std::time::Duration;
 use bmn_job::Claims;
 use bmn_run::Shard;
 use bmn_run::{
-    Ledger, LedgerChoice, Progress, Recorder, RunError, RunFile, RunLock, Workers, drive,
-    merge_files, write_atomically,
+    Ledger, LedgerChoice, Recorder, RunError, RunFile, RunLock, Workers, drive, merge_files,
+    write_atomically,
 };
-use bmn_search::Summary;
+use bmn_search::{Progress, Summary};
 use serde::{Deserialize, Serialize};
 
 /// What the test runs depend on besides their range.

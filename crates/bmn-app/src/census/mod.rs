@@ -305,8 +305,11 @@ pub fn run(
         let (run, e) = deals_stage(plan, source, &mut reached, observer, stop)?;
         (deals, enumerated) = (Some(run), Some(e));
     }
-    let catalogue = catalogue_stage(plan, &reached, observer);
-    let truth = enumerated.as_ref().filter(|e| e.complete);
+    let catalogue = catalogue_stage(plan, &reached, observer, stop);
+    // A catalogue cut short by a stop lacks cycles: no check against the truth then.
+    let truth = enumerated
+        .as_ref()
+        .filter(|e| e.complete && !stop.load(Ordering::Relaxed));
     if let Some(e) = truth {
         e.agrees_with(&catalogue)?;
     }
@@ -469,20 +472,28 @@ fn every_deal(
 }
 
 /// Every cycle reached described (its basin searched backward, its balanced deals ranked,
-/// its class), those with balanced deals kept, most deals first (then by id).
+/// its class), those with balanced deals kept, most deals first (then by id). Once `stop` is
+/// raised, the cycles not yet described, and the one whose basin the stop cut, are left out
+/// (the report says it was interrupted).
 fn catalogue_stage(
     plan: &CensusPlan,
     reached: &Reached,
     observer: &mut dyn Observer,
+    stop: &AtomicBool,
 ) -> Vec<CensusCycle> {
     let ids: Vec<CycleId> = reached.0.keys().copied().collect();
     let starts: Vec<Position> = reached.0.values().map(|(p, _)| p.clone()).collect();
     observer.start(Some(starts.len() as u64), 0, "basins");
-    let entries = bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads);
+    let entries =
+        bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads, stop);
     observer.finish();
+    let cut = stop.load(Ordering::Relaxed);
     let mut catalogue: Vec<CensusCycle> = Vec::new();
     for (id, entry) in ids.iter().zip(entries) {
         let Some(mut c) = entry else { continue };
+        if cut && !c.basin_complete {
+            continue;
+        }
         c.found_by = reached.0[id].1.clone();
         if !c.deals.is_empty() {
             catalogue.push(c);

@@ -179,11 +179,12 @@ fn representative(deal: &str, leader: usize) -> Result<Position> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicBool;
 
     /// The one cycle of `2J,2Q,2K,14-`, described with its 16 balanced deals.
     fn half_camicia() -> CensusCycle {
         let p = Position::parse("----J--Q--/--K-K-Q-J-", Player(0)).unwrap();
-        bmn_census::describe(&Rules::STANDARD, &p, 100_000).unwrap()
+        bmn_census::describe(&Rules::STANDARD, &p, 100_000, &AtomicBool::new(false)).unwrap()
     }
 
     fn listing(c: &CensusCycle, deals: impl Iterator<Item = String>) -> Enumerated {

@@ -266,7 +266,7 @@ pub fn run(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        factory.add(p);
+        factory.add(p, stop);
         hooks.progress(i as u64 + 1, Some("cataloguing the cycles of the seeds"));
     }
     hooks.start(limits.rounds, 0, "rounds");
@@ -275,6 +275,8 @@ pub fn run(
         factory,
         hooks,
         threads,
+        stop,
+        finished: true,
     };
     let ended = match run_rounds(&mut walking, limits, started, stop) {
         Ok(ended) => ended,
@@ -310,6 +312,10 @@ struct Walking<'a, 'e> {
     closest: Vec<usize>,
     hooks: &'a mut dyn Hooks,
     threads: usize,
+    /// Ctrl-C: ends a round's basin searches, and the round with them.
+    stop: &'a AtomicBool,
+    /// Whether the last round finished (a stopped one is dropped whole).
+    finished: bool,
 }
 
 impl Rounds for Walking<'_, '_> {
@@ -320,11 +326,14 @@ impl Rounds for Walking<'_, '_> {
     }
 
     fn play(&mut self, _: Duration) -> Result<(), Self::Error> {
-        self.factory.round(self.threads);
+        self.finished = self.factory.round(self.threads, self.stop);
         Ok(())
     }
 
     fn played(&mut self) -> Result<bool, Self::Error> {
+        if !self.finished {
+            return Ok(false);
+        }
         let c = &self.factory.catalogue;
         self.closest.push(c.closest());
         let message = format!(

@@ -15,6 +15,7 @@
 //! Results depend only on the configuration, the seeds given and the number of rounds.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Span, cycle_positions, play_out};
@@ -102,14 +103,18 @@ impl<'a> Factory<'a> {
 
     /// Adds the cycle `position` reaches (if it never ends), and `position` itself as one of
     /// the cycle's positions (it reaches the cycle). Returns the cycle's id if it was new.
-    pub fn add(&mut self, position: &Position) -> Option<CycleId> {
+    /// Once `stop` is raised the basin search under way ends and nothing is added.
+    pub fn add(&mut self, position: &Position, stop: &AtomicBool) -> Option<CycleId> {
         let Outcome::Cycle(c) = play_out(&self.config.rules, position) else {
             return None;
         };
         let id = c.id;
         let new = !self.catalogue.cycles.contains_key(&id);
         if new {
-            let entry = self.entry(&c.start, c.period, c.id, &c.representative);
+            let entry = self.entry(&c.start, c.period, c.id, &c.representative, stop);
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             self.catalogue.cycles.insert(id, entry);
         }
         self.meet(id, position, c.preperiod);
@@ -142,7 +147,14 @@ impl<'a> Factory<'a> {
     }
 
     /// A new cycle's entry: its positions, its basin, its balanced deals, its closest position.
-    fn entry(&self, on_cycle: &Position, period: Span, id: CycleId, rep: &Position) -> CycleEntry {
+    fn entry(
+        &self,
+        on_cycle: &Position,
+        period: Span,
+        id: CycleId,
+        rep: &Position,
+        stop: &AtomicBool,
+    ) -> CycleEntry {
         let rules = &self.config.rules;
         let positions = cycle_positions(rules, on_cycle, period.tricks);
         let pieces = positions.iter().filter_map(template_pieces).min();
@@ -153,7 +165,7 @@ impl<'a> Factory<'a> {
                 limit: self.config.basin_limit,
                 keep_members: true,
             },
-            |_| true,
+            |_| !stop.load(Ordering::Relaxed),
         );
         let mut closest: Option<(usize, String)> = None;
         let mut consider = |p: &Position| {
@@ -203,8 +215,9 @@ impl<'a> Factory<'a> {
     /// One round: the `walkers` cycles whose closest positions are nearest balance (fewest
     /// visits first among equals) are edited `neighbours` times each; every endless edit
     /// counts for its cycle, and new cycles (their basins searched on `threads` threads) join
-    /// the catalogue.
-    pub fn round(&mut self, threads: usize) {
+    /// the catalogue. Once `stop` is raised the basin searches under way end, and the round
+    /// is dropped whole (false): the catalogue stays that of the rounds finished.
+    pub fn round(&mut self, threads: usize, stop: &AtomicBool) -> bool {
         let mut order: Vec<&CycleEntry> = self
             .catalogue
             .cycles
@@ -233,13 +246,7 @@ impl<'a> Factory<'a> {
                 }
             }
         }
-        for (id, _) in &chosen {
-            if let Some(c) = self.catalogue.cycles.get_mut(id) {
-                c.visits += 1;
-            }
-        }
         let games = self.evaluator.evaluate(&batch, threads);
-        self.catalogue.evals += batch.len() as u64;
         // Distinct endless edits, in batch order.
         let mut seen = BTreeSet::new();
         let mut endless: Vec<(CycleId, Position, Span)> = Vec::new();
@@ -250,7 +257,6 @@ impl<'a> Factory<'a> {
                 endless.push((*id, cards.position(), *preperiod));
             }
         }
-        self.catalogue.endless += endless.len() as u64;
         // New cycles: their entries (a basin search each) in parallel, filed in batch order.
         let mut new: Vec<(CycleId, Position)> = Vec::new();
         for (id, p, _) in &endless {
@@ -258,7 +264,17 @@ impl<'a> Factory<'a> {
                 new.push((*id, p.clone()));
             }
         }
-        let entries = self.entries(&new, threads);
+        let entries = self.entries(&new, threads, stop);
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        for (id, _) in &chosen {
+            if let Some(c) = self.catalogue.cycles.get_mut(id) {
+                c.visits += 1;
+            }
+        }
+        self.catalogue.evals += batch.len() as u64;
+        self.catalogue.endless += endless.len() as u64;
         for ((id, _), entry) in new.iter().zip(entries) {
             if let Some(entry) = entry {
                 self.catalogue.cycles.insert(*id, entry);
@@ -268,15 +284,21 @@ impl<'a> Factory<'a> {
             self.meet(*id, p, *pre);
         }
         self.catalogue.round += 1;
+        true
     }
 
     /// The entries of new cycles, each from a position that reaches it, on `threads` threads.
-    fn entries(&self, new: &[(CycleId, Position)], threads: usize) -> Vec<Option<CycleEntry>> {
+    fn entries(
+        &self,
+        new: &[(CycleId, Position)],
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Vec<Option<CycleEntry>> {
         bmn_job::in_parallel(new, threads, |part| {
             part.iter()
                 .map(|(_, p)| match play_out(&self.config.rules, p) {
                     Outcome::Cycle(c) => {
-                        Some(self.entry(&c.start, c.period, c.id, &c.representative))
+                        Some(self.entry(&c.start, c.period, c.id, &c.representative, stop))
                     }
                     Outcome::Finished { .. } => None,
                 })
