@@ -1,9 +1,10 @@
 // bmn serve: the replay page. Plain JavaScript, no libraries, nothing fetched but /api/*.
 // The server plays every game on bmn's reference engine and sends each card laid; this page
 // only replays those events on the stacks of the deal, so what it shows is the engine's game.
-"use strict";
+// An ES module (strict): what the atlas (atlas.js) uses is exported, nothing is global, and
+// every event is wired with addEventListener.
 
-const $ = (id) => document.getElementById(id);
+export const $ = (id) => document.getElementById(id);
 const FACES = "JQKAX";
 
 // The game on the page: the start, the engine's report and its events, and where we are.
@@ -18,7 +19,7 @@ const game = {
 
 // ---------- fetching ----------
 
-async function api(path, params) {
+export async function api(path, params) {
   const query = new URLSearchParams(params).toString();
   const response = await fetch(`/api/${path}?${query}`);
   const body = await response.json();
@@ -27,12 +28,12 @@ async function api(path, params) {
 }
 
 /** `n word`, with an s unless n is 1: "1 trick", "2 tricks". */
-function plural(n, word) {
+export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Text made safe to put inside HTML: server answers echo what the user typed. */
-function esc(text) {
+export function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -54,7 +55,7 @@ function toCsv(columns, rows) {
 const downloadUrls = {};
 
 /** CSV and JSON links in `spanId` for a table of `rows` (JSON: `json`, or the rows themselves). */
-function downloads(spanId, name, columns, rows, json) {
+export function downloads(spanId, name, columns, rows, json) {
   const span = $(spanId);
   for (const url of downloadUrls[spanId] || []) URL.revokeObjectURL(url);
   const files = [
@@ -81,10 +82,10 @@ function rankLink(rank, deck, players, leader) {
   a.href = "?" + new URLSearchParams(params).toString();
   a.textContent = `#${rank}`;
   a.className = "rank-link";
-  a.onclick = (ev) => {
+  a.addEventListener("click", (ev) => {
     ev.preventDefault();
     replay(params);
-  };
+  });
   return a;
 }
 
@@ -95,11 +96,11 @@ function replay(params) {
   window.scrollTo({ left: 0, top: 0 });
 }
 
-const DEAL_COLUMNS = ["rank", "deal", "leader", "preperiod_tricks", "preperiod_cards", "renamed"];
+export const DEAL_COLUMNS = ["rank", "deal", "leader", "preperiod_tricks", "preperiod_cards", "renamed"];
 
 /** A list of deals into `tbody`: rank (a link that replays it by number), deal, preperiod,
  * and a button that replays it; deals are {deal, leader, rank, preperiod_tricks, ...}. */
-function dealRows(tbody, deals, deck, players) {
+export function dealRows(tbody, deals, deck, players) {
   tbody.innerHTML = "";
   for (const d of deals) {
     const tr = document.createElement("tr");
@@ -109,7 +110,7 @@ function dealRows(tbody, deals, deck, players) {
     tr.insertAdjacentHTML("beforeend",
       `<td class="deal">${esc(d.deal)}</td><td>${plural(d.preperiod_tricks, "trick")}, ${plural(d.preperiod_cards, "card")}` +
       `${d.renamed ? " (players renamed)" : ""}</td><td><button>replay</button></td>`);
-    tr.querySelector("button").onclick = () => replay({ deal: d.deal, leader: String(d.leader) });
+    tr.querySelector("button").addEventListener("click", () => replay({ deal: d.deal, leader: String(d.leader) }));
     tbody.appendChild(tr);
   }
 }
@@ -375,7 +376,7 @@ async function loadBasin() {
 }
 
 /** A basin's balanced deals (player 1 leading) as deal rows. */
-function basinDeals(b) {
+export function basinDeals(b) {
   return b.balanced_deal_list.map((d) => ({
     rank: d.rank, deal: d.deal, leader: d.leader, preperiod_tricks: d.tricks, preperiod_cards: d.cards, renamed: d.renamed,
   }));
@@ -388,9 +389,12 @@ function rulesParams() {
   return p;
 }
 
+// The graph each basin drawing shows, by the drawing's id (see drawBasin).
+const basinShown = {};
+
 // A radial layout of a forest rooted on a cycle: the cycle on a circle, every other position
 // one ring further out than the position its trick leads to, spread around its angle.
-function drawBasin(svgId, graph) {
+export function drawBasin(svgId, graph) {
   const n = graph.nodes.length;
   const next = new Array(n).fill(-1);
   const children = Array.from({ length: n }, () => []);
@@ -463,23 +467,34 @@ function drawBasin(svgId, graph) {
   box.removeAttribute("hidden");
   const choice = $(`${svgId}-choice`);
   choice.hidden = true;
+  basinShown[svgId] = { nodes, graph, choice };
+  // One listener per drawing, for whichever graph it shows now.
+  if (!box.dataset.wired) {
+    box.dataset.wired = "1";
+    box.addEventListener("click", (ev) => basinClick(svgId, ev));
+  }
+}
+
+
+// A click on a basin's node: that position replayed, or a choice among the renamings it stands
+// for.
+function basinClick(svgId, ev) {
+  const k = ev.target.dataset && ev.target.dataset.k;
+  if (k === undefined) return;
+  const { nodes, graph, choice } = basinShown[svgId];
   const load = (v) => replay({ deal: v.deal, leader: String(v.leader), ...rulesParams() });
-  box.onclick = (ev) => {
-    const k = ev.target.dataset && ev.target.dataset.k;
-    if (k === undefined) return;
-    const members = nodes[Number(k)].map((i) => graph.nodes[i]);
-    if (members.length === 1) return load(members[0]);
-    choice.textContent = `One game, ${members.length} positions (the players renamed). Replay `;
-    for (const v of members) {
-      const b = document.createElement("button");
-      b.textContent = `${v.deal}, player ${v.leader} leading${v.mark === "balanced" ? " (a balanced deal)" : ""}`;
-      b.dataset.deal = v.deal;
-      b.dataset.leader = String(v.leader);
-      b.onclick = () => load(v);
-      choice.appendChild(b);
-    }
-    choice.hidden = false;
-  };
+  const members = nodes[Number(k)].map((i) => graph.nodes[i]);
+  if (members.length === 1) return load(members[0]);
+  choice.textContent = `One game, ${members.length} positions (the players renamed). Replay `;
+  for (const v of members) {
+    const b = document.createElement("button");
+    b.textContent = `${v.deal}, player ${v.leader} leading${v.mark === "balanced" ? " (a balanced deal)" : ""}`;
+    b.dataset.deal = v.deal;
+    b.dataset.leader = String(v.leader);
+    b.addEventListener("click", () => load(v));
+    choice.appendChild(b);
+  }
+  choice.hidden = false;
 }
 
 // ---------- records, presets, search ----------
@@ -520,7 +535,7 @@ async function loadRecords() {
     const tr = document.createElement("tr");
     tr.innerHTML = `<td>${esc(r.year)}</td><td>${esc(r.finder)}</td><td>${r.cards}</td><td>${r.tricks}</td>` +
       `<td>${r.winner}</td><td>${r.verified ? "yes" : "NO"}</td><td><button>replay</button></td>`;
-    tr.querySelector("button").onclick = () => replay({ deal: r.deal, leader: String(r.leader) });
+    tr.querySelector("button").addEventListener("click", () => replay({ deal: r.deal, leader: String(r.leader) }));
     body.appendChild(tr);
   }
 }
@@ -559,7 +574,7 @@ function startSearch(ev) {
     for (const g of r.longest) {
       const tr = document.createElement("tr");
       tr.innerHTML = `<td>${g.cards}</td><td>${g.tricks}</td><td>${g.winner}</td><td class="deal">${esc(g.deal)}</td><td><button>replay</button></td>`;
-      tr.querySelector("button").onclick = () => replay({ deal: g.deal, leader: String(g.leader) });
+      tr.querySelector("button").addEventListener("click", () => replay({ deal: g.deal, leader: String(g.leader) }));
       body.appendChild(tr);
     }
     $("search-results").hidden = false;
@@ -569,13 +584,13 @@ function startSearch(ev) {
     search.close();
     search = null;
   });
-  search.onerror = () => {
+  search.addEventListener("error", () => {
     if (search) {
       $("search-progress").textContent += " (connection closed)";
       search.close();
       search = null;
     }
-  };
+  });
 }
 
 // ---------- wiring ----------
@@ -590,23 +605,23 @@ function wire() {
     setForm(JSON.parse($("preset").value));
     play();
   });
-  $("to-start").onclick = () => go(0);
-  $("to-end").onclick = () => go(game.events.length);
-  $("back-card").onclick = () => go(game.at - 1);
-  $("fwd-card").onclick = () => go(game.at + 1);
-  $("back-trick").onclick = () => toTrick(atTrickBoundary() ? trickNow() - 1 : trickNow());
-  $("fwd-trick").onclick = () => toTrick(trickNow() + 1);
-  $("to-cycle").onclick = () => toTrick(game.report.preperiod.tricks);
-  $("play-pause").onclick = togglePlay;
-  $("speed").onchange = () => {
+  $("to-start").addEventListener("click", () => go(0));
+  $("to-end").addEventListener("click", () => go(game.events.length));
+  $("back-card").addEventListener("click", () => go(game.at - 1));
+  $("fwd-card").addEventListener("click", () => go(game.at + 1));
+  $("back-trick").addEventListener("click", () => toTrick(atTrickBoundary() ? trickNow() - 1 : trickNow()));
+  $("fwd-trick").addEventListener("click", () => toTrick(trickNow() + 1));
+  $("to-cycle").addEventListener("click", () => toTrick(game.report.preperiod.tricks));
+  $("play-pause").addEventListener("click", togglePlay);
+  $("speed").addEventListener("change", () => {
     if (game.timer) {
       stop();
       togglePlay();
     }
-  };
-  $("slider").oninput = () => go(Number($("slider").value));
-  $("chart").onclick = chartClick;
-  $("basin-load").onclick = loadBasin;
+  });
+  $("slider").addEventListener("input", () => go(Number($("slider").value)));
+  $("chart").addEventListener("click", chartClick);
+  $("basin-load").addEventListener("click", loadBasin);
   $("search-form").addEventListener("submit", startSearch);
 }
 

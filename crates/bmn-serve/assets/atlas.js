@@ -1,8 +1,12 @@
 // bmn serve: the atlas of endless games. Every cycle of a catalogue file (`/api/catalogue`,
 // the --json of `bmn census` or `bmn pieces factory`) drawn as one node, grouped by period or
 // family; a cycle's basin (`/api/basin`) and its balanced deals, each replayed in the table at
-// the top. Shares app.js's helpers ($, api, esc, downloads, dealRows, drawBasin).
-"use strict";
+// the top. An ES module: it imports app.js's helpers, and wires its events with
+// addEventListener.
+
+import {
+  $, DEAL_COLUMNS, api, basinDeals, dealRows, downloads, drawBasin, esc, plural,
+} from "/app.js";
 
 const atlas = {
   tables: [], // `/api/catalogue`'s list
@@ -116,7 +120,7 @@ function cycleRows() {
     tr.innerHTML = `<td class="deal">${esc(c.cycle_id)}</td><td>${c.period_tricks} tricks, ${c.period_cards} cards</td>` +
       `<td>${c.basin_positions}</td><td>${c.balanced_deals}</td><td>${esc(c.found_by)}</td>` +
       `<td>${esc(c.class)}</td><td><button>open</button></td>`;
-    tr.querySelector("button").onclick = () => openCycle(i);
+    tr.querySelector("button").addEventListener("click", () => openCycle(i));
     body.appendChild(tr);
   });
 }
@@ -226,16 +230,16 @@ async function openCycle(i) {
   downloads("cycle-downloads", `cycle-${c.cycle_id}-deals`, DEAL_COLUMNS, deals);
 }
 
-$("atlas-table").onchange = () => openTable($("atlas-table").value);
-$("atlas-group").onchange = drawAtlas;
+$("atlas-table").addEventListener("change", () => openTable($("atlas-table").value));
+$("atlas-group").addEventListener("change", drawAtlas);
 // The graph's units follow its width in pixels: draw it again when the window changes.
 let resized = null;
 window.addEventListener("resize", () => {
   clearTimeout(resized);
   resized = setTimeout(() => atlas.table && drawAtlas(), 150);
 });
-$("atlas-graph").onclick = (ev) => {
+$("atlas-graph").addEventListener("click", (ev) => {
   const i = ev.target.dataset && ev.target.dataset.i;
   if (i !== undefined) openCycle(Number(i));
-};
+});
 loadAtlas();

@@ -180,7 +180,7 @@ fn records_presets_and_the_page() {
     );
     let (status, html) = get_text("/");
     assert_eq!(status, 200);
-    assert!(html.contains("<script src=\"/app.js\">"));
+    assert!(html.contains("<script type=\"module\" src=\"/app.js\">"));
     for asset in ["/app.js", "/style.css"] {
         let (status, body) = get_text(asset);
         assert_eq!(status, 200, "{asset}");
