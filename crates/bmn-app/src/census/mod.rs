@@ -73,7 +73,8 @@ pub const DEFAULT_DEALS_MAX_REFERENCE: u64 = 20_000_000;
 /// `hands` runs to the end by default when its subspace has at most this many positions
 /// (about ten minutes on two cores at the rates of docs/results.md, Part 8).
 pub const HANDS_TO_THE_END: f64 = 3e9;
-const DEFAULT_BASIN_LIMIT: u64 = 1_000_000;
+/// Positions a basin search may visit per cycle (`--basin-limit`).
+pub const DEFAULT_BASIN_LIMIT: u64 = 1_000_000;
 
 /// Which methods, checked against the table: the request's words parsed, in the order given
 /// (repeats dropped), or every method that applies.

@@ -8,6 +8,7 @@ mod backward;
 mod census;
 mod climb;
 mod count_odds;
+mod defaults;
 mod durable;
 mod exhaustive;
 mod newcomer;
