@@ -39,7 +39,7 @@ fn cards(n: u64) -> String {
 
 /// A library error about the input (too large, not finishing) is the user's.
 fn user_error(e: BackwardError) -> Error {
-    Error::Input(e.to_string())
+    Error::input(e.to_string())
 }
 
 /// `backward --json`.
@@ -184,7 +184,7 @@ impl TryFrom<&BasinRequest> for BasinPlan {
     fn try_from(req: &BasinRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
         let start = input::position(&req.position, req.leader)?;
-        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "--limit")?;
+        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
         Ok(BasinPlan {
             start,
             rules,
@@ -468,7 +468,7 @@ impl TryFrom<&ExtendRequest> for ExtendPlan {
     fn try_from(req: &ExtendRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
         let deal = input::deal(&req.deal, req.leader, None, None)?;
-        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "--limit")?;
+        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
         Ok(ExtendPlan {
             deal,
             rules,
@@ -622,13 +622,13 @@ impl TryFrom<&TreesRequest> for TreesPlan {
         let rules = req.rules.rules()?;
         let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         if let Some(samples) = req.samples {
-            input::at_least_one(samples, "--samples")?;
+            input::at_least_one(samples, "samples")?;
         }
         Ok(TreesPlan {
             deck,
             rules,
             samples: req.samples,
-            cap: input::at_least_one(req.cap.unwrap_or(DEFAULT_CAP), "--cap")?,
+            cap: input::at_least_one(req.cap.unwrap_or(DEFAULT_CAP), "cap")?,
             seed: req.seed.unwrap_or(DEFAULT_SEED),
             players: req.players.unwrap_or(DEFAULT_PLAYERS),
         })

@@ -181,20 +181,23 @@ impl TryFrom<&BenchRequest> for BenchPlan {
     type Error = Error;
 
     fn try_from(req: &BenchRequest) -> Result<Self> {
-        let games = input::at_least_one(req.games.unwrap_or(DEFAULT_BENCH_GAMES), "--games")?;
+        let games = input::at_least_one(req.games.unwrap_or(DEFAULT_BENCH_GAMES), "games")?;
         let threads = input::threads(Some(req.threads.unwrap_or(1)))?;
         let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         if deck.len() > bmn_kernel::MAX_CARDS as u32 {
-            return Err(Error::input(format!(
-                "bad --deck: {deck} has {} cards; the kernels play at most {}",
-                deck.len(),
-                bmn_kernel::MAX_CARDS
-            )));
+            return Err(Error::bad_with(
+                "deck",
+                format!(
+                    ": {deck} has {} cards; the kernels play at most {}",
+                    deck.len(),
+                    bmn_kernel::MAX_CARDS
+                ),
+            ));
         }
         Ok(BenchPlan {
             games,
             threads,
-            source: DealSource::new(deck, false).map_err(|e| Error::bad("bad --deck", e))?,
+            source: DealSource::new(deck, false).map_err(|e| Error::bad("deck", e))?,
             seed: req.seed.unwrap_or(DEFAULT_SEED),
         })
     }
@@ -342,9 +345,10 @@ pub fn play_counted(req: &BenchRequest, engine: &str) -> Result<()> {
     let plan = BenchPlan::try_from(req)?;
     let deals = deal_all(&plan.source, plan.seed, plan.games);
     if !bmn_search::bench::play_counted(&plan.source, &deals, engine) {
-        return Err(Error::input(format!(
-            "bad --count-only: {engine} is not an engine this CPU runs"
-        )));
+        return Err(Error::bad_with(
+            "count_only",
+            format!(": {engine} is not an engine this CPU runs"),
+        ));
     }
     Ok(())
 }

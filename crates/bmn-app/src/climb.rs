@@ -170,47 +170,50 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
     fn try_from(req: &ClimbRequest) -> Result<Self> {
         let default = ClimbPlan::default();
         let d = default.config;
-        let source = DealSource::new(Deck::STANDARD, req.balanced)
-            .map_err(|e| Error::bad("bad --balanced", e))?;
+        let source =
+            DealSource::new(Deck::STANDARD, req.balanced).map_err(|e| Error::bad("balanced", e))?;
         let mut starts = Vec::new();
         for text in &req.starts {
             let position = input::deal(text, None, Some("standard"), Some(2))
-                .map_err(|e| Error::input(format!("bad --start: {e}")))?;
+                .map_err(|e| Error::bad_with("start", format!(": {e}")))?;
             let cards = Cards::of(&position).expect("player 1 leads");
             if cards.sizes != [26, 26] {
-                return Err(Error::input(format!(
-                    "bad --start {text}: a climb starts from 26/26 deals"
-                )));
+                return Err(Error::bad_with(
+                    "start",
+                    format!(" {text}: a climb starts from 26/26 deals"),
+                ));
             }
             if req.balanced && cards.kinds()[0] != cards.kinds()[1] {
-                return Err(Error::input(format!(
-                    "bad --start {text}: with --balanced both hands hold the same kinds"
-                )));
+                return Err(Error::bad_with(
+                    "start",
+                    format!(" {text}: with --balanced both hands hold the same kinds"),
+                ));
             }
             starts.push(cards);
         }
         let moves = match &req.moves {
-            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("bad --moves", e))?,
+            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("moves", e))?,
             None => d.moves.clone(),
         };
         if moves.0.contains(&bmn_climb::Move::Transfer) {
-            return Err(Error::input(
-                "bad --moves: a climb keeps 26/26 deals; transfer changes the hands' sizes",
+            return Err(Error::bad_with(
+                "moves",
+                ": a climb keeps 26/26 deals; transfer changes the hands' sizes",
             ));
         }
         let accept = match &req.accept {
             Some(text) => Accept::parse(text).ok_or_else(|| {
-                Error::input(format!("bad --accept '{text}': hill, anneal or population"))
+                Error::bad_with("accept", format!(" '{text}': hill, anneal or population"))
             })?,
             None => d.accept,
         };
         let objective = match &req.by {
             Some(text) => Objective::parse(text)
-                .ok_or_else(|| Error::input(format!("bad --by '{text}': cards or tricks")))?,
+                .ok_or_else(|| Error::bad_with("by", format!(" '{text}': cards or tricks")))?,
             None => d.objective,
         };
-        let walkers = input::or_default(req.walkers, d.walkers, "--walkers")?;
-        let neighbours = input::or_default(req.neighbours, d.neighbours, "--neighbours")?;
+        let walkers = input::or_default(req.walkers, d.walkers, "walkers")?;
+        let neighbours = input::or_default(req.neighbours, d.neighbours, "neighbours")?;
         let temperature = req.temperature.unwrap_or(d.temperature);
         let cooling = req.cooling.unwrap_or(d.cooling);
         if !(temperature > 0.0 && cooling > 0.0 && cooling <= 1.0) {
@@ -219,7 +222,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             ));
         }
         let (evals, time) =
-            input::count_or_time(req.evals, "--evals", req.time.as_ref(), default.evals)?;
+            input::count_or_time(req.evals, "evals", req.time.as_ref(), default.evals)?;
         let threads = input::threads(req.threads)?;
         Ok(ClimbPlan {
             config: ClimbConfig {
@@ -230,10 +233,10 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 accept,
                 objective,
                 balanced: req.balanced,
-                restart_after: input::or_default(req.restart, d.restart_after, "--restart")?,
+                restart_after: input::or_default(req.restart, d.restart_after, "restart")?,
                 temperature,
                 cooling,
-                top: input::or_default(req.top, d.top, "--top")?,
+                top: input::or_default(req.top, d.top, "top")?,
                 starts,
                 source,
             },

@@ -52,7 +52,7 @@ pub fn devices() -> DevicesReport {
 /// Adapter `index` (0 if not said), opened; a refusal names `--kernel`.
 #[cfg(feature = "gpu")]
 fn gpu(index: Option<usize>) -> Result<&'static bmn_gpu::Gpu> {
-    bmn_gpu::open(index.unwrap_or(0)).map_err(|e| Error::input(format!("bad --kernel: {e}")))
+    bmn_gpu::open(index.unwrap_or(0)).map_err(|e| Error::bad_with("kernel", format!(": {e}")))
 }
 
 /// Opens adapter `index` (0 if not said) for `--kernel gpu` or `--kernel all`.
@@ -64,8 +64,9 @@ pub fn open(index: Option<usize>) -> Result<Device> {
     #[cfg(not(feature = "gpu"))]
     {
         let _ = index;
-        Err(Error::input(
-            "bad --kernel: this bmn was built without the gpu feature",
+        Err(Error::bad_with(
+            "kernel",
+            ": this bmn was built without the gpu feature",
         ))
     }
 }

@@ -3,16 +3,51 @@
 use bmn_run::RunError;
 use bmn_run::{SchedulerError, ShardError};
 
-/// Why a command gave no answer. `Input` is the user's to fix and names the flag or value at
-/// fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
-/// everything else (a file that cannot be written, kernels that disagree: exit code 1).
-/// Shown on one line whatever it quotes ([`one_line`]).
+/// Why a command gave no answer. `Input` is the user's to fix and names the parameter or value
+/// at fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
+/// everything else (a file that cannot be written, kernels that disagree: exit code 1). Shown
+/// on one line whatever it quotes ([`one_line`]), in the command line's words (`--on-empty`);
+/// [`Error::spelled`] gives the other front ends' (`on_empty`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    #[error("{}", one_line(.0))]
-    Input(String),
+    #[error("{}", .0.spelled(Spelling::Flags))]
+    Input(Input),
     #[error("{}", one_line(.0))]
     Failed(String),
+}
+
+/// The user's error: the parameter at fault, when it is one parameter's, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The parameter, by its name in the web API and Python (`on_empty`), which the command
+    /// line spells `--on-empty`.
+    pub parameter: Option<&'static str>,
+    /// What follows `bad PARAMETER` (`: is negative`, ` 'x': not a number`), or the whole
+    /// message when no one parameter is at fault. Other parameters it mentions are written as
+    /// the command line spells them, and re-spelled for the other front ends.
+    pub detail: String,
+}
+
+/// How a front end spells a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelling {
+    /// The command line's flags: `--on-empty`.
+    Flags,
+    /// The web API's query parameters and Python's keywords: `on_empty`.
+    Names,
+}
+
+impl Input {
+    /// The message in `spelling`'s words, on one line.
+    pub fn spelled(&self, spelling: Spelling) -> String {
+        let text = match (self.parameter, spelling) {
+            (Some(p), Spelling::Flags) => format!("bad --{}{}", p.replace('_', "-"), self.detail),
+            (Some(p), Spelling::Names) => format!("bad {p}{}", parameter_names(&self.detail)),
+            (None, Spelling::Flags) => self.detail.clone(),
+            (None, Spelling::Names) => parameter_names(&self.detail),
+        };
+        one_line(&text).into_owned()
+    }
 }
 
 /// `text` with its control characters escaped (`\n`, `\r`, `\u{0}`): a message quotes what
@@ -35,19 +70,40 @@ pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 impl Error {
-    /// The user's error, one line.
+    /// The user's error, not one parameter's (a deal, two flags at odds).
     pub fn input(message: impl Into<String>) -> Error {
-        Error::Input(message.into())
+        Error::Input(Input {
+            parameter: None,
+            detail: message.into(),
+        })
     }
 
-    /// `bad FLAG: error`, the user's error about one flag or value.
-    pub fn bad(what: &str, error: impl std::fmt::Display) -> Error {
-        Error::Input(format!("{what}: {error}"))
+    /// `bad PARAMETER: error`: the user's error about one parameter, named as the web API
+    /// spells it (`on_empty`).
+    pub fn bad(parameter: &'static str, error: impl std::fmt::Display) -> Error {
+        Error::bad_with(parameter, format!(": {error}"))
+    }
+
+    /// `bad PARAMETER` then `detail` (`: ...`, or ` 'value': ...`).
+    pub fn bad_with(parameter: &'static str, detail: impl Into<String>) -> Error {
+        Error::Input(Input {
+            parameter: Some(parameter),
+            detail: detail.into(),
+        })
     }
 
     /// Whether the user can fix it by changing what they gave.
     pub fn is_input(&self) -> bool {
         matches!(self, Error::Input(_))
+    }
+
+    /// The message in `spelling`'s words, on one line.
+    pub fn spelled(&self, spelling: Spelling) -> String {
+        match (self, spelling) {
+            (Error::Input(i), _) => i.spelled(spelling),
+            (Error::Failed(m), Spelling::Flags) => one_line(m).into_owned(),
+            (Error::Failed(m), Spelling::Names) => parameter_names(&one_line(m)),
+        }
     }
 }
 
@@ -56,7 +112,7 @@ impl From<RunError> for Error {
         let input = e.is_input();
         let text = run_message(e);
         if input {
-            Error::Input(text)
+            Error::input(text)
         } else {
             Error::Failed(text)
         }
@@ -101,12 +157,12 @@ pub fn not_recording(e: &RunError) -> String {
 impl From<ShardError> for Error {
     fn from(e: ShardError) -> Error {
         match e {
-            ShardError::Scheduler(SchedulerError::NoIndex) => Error::Input(format!(
+            ShardError::Scheduler(SchedulerError::NoIndex) => Error::input(format!(
                 "--shard auto: {}; give --shard i/N",
                 SchedulerError::NoIndex
             )),
-            ShardError::Scheduler(s) => Error::Input(format!("--shard auto: {s}")),
-            e => Error::bad("bad --shard", e),
+            ShardError::Scheduler(s) => Error::input(format!("--shard auto: {s}")),
+            e => Error::bad("shard", e),
         }
     }
 }
@@ -120,11 +176,9 @@ impl From<bmn_plot::PlotError> for Error {
 /// Results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// `message` in the words of a front end whose parameters are spelled `flag_name` (the web
-/// API's query parameters, Python's keywords): bmn-app's messages name the command line's
-/// flags (`bad --on-empty`), so each `--flag-name` becomes `flag_name`. (Until input errors are
-/// typed by parameter, issue 49, this is the one place the spelling changes.)
-pub fn parameter_names(message: &str) -> String {
+/// `text` with every `--flag-name` it mentions spelled `flag_name`: the other parameters a
+/// message names besides the one at fault, which its words write as the command line does.
+fn parameter_names(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(at) = rest.find("--") {
@@ -147,17 +201,38 @@ pub fn parameter_names(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Error;
     use super::parameter_names;
+    use super::{Error, Spelling};
 
     #[test]
     fn the_web_and_python_name_parameters_not_flags() {
+        // The parameter at fault is typed; each front end spells it.
+        let e = Error::bad_with(
+            "on_empty",
+            " 'keep': give pass or collect (--basin-limit too)",
+        );
+        let Error::Input(input) = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(input.parameter, Some("on_empty"));
         assert_eq!(
-            parameter_names("bad --on-empty: 'keep': give pass or collect (--basin-limit too)"),
-            "bad on_empty: 'keep': give pass or collect (basin_limit too)"
+            e.to_string(),
+            "bad --on-empty 'keep': give pass or collect (--basin-limit too)"
+        );
+        assert_eq!(
+            e.spelled(Spelling::Names),
+            "bad on_empty 'keep': give pass or collect (basin_limit too)"
+        );
+        assert_eq!(
+            Error::bad("fit_games", "must be at least 1").spelled(Spelling::Names),
+            "bad fit_games: must be at least 1"
         );
         // A deal's plain cards are not a flag.
         assert_eq!(parameter_names("bad deal '--K/J-'"), "bad deal '--K/J-'");
+        assert_eq!(
+            Error::input("bad deal '--K/J-'").spelled(Spelling::Names),
+            "bad deal '--K/J-'"
+        );
     }
     use bmn_run::RunError;
     use bmn_run::{SchedulerError, ShardError};

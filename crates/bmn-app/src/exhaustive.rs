@@ -221,13 +221,15 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
         let rules = req.rules.rules()?;
         let leader = input::seat(req.leader)?;
         if leader.index() >= 2 {
-            return Err(Error::input(format!(
-                "bad --leader: {}, but an enumeration deals to 2 players",
-                leader.index() + 1
-            )));
+            return Err(Error::bad_with(
+                "leader",
+                format!(
+                    ": {}, but an enumeration deals to 2 players",
+                    leader.index() + 1
+                ),
+            ));
         }
-        let default =
-            ExhaustivePlan::of_deck(deck, leader).map_err(|e| Error::bad("bad --deck", e))?;
+        let default = ExhaustivePlan::of_deck(deck, leader).map_err(|e| Error::bad("deck", e))?;
         let deals = default.enumeration.deals;
         let block = block(req, deals.count())?;
         let shard = match &req.shard {
@@ -237,11 +239,14 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
         let within = shard.range(block[1] - block[0]);
         let (start, end) = (block[0] + within.start, block[0] + within.end);
         if end - start > u128::from(u64::MAX) {
-            return Err(Error::input(format!(
-                "bad --deck: {deck} has {} deals, more than one run plays (2^64 - 1): give a \
+            return Err(Error::bad_with(
+                "deck",
+                format!(
+                    ": {deck} has {} deals, more than one run plays (2^64 - 1): give a \
                  block (--from K --count M, or --block B) or --shard i/N",
-                deals.count()
-            )));
+                    deals.count()
+                ),
+            ));
         }
         let engine = req
             .engine
@@ -258,7 +263,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
             block,
             shard,
             threads: input::threads(req.threads)?,
-            checkpoint: input::file_to_write(req.checkpoint.as_deref(), "--checkpoint")?,
+            checkpoint: input::file_to_write(req.checkpoint.as_deref(), "checkpoint")?,
             ledger: req.ledger.clone(),
             engine_note: engine.note,
         })
@@ -359,31 +364,34 @@ pub fn run(
 
 /// The ranks `--from`/`--count` or `--block`/`--block-size` name (all of them if neither).
 fn block(req: &ExhaustiveRequest, deals: u128) -> Result<[u128; 2]> {
-    let number = |flag: &str, text: &Option<String>| -> Result<Option<u128>> {
+    let number = |flag: &'static str, text: &Option<String>| -> Result<Option<u128>> {
         text.as_deref()
             .map(|t| {
                 t.trim()
                     .parse::<u128>()
-                    .map_err(|_| Error::input(format!("bad {flag} '{t}': not a whole number")))
+                    .map_err(|_| Error::bad_with(flag, format!(" '{t}': not a whole number")))
             })
             .transpose()
     };
-    let from = number("--from", &req.from)?;
-    let count = number("--count", &req.count)?;
-    let index = number("--block", &req.block)?;
-    let size = number("--block-size", &req.block_size)?;
+    let from = number("from", &req.from)?;
+    let count = number("count", &req.count)?;
+    let index = number("block", &req.block)?;
+    let size = number("block_size", &req.block_size)?;
     let [first, end] = match (index, size) {
         (Some(b), size) => {
             if from.is_some() || count.is_some() {
                 return Err(Error::input("give --block or --from/--count, not both"));
             }
-            let size = input::at_least_one(size.unwrap_or(DEFAULT_BLOCK_SIZE), "--block-size")?;
+            let size = input::at_least_one(size.unwrap_or(DEFAULT_BLOCK_SIZE), "block_size")?;
             let first = b.saturating_mul(size);
             if first >= deals {
-                return Err(Error::input(format!(
-                    "bad --block {b}: blocks of {size} deals end at block {} (the deck has {deals} deals)",
-                    (deals - 1) / size
-                )));
+                return Err(Error::bad_with(
+                    "block",
+                    format!(
+                        " {b}: blocks of {size} deals end at block {} (the deck has {deals} deals)",
+                        (deals - 1) / size
+                    ),
+                ));
             }
             [first, first.saturating_add(size).min(deals)]
         }
@@ -391,18 +399,24 @@ fn block(req: &ExhaustiveRequest, deals: u128) -> Result<[u128; 2]> {
         (None, None) => {
             let first = from.unwrap_or(0);
             if first >= deals {
-                return Err(Error::input(format!(
-                    "bad --from {first}: past the last deal (the deck has {deals} deals, ranks 0 to {})",
-                    deals - 1
-                )));
+                return Err(Error::bad_with(
+                    "from",
+                    format!(
+                        " {first}: past the last deal (the deck has {deals} deals, ranks 0 to {})",
+                        deals - 1
+                    ),
+                ));
             }
             match count {
-                Some(0) => return Err(Error::input("bad --count: must be at least 1")),
+                Some(0) => return Err(Error::bad_with("count", ": must be at least 1")),
                 Some(c) if c > deals - first => {
-                    return Err(Error::input(format!(
-                        "bad --count {c}: ranks {first}.. hold only {} deals (the deck has {deals})",
-                        deals - first
-                    )));
+                    return Err(Error::bad_with(
+                        "count",
+                        format!(
+                            " {c}: ranks {first}.. hold only {} deals (the deck has {deals})",
+                            deals - first
+                        ),
+                    ));
                 }
                 Some(c) => [first, first + c],
                 None => [first, deals],

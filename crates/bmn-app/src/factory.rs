@@ -162,18 +162,18 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
         let threads = input::threads(req.threads)?;
         let at = FactoryPlan::at(source, rules, req.seed.unwrap_or(DEFAULT_SEED), threads);
         let (rounds, time) =
-            input::count_or_time(req.rounds, "--rounds", req.time.as_ref(), at.rounds)?;
+            input::count_or_time(req.rounds, "rounds", req.time.as_ref(), at.rounds)?;
         let d = at.config;
         let moves = match &req.moves {
-            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("bad --moves", e))?,
+            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("moves", e))?,
             None => d.moves.clone(),
         };
         let completion = completion(req, &at.source, rules, &d.filter)?;
         let config = FactoryConfig {
-            walkers: input::or_default(req.walkers, d.walkers, "--walkers")?,
-            neighbours: input::or_default(req.neighbours, d.neighbours, "--neighbours")?,
+            walkers: input::or_default(req.walkers, d.walkers, "walkers")?,
+            neighbours: input::or_default(req.neighbours, d.neighbours, "neighbours")?,
             moves,
-            basin_limit: input::or_default(req.basin_limit, d.basin_limit, "--basin-limit")?,
+            basin_limit: input::or_default(req.basin_limit, d.basin_limit, "basin_limit")?,
             seeds: req.seeds.or(d.seeds),
             completion: Some(completion),
             grow: req.grow.unwrap_or(d.grow),
@@ -215,38 +215,48 @@ fn completion(
     let asked = match req.complete.as_deref() {
         None | Some("template" | "pairs" | "none") => req.complete.as_deref(),
         Some(other) => {
-            return Err(Error::input(format!(
-                "bad --complete '{other}': expected template, pairs or none"
-            )));
+            return Err(Error::bad_with(
+                "complete",
+                format!(" '{other}': expected template, pairs or none"),
+            ));
         }
     };
     let complete = match (asked, target, template_cards) {
         (None, _, _) => default_completion(table, req.complete_max_len),
         (Some("none"), _, _) => Completion::None,
         (Some(mode), None, _) => {
-            return Err(Error::input(format!(
-                "bad --complete {mode}: pieces fill two-player decks of four jacks played with \
+            return Err(Error::bad_with(
+                "complete",
+                format!(
+                    " {mode}: pieces fill two-player decks of four jacks played with \
                  the standard penalties, not {} with {} players; use --complete none",
-                source.deck(),
-                source.players()
-            )));
+                    source.deck(),
+                    source.players()
+                ),
+            ));
         }
         (Some("template"), Some(_), Some(cards)) => Completion::Template(cards),
         (Some("pairs"), Some(_), _) => Completion::Pairs(max_len),
         (Some(_), Some(_), _) => {
-            return Err(Error::input(format!(
-                "bad --complete template: the test template (`--J {} J TEST J- / J-`) does not \
+            return Err(Error::bad_with(
+                "complete",
+                format!(
+                    " template: the test template (`--J {} J TEST J- / J-`) does not \
                  fit in the deck {}; use --complete pairs or none",
-                bmn_pieces::DEFAULT_FILTER,
-                source.deck()
-            )));
+                    bmn_pieces::DEFAULT_FILTER,
+                    source.deck()
+                ),
+            ));
         }
     };
     if req.complete_max_len.is_some() && !matches!(complete, Completion::Pairs(_)) {
-        return Err(Error::input(format!(
-            "bad --complete-max-len: it bounds --complete pairs, and this run completes with {}",
-            complete.name()
-        )));
+        return Err(Error::bad_with(
+            "complete_max_len",
+            format!(
+                ": it bounds --complete pairs, and this run completes with {}",
+                complete.name()
+            ),
+        ));
     }
     Ok(complete)
 }

@@ -30,9 +30,7 @@ pub struct RulesInput {
 impl RulesInput {
     pub fn rules(&self) -> Result<Rules> {
         let penalties = match &self.penalties {
-            Some(text) => {
-                PenaltyTable::parse(text).map_err(|e| Error::bad("bad --penalties", e))?
-            }
+            Some(text) => PenaltyTable::parse(text).map_err(|e| Error::bad("penalties", e))?,
             None => PenaltyTable::STANDARD,
         };
         let on_empty: OnEmpty = self
@@ -40,7 +38,7 @@ impl RulesInput {
             .as_deref()
             .unwrap_or(DEFAULT_ON_EMPTY)
             .parse()
-            .map_err(|e| Error::bad("bad --on-empty", e))?;
+            .map_err(|e| Error::bad("on_empty", e))?;
         Ok(Rules {
             penalties,
             on_empty,
@@ -70,17 +68,20 @@ impl TableInput {
         let deck = deck(self.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         DealSource::with_players(deck, self.players.unwrap_or(DEFAULT_PLAYERS), self.balanced)
             .map_err(|e| match e {
-                SearchError::Players(_) => Error::bad("bad --players", e),
-                SearchError::DeckSize { .. } => Error::bad("bad --deck", e),
+                SearchError::Players(_) => Error::bad("players", e),
+                SearchError::DeckSize { .. } => Error::bad("deck", e),
                 // The library's words say what a balanced deal needs; here it is the flag.
                 SearchError::Unbalanceable {
                     deck,
                     kind,
                     players,
-                } => Error::input(format!(
-                    "bad --balanced: deck {deck}: its {kind} cards cannot be shared equally \
+                } => Error::bad_with(
+                    "balanced",
+                    format!(
+                        ": deck {deck}: its {kind} cards cannot be shared equally \
                      among {players} players (--balanced)"
-                )),
+                    ),
+                ),
             })
     }
 }
@@ -147,13 +148,14 @@ impl EngineInput {
         cards: usize,
         default: &EnginePlan,
     ) -> Result<EnginePlan> {
-        let give_up = at_least_one(self.give_up.unwrap_or(default.give_up), "--give-up")?;
+        let give_up = at_least_one(self.give_up.unwrap_or(default.give_up), "give_up")?;
         let on_device = match self.kernel.as_deref() {
             Some("gpu") => Some(false),
             Some("all") => Some(true),
             _ if self.device.is_some() => {
-                return Err(Error::input(
-                    "bad --device: it picks the GPU of --kernel gpu or --kernel all",
+                return Err(Error::bad_with(
+                    "device",
+                    ": it picks the GPU of --kernel gpu or --kernel all",
                 ));
             }
             _ => None,
@@ -177,7 +179,7 @@ impl EngineInput {
         Ok(EnginePlan {
             engine,
             give_up,
-            max_tricks: or_default(self.max_tricks, default.max_tricks, "--max-tricks")?,
+            max_tricks: or_default(self.max_tricks, default.max_tricks, "max_tricks")?,
             note,
         })
     }
@@ -185,7 +187,7 @@ impl EngineInput {
 
 /// A deck spec (`--deck`).
 pub fn deck(spec: &str) -> Result<Deck> {
-    Deck::parse(spec).map_err(|e| Error::bad("bad --deck", e))
+    Deck::parse(spec).map_err(|e| Error::bad("deck", e))
 }
 
 /// The 0-based seat of a 1-based `--leader`, player 1 when none is given: the one place a
@@ -193,7 +195,10 @@ pub fn deck(spec: &str) -> Result<Deck> {
 pub fn seat(leader: Option<u64>) -> Result<Player> {
     match leader {
         None => Ok(Player(0)),
-        Some(0) => Err(Error::input("bad --leader: 0: players are numbered from 1")),
+        Some(0) => Err(Error::bad_with(
+            "leader",
+            ": 0: players are numbered from 1",
+        )),
         Some(k) => Ok(Player(usize::try_from(k - 1).unwrap_or(usize::MAX - 1))),
     }
 }
@@ -210,12 +215,12 @@ pub fn deal(
         let deck = deck(deck_spec.unwrap_or(DEFAULT_DECK))?;
         return deal_of_rank(rank, &deck, players.unwrap_or(DEFAULT_PLAYERS), leader);
     }
-    let position =
-        Position::parse_deal(text, seat(leader)?).map_err(|e| Error::bad("bad deal", e))?;
+    let position = Position::parse_deal(text, seat(leader)?)
+        .map_err(|e| Error::input(format!("bad deal: {e}")))?;
     if let Some(spec) = deck_spec {
         position
             .check_deck(&deck(spec)?)
-            .map_err(|e| Error::bad("bad deal", e))?;
+            .map_err(|e| Error::input(format!("bad deal: {e}")))?;
     }
     Ok(position)
 }
@@ -226,33 +231,36 @@ pub fn position(text: &str, leader: Option<u64>) -> Result<Position> {
     if text.trim().starts_with('#') {
         return deal(text, leader, None, None);
     }
-    Position::parse(text, seat(leader)?).map_err(|e| Error::bad("bad position", e))
+    Position::parse(text, seat(leader)?).map_err(|e| Error::input(format!("bad position: {e}")))
 }
 
 /// A plot file the back ends can write: .svg or .png, checked before any game is played.
 pub fn plot_path(path: &Path) -> Result<()> {
     bmn_plot::Format::of(path).map(drop).map_err(|_| {
-        Error::input(format!(
-            "bad --plot '{}': name the file .svg or .png",
-            path.display()
-        ))
+        Error::bad_with(
+            "plot",
+            format!(" '{}': name the file .svg or .png", path.display()),
+        )
     })
 }
 
 /// A file a run will write (`--out`, `--checkpoint`): its folder must exist, checked before
 /// anything is played (bmn makes no folder it was not asked for).
-pub fn file_to_write(path: Option<&Path>, flag: &str) -> Result<Option<PathBuf>> {
+pub fn file_to_write(path: Option<&Path>, flag: &'static str) -> Result<Option<PathBuf>> {
     let Some(path) = path else {
         return Ok(None);
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
         && !dir.is_dir()
     {
-        return Err(Error::input(format!(
-            "bad {flag} '{}': the folder {} does not exist",
-            path.display(),
-            dir.display()
-        )));
+        return Err(Error::bad_with(
+            flag,
+            format!(
+                " '{}': the folder {} does not exist",
+                path.display(),
+                dir.display()
+            ),
+        ));
     }
     Ok(Some(path.to_path_buf()))
 }
@@ -288,24 +296,26 @@ impl From<f64> for TimeInput {
 impl TimeInput {
     /// The duration, which must be positive and finite; `flag` names it in the error
     /// (`bad --time '9x': ...`).
-    pub fn duration(&self, flag: &str) -> Result<Duration> {
+    pub fn duration(&self, flag: &'static str) -> Result<Duration> {
         match self {
             TimeInput::Text(text) => duration_of(text, flag),
             TimeInput::Seconds(s) if *s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(*s)),
-            TimeInput::Seconds(s) => Err(Error::input(format!(
-                "bad {flag} {s}: use a positive number of seconds"
-            ))),
+            TimeInput::Seconds(s) => Err(Error::bad_with(
+                flag,
+                format!(" {s}: use a positive number of seconds"),
+            )),
         }
     }
 }
 
 /// `90s`, `10m`, `2h`, `1d` or plain seconds, for the flag `flag`.
-fn duration_of(text: &str, flag: &str) -> Result<Duration> {
+fn duration_of(text: &str, flag: &'static str) -> Result<Duration> {
     let t = text.trim();
     if t.starts_with('-') {
-        return Err(Error::input(format!(
-            "bad {flag}: {text} is negative: give a time such as 90s, 10m, 2h or 1d"
-        )));
+        return Err(Error::bad_with(
+            flag,
+            format!(": {text} is negative: give a time such as 90s, 10m, 2h or 1d"),
+        ));
     }
     let (number, unit) = t.split_at(
         t.find(|c: char| !c.is_ascii_digit() && c != '.')
@@ -317,16 +327,18 @@ fn duration_of(text: &str, flag: &str) -> Result<Duration> {
         "h" => 3600.0,
         "d" => 86400.0,
         _ => {
-            return Err(Error::input(format!(
-                "bad {flag} '{text}': use a number with s, m, h or d, e.g. 10m"
-            )));
+            return Err(Error::bad_with(
+                flag,
+                format!(" '{text}': use a number with s, m, h or d, e.g. 10m"),
+            ));
         }
     };
     match number.parse::<f64>() {
         Ok(n) if n > 0.0 && (n * scale).is_finite() => Ok(Duration::from_secs_f64(n * scale)),
-        _ => Err(Error::input(format!(
-            "bad {flag} '{text}': use a positive number with s, m, h or d, e.g. 10m"
-        ))),
+        _ => Err(Error::bad_with(
+            flag,
+            format!(" '{text}': use a positive number with s, m, h or d, e.g. 10m"),
+        )),
     }
 }
 
@@ -354,10 +366,13 @@ pub fn kernel(name: Option<&str>) -> Result<Kernel> {
             .find(|k| k.name() == name)
             .ok_or_else(|| {
                 let names: Vec<_> = all.iter().map(|k| k.name()).collect();
-                Error::input(format!(
-                    "bad --kernel '{name}': this CPU runs {}; gpu and all use a GPU",
-                    names.join(", ")
-                ))
+                Error::bad_with(
+                    "kernel",
+                    format!(
+                        " '{name}': this CPU runs {}; gpu and all use a GPU",
+                        names.join(", ")
+                    ),
+                )
             }),
     }
 }
@@ -368,12 +383,15 @@ pub const MAX_THREADS: usize = 1024;
 
 /// Worker threads: the given count (1 to [`MAX_THREADS`]), or every core.
 pub fn threads(given: Option<usize>) -> Result<usize> {
-    let threads = or_default(given, every_core(), "--threads")?;
+    let threads = or_default(given, every_core(), "threads")?;
     if threads > MAX_THREADS {
-        return Err(Error::input(format!(
-            "bad --threads: {threads} is more than {MAX_THREADS} (this machine has {} cores)",
-            every_core()
-        )));
+        return Err(Error::bad_with(
+            "threads",
+            format!(
+                ": {threads} is more than {MAX_THREADS} (this machine has {} cores)",
+                every_core()
+            ),
+        ));
     }
     Ok(threads)
 }
@@ -384,14 +402,18 @@ pub fn every_core() -> usize {
 }
 
 /// The given count, at least 1 (`flag` names it when it is 0), or `default`.
-pub fn or_default<T: PartialEq + From<u8>>(given: Option<T>, default: T, flag: &str) -> Result<T> {
+pub fn or_default<T: PartialEq + From<u8>>(
+    given: Option<T>,
+    default: T,
+    flag: &'static str,
+) -> Result<T> {
     given.map_or(Ok(default), |v| at_least_one(v, flag))
 }
 
 /// A count that must be at least 1 (`bad --games: must be at least 1`).
-pub fn at_least_one<T: PartialEq + From<u8>>(value: T, flag: &str) -> Result<T> {
+pub fn at_least_one<T: PartialEq + From<u8>>(value: T, flag: &'static str) -> Result<T> {
     if value == T::from(0) {
-        Err(Error::input(format!("bad {flag}: must be at least 1")))
+        Err(Error::bad_with(flag, ": must be at least 1"))
     } else {
         Ok(value)
     }
@@ -402,11 +424,11 @@ pub fn at_least_one<T: PartialEq + From<u8>>(value: T, flag: &str) -> Result<T> 
 /// `default`.
 pub fn count_or_time(
     count: Option<u64>,
-    count_flag: &str,
+    count_flag: &'static str,
     time: Option<&TimeInput>,
     default: Option<u64>,
 ) -> Result<(Option<u64>, Option<Duration>)> {
-    let time = time.map(|t| t.duration("--time")).transpose()?;
+    let time = time.map(|t| t.duration("time")).transpose()?;
     let count = match (count, time) {
         (Some(n), _) => Some(at_least_one(n, count_flag)?),
         (None, Some(_)) => None,
@@ -435,18 +457,22 @@ pub fn deal_of_rank(
         ))
     })?;
     if !(2..=bmn_core::MAX_PLAYERS).contains(&players) || arrangement.len() < players {
-        return Err(Error::input(format!(
-            "bad --players: {players} players cannot be dealt {} cards",
-            arrangement.len()
-        )));
+        return Err(Error::bad_with(
+            "players",
+            format!(
+                ": {players} players cannot be dealt {} cards",
+                arrangement.len()
+            ),
+        ));
     }
     let seat = seat(leader)?;
     if seat.index() >= players {
-        return Err(Error::input(format!(
-            "bad --leader: {}, but there are {players} players",
-            seat.index() + 1
-        )));
+        return Err(Error::bad_with(
+            "leader",
+            format!(": {}, but there are {players} players", seat.index() + 1),
+        ));
     }
     let sizes = bmn_core::dealt_sizes(arrangement.len(), players, seat);
-    Position::deal_from_codes(&arrangement, &sizes, seat).map_err(|e| Error::bad("bad rank", e))
+    Position::deal_from_codes(&arrangement, &sizes, seat)
+        .map_err(|e| Error::input(format!("bad rank: {e}")))
 }

@@ -57,7 +57,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
         exhaustive::FORMAT => {
             let (file, label, ranks) = merged::<ExhaustiveParams>(paths, exhaustive::FORMAT)?;
             let deck = Deck::parse(&file.params.deck)
-                .map_err(|e| Error::bad("bad deck in checkpoint", e))?;
+                .map_err(|e| Error::input(format!("bad deck in checkpoint: {e}")))?;
             Ok(MergeReport::Exhaustive(ExhaustiveReport {
                 deck,
                 leader: Player(file.params.leader - 1),

@@ -151,11 +151,11 @@ impl TryFrom<&OddsRequest> for OddsPlan {
         let default = OddsPlan::default();
         let model = given_model(req)?;
         if let Some(games) = req.games {
-            at_least_one_game(positive(games, "--games")?, "--games")?;
+            at_least_one_game(positive(games, "games")?, "games")?;
         }
-        let rate = req.rate.map(|r| positive(r, "--rate")).transpose()?;
+        let rate = req.rate.map(|r| positive(r, "rate")).transpose()?;
         let fit_games =
-            input::at_least_one(req.fit_games.unwrap_or(default.fit_games), "--fit-games")?;
+            input::at_least_one(req.fit_games.unwrap_or(default.fit_games), "fit_games")?;
         Ok(OddsPlan {
             games: req.games,
             target_cards: req.target_cards.unwrap_or(default.target_cards),
@@ -189,10 +189,13 @@ pub fn run(plan: &OddsPlan, observer: &mut dyn Observer, stop: &AtomicBool) -> R
                             "interrupted: the fit run stopped after {} games, too few to fit",
                             fit.stats.games
                         )),
-                        false => Error::input(format!(
-                            "bad --fit-games: {fit_games} games leave too few in the tail to fit; \
+                        false => Error::bad_with(
+                            "fit_games",
+                            format!(
+                                ": {fit_games} games leave too few in the tail to fit; \
                              play more"
-                        )),
+                            ),
+                        ),
                     })?,
             };
             let measured = fit.stats.games as f64 / fit.elapsed.max(1e-9);
@@ -224,37 +227,41 @@ fn given_model(req: &OddsRequest) -> Result<Option<TailModel>> {
             )));
         }
     };
-    let mu = positive(mu, "--mu")?;
+    let mu = positive(mu, "mu")?;
     if !(x0.is_finite() && x0 >= 0.0) {
-        return Err(Error::input(format!(
-            "bad --x0 {x0}: must be a length in cards, >= 0"
-        )));
+        return Err(Error::bad_with(
+            "x0",
+            format!(" {x0}: must be a length in cards, >= 0"),
+        ));
     }
     if !(p0 > 0.0 && p0 <= 1.0) {
-        return Err(Error::input(format!(
-            "bad --p0 {p0}: must be a share in (0, 1]"
-        )));
+        return Err(Error::bad_with(
+            "p0",
+            format!(" {p0}: must be a share in (0, 1]"),
+        ));
     }
     Ok(Some(TailModel { mu, x0, p0 }))
 }
 
-fn positive(x: f64, flag: &str) -> Result<f64> {
+fn positive(x: f64, flag: &'static str) -> Result<f64> {
     if x.is_finite() && x > 0.0 {
         Ok(x)
     } else {
-        Err(Error::input(format!(
-            "bad {flag} {x}: must be a positive number"
-        )))
+        Err(Error::bad_with(
+            flag,
+            format!(" {x}: must be a positive number"),
+        ))
     }
 }
 
-fn at_least_one_game(x: f64, flag: &str) -> Result<f64> {
+fn at_least_one_game(x: f64, flag: &'static str) -> Result<f64> {
     if x >= 1.0 {
         Ok(x)
     } else {
-        Err(Error::input(format!(
-            "bad {flag} {x}: must be at least 1 game"
-        )))
+        Err(Error::bad_with(
+            flag,
+            format!(" {x}: must be at least 1 game"),
+        ))
     }
 }
 
@@ -266,7 +273,7 @@ fn fit_run(
     observer: &mut dyn Observer,
     stop: &AtomicBool,
 ) -> Result<Fit> {
-    let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("bad --deck", e))?;
+    let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("deck", e))?;
     let plan = EnginePlan::default();
     let engine = plan.engine;
     let config = SearchConfig {

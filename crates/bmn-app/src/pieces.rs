@@ -68,16 +68,16 @@ pub struct ConstructRequest {
 
 /// A library error about the input (bad piece, bad faces, a filter that is no piece) is
 /// the user's.
-fn user_error(flag: &str) -> impl FnOnce(PiecesError) -> Error + '_ {
-    move |e| Error::bad(&format!("bad {flag}"), e)
+fn user_error(flag: &'static str) -> impl FnOnce(PiecesError) -> Error {
+    move |e| Error::bad(flag, e)
 }
 
 fn filter(text: Option<&str>) -> Result<Piece> {
-    Piece::parse(text.unwrap_or(bmn_pieces::DEFAULT_FILTER)).map_err(user_error("--filter"))
+    Piece::parse(text.unwrap_or(bmn_pieces::DEFAULT_FILTER)).map_err(user_error("filter"))
 }
 
 fn faces(text: &str) -> Result<(Composition, Option<u32>)> {
-    Composition::parse_faces(text).map_err(user_error("--faces"))
+    Composition::parse_faces(text).map_err(user_error("faces"))
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -161,7 +161,7 @@ impl TryFrom<&PieceSearchRequest> for PieceSearchPlan {
             faces: req.faces.as_deref().map(faces).transpose()?,
             give_up: req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
             prefix: Piece::parse(req.prefix.as_deref().unwrap_or(""))
-                .map_err(user_error("--prefix"))?,
+                .map_err(user_error("prefix"))?,
         };
         Ok(PieceSearchPlan {
             config,
@@ -338,8 +338,9 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
                 Some(c)
             }
             Some((_, None)) => {
-                return Err(Error::input(
-                    "bad --around: give the plain cards too, e.g. Q4,K3,A1,-23",
+                return Err(Error::bad_with(
+                    "around",
+                    ": give the plain cards too, e.g. Q4,K3,A1,-23",
                 ));
             }
             None => None,
@@ -354,7 +355,7 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
         };
         let basin_limit = input::at_least_one(
             req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT),
-            "--basin-limit",
+            "basin_limit",
         )?;
         let threads = input::threads(req.threads)?;
         let construct = ConstructConfig {

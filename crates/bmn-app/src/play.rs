@@ -158,7 +158,7 @@ impl TryFrom<&PlayRequest> for PlayPlan {
         if let Some(path) = &req.plot {
             input::plot_path(path)?;
         }
-        let give_up = input::at_least_one(req.give_up.unwrap_or(PLAY_GIVE_UP), "--give-up")?;
+        let give_up = input::at_least_one(req.give_up.unwrap_or(PLAY_GIVE_UP), "give_up")?;
         Ok(PlayPlan {
             start,
             rules,

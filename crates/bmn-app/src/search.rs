@@ -174,7 +174,7 @@ impl TryFrom<&SearchRequest> for SearchPlan {
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let (games, time) =
-            input::count_or_time(req.games, "--games", req.time.as_ref(), default.games)?;
+            input::count_or_time(req.games, "games", req.time.as_ref(), default.games)?;
         let shard = req.shard.as_deref().map(Shard::parse_or_auto).transpose()?;
         if time.is_some() && (shard.is_some() || req.out.is_some()) {
             return Err(Error::input(
@@ -192,7 +192,7 @@ impl TryFrom<&SearchRequest> for SearchPlan {
             threads,
             top: req.top.unwrap_or(default.top),
             shard: shard.unwrap_or(default.shard),
-            out: input::file_to_write(req.out.as_deref(), "--out")?,
+            out: input::file_to_write(req.out.as_deref(), "out")?,
             ledger: req.ledger.clone(),
             engine,
             source,

@@ -159,7 +159,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
 
     fn try_from(req: &StatsRequest) -> Result<Self> {
         let default = StatsPlan::default();
-        let games = input::at_least_one(req.games.unwrap_or(default.games), "--games")?;
+        let games = input::at_least_one(req.games.unwrap_or(default.games), "games")?;
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let threads = input::threads(req.threads)?;

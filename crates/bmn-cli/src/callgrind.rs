@@ -30,9 +30,10 @@ pub fn check_available() -> Result<()> {
         .status()
         .is_ok_and(|s| s.success());
     if !found {
-        bail!(bmn_app::error::Error::input(
-            "bad --instructions: valgrind is not installed (it counts the instructions; \
-             Debian: apt-get install valgrind)"
+        bail!(bmn_app::error::Error::bad_with(
+            "instructions",
+            ": valgrind is not installed (it counts the instructions; Debian: apt-get install \
+             valgrind)"
         ));
     }
     Ok(())

@@ -16,6 +16,7 @@ use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use bmn_app::backward::BasinRequest;
+use bmn_app::error::Spelling;
 use bmn_app::input::{RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
@@ -48,14 +49,13 @@ impl ApiError {
 
 impl From<bmn_app::Error> for ApiError {
     fn from(e: bmn_app::Error) -> ApiError {
+        // The query's parameters are spelled `on_empty`, not `--on-empty`.
+        let message = e.spelled(Spelling::Names);
         match e {
-            // The query's parameters are spelled `on_empty`, not `--on-empty`.
-            bmn_app::Error::Input(m) => {
-                ApiError::bad(bmn_app::error::parameter_names(&bmn_app::one_line(&m)))
-            }
-            bmn_app::Error::Failed(m) => ApiError {
+            bmn_app::Error::Input(_) => ApiError::bad(message),
+            bmn_app::Error::Failed(_) => ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: bmn_app::error::parameter_names(&bmn_app::one_line(&m)),
+                message,
             },
         }
     }

@@ -82,17 +82,20 @@ pub struct CostReport {
 pub fn cost(req: &CensusRequest, cores: Option<usize>) -> Result<CostReport> {
     let source = req.table.source()?;
     if source.players() != 2 {
-        return Err(Error::input(format!(
-            "bad --plan: it times the two-player enumeration; at {} players the census plays \
+        return Err(Error::bad_with(
+            "plan",
+            format!(
+                ": it times the two-player enumeration; at {} players the census plays \
              every deal on the reference engine",
-            source.players()
-        )));
+                source.players()
+            ),
+        ));
     }
     let rules = req.rules.rules()?;
     let threads = input::threads(req.threads)?;
-    let cores = input::at_least_one(cores.unwrap_or(DEFAULT_CORES) as u128, "--cores")? as usize;
+    let cores = input::at_least_one(cores.unwrap_or(DEFAULT_CORES) as u128, "cores")? as usize;
     let deck = *source.deck();
-    let deals = AllDeals::new(deck, Player(0)).map_err(|e| Error::bad("bad --deck", e))?;
+    let deals = AllDeals::new(deck, Player(0)).map_err(|e| Error::bad("deck", e))?;
     let total = deals.count() as f64;
     let engine = input::EngineInput::default()
         .plan(

@@ -91,23 +91,28 @@ fn methods(
     let mut chosen = Vec::new();
     for word in text.split(',').map(str::trim) {
         let Some(m) = Method::parse(word) else {
-            return Err(Error::input(format!(
-                "bad --methods: unknown method '{word}' (expected pieces, hands or deals)"
-            )));
+            return Err(Error::bad_with(
+                "methods",
+                format!(": unknown method '{word}' (expected pieces, hands or deals)"),
+            ));
         };
         if !applies(m) {
-            return Err(Error::input(format!(
-                "bad --methods: hands plays two-player tables of at most 64 cards, not \
+            return Err(Error::bad_with(
+                "methods",
+                format!(
+                    ": hands plays two-player tables of at most 64 cards, not \
                  {players} players with {cards} cards"
-            )));
+                ),
+            ));
         }
         if !chosen.contains(&m) {
             chosen.push(m);
         }
     }
     if from_files && !chosen.contains(&Method::Deals) {
-        return Err(Error::input(
-            "bad --methods: --enumeration is the deals method, which --methods leaves out",
+        return Err(Error::bad_with(
+            "methods",
+            ": --enumeration is the deals method, which --methods leaves out",
         ));
     }
     Ok(chosen)
@@ -160,7 +165,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
         let hands_time = req
             .hands_time
             .as_ref()
-            .map(|t| t.duration("--hands-time"))
+            .map(|t| t.duration("hands_time"))
             .transpose()?;
         let hands = methods
             .contains(&Method::Hands)
@@ -170,7 +175,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             .contains(&Method::Pieces)
             .then(|| {
                 let plan = FactoryPlan::at(source.clone(), rules, seed, threads);
-                let (rounds, _) = input::count_or_time(req.rounds, "--rounds", None, plan.rounds)?;
+                let (rounds, _) = input::count_or_time(req.rounds, "rounds", None, plan.rounds)?;
                 Ok::<_, Error>(FactoryPlan { rounds, ..plan })
             })
             .transpose()?;
@@ -195,7 +200,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             hands,
             hands_time,
             deals_max,
-            basin_limit: input::or_default(req.basin_limit, DEFAULT_BASIN_LIMIT, "--basin-limit")?,
+            basin_limit: input::or_default(req.basin_limit, DEFAULT_BASIN_LIMIT, "basin_limit")?,
             factory,
             deals,
             source,
@@ -232,7 +237,7 @@ fn hands_config(req: &CensusRequest, source: &DealSource, rules: Rules) -> Resul
         rules,
         max_hand: req.hands.unwrap_or(DEFAULT_HANDS),
     };
-    config.check().map_err(|e| Error::bad("bad --hands", e))?;
+    config.check().map_err(|e| Error::bad("hands", e))?;
     Ok(config)
 }
 
@@ -240,7 +245,7 @@ fn hands_config(req: &CensusRequest, source: &DealSource, rules: Rules) -> Resul
 /// listing every cycling deal (to check the basins' deals against), recorded in no ledger.
 fn enumeration(source: &DealSource, rules: Rules, threads: usize) -> Result<ExhaustivePlan> {
     let every = ExhaustivePlan::of_deck(*source.deck(), Player(0))
-        .map_err(|e| Error::bad("bad --deck", e))?
+        .map_err(|e| Error::bad("deck", e))?
         .under(rules)?;
     let mut enumeration = every.enumeration;
     enumeration.list_cycles = true;
@@ -459,7 +464,7 @@ fn every_deal(
         DealsSource::Reference => {
             observer.start(None, 0, "deals (reference engine)");
             let r = bmn_census::every_deal(&plan.source, &plan.rules, plan.threads, stop)
-                .map_err(|e| Error::bad("bad --deck", e))?;
+                .map_err(|e| Error::bad("deck", e))?;
             observer.finish();
             Ok(Enumerated {
                 deals: r.deals,

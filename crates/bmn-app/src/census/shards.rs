@@ -15,7 +15,7 @@ use bmn_census::CensusCycle;
 use bmn_core::{CycleId, Deck, Player, Position, Rules};
 use bmn_search::{DealSource, Summary};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Spelling};
 use crate::exhaustive::ExhaustiveReport;
 use crate::merge::{MergeReport, merge};
 
@@ -39,32 +39,39 @@ impl Sharded {
     pub fn read(files: &[PathBuf]) -> Result<Sharded> {
         let t = Instant::now();
         let bad = |e: Error| match e {
-            Error::Input(m) => Error::Input(format!("bad --enumeration: {m}")),
+            Error::Input(m) => Error::bad("enumeration", m.spelled(Spelling::Flags)),
             Error::Failed(m) => Error::Failed(format!("--enumeration: {m}")),
         };
         let report = match merge(files).map_err(bad)? {
             MergeReport::Exhaustive(r) => r,
             MergeReport::Search(_) => {
-                return Err(Error::input(format!(
-                    "bad --enumeration: {} is a search's result file; the census reads the \
+                return Err(Error::bad_with(
+                    "enumeration",
+                    format!(
+                        ": {} is a search's result file; the census reads the \
                      files of `bmn exhaustive --list-cycles`",
-                    files[0].display()
-                )));
+                        files[0].display()
+                    ),
+                ));
             }
         };
         if !report.list_cycles {
-            return Err(Error::input(
-                "bad --enumeration: the files are of a `bmn exhaustive` run without \
+            return Err(Error::bad_with(
+                "enumeration",
+                ": the files are of a `bmn exhaustive` run without \
                  --list-cycles; the census checks every cycling deal against its basins, so \
                  run the shards with --list-cycles",
             ));
         }
         if !report.all_shards {
-            return Err(Error::input(format!(
-                "bad --enumeration: the files hold shard(s) {}, ranks {}..{} of the deck's {} \
+            return Err(Error::bad_with(
+                "enumeration",
+                format!(
+                    ": the files hold shard(s) {}, ranks {}..{} of the deck's {} \
                  deals; the census needs every shard",
-                report.shards, report.ranks[0], report.ranks[1], report.deck_deals
-            )));
+                    report.shards, report.ranks[0], report.ranks[1], report.deck_deals
+                ),
+            ));
         }
         Ok(Sharded {
             files: files.to_vec(),
@@ -78,23 +85,32 @@ impl Sharded {
     /// Refuses a table or rules other than the enumeration's.
     pub fn matches(&self, source: &DealSource, rules: &Rules) -> Result<()> {
         if source.players() != 2 {
-            return Err(Error::input(format!(
-                "bad --players: the enumeration files are of two players, not {}",
-                source.players()
-            )));
+            return Err(Error::bad_with(
+                "players",
+                format!(
+                    ": the enumeration files are of two players, not {}",
+                    source.players()
+                ),
+            ));
         }
         if source.deck() != &self.deck {
-            return Err(Error::input(format!(
-                "bad --deck: the enumeration files are of deck {}, not {}",
-                self.deck,
-                source.deck()
-            )));
+            return Err(Error::bad_with(
+                "deck",
+                format!(
+                    ": the enumeration files are of deck {}, not {}",
+                    self.deck,
+                    source.deck()
+                ),
+            ));
         }
         if rules.penalties.to_string() != self.penalties {
-            return Err(Error::input(format!(
-                "bad --penalties: the enumeration files were played with penalties {}, not {}",
-                self.penalties, rules.penalties
-            )));
+            return Err(Error::bad_with(
+                "penalties",
+                format!(
+                    ": the enumeration files were played with penalties {}, not {}",
+                    self.penalties, rules.penalties
+                ),
+            ));
         }
         Ok(())
     }
