@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
 use bmn_search::device::{
-    DIGEST_BINS, DeviceBatch, DeviceDeals, DevicePlayer, Digest, DigestSpec, LENGTH_CARDS,
-    LENGTH_TRICKS,
+    DIGEST_BINS, DeviceBatch, DeviceDeals, DeviceError, DevicePlayer, Digest, DigestSpec,
+    LENGTH_CARDS, LENGTH_TRICKS,
 };
 
 use crate::adapters::{AdapterSummary, all, instance, summary};
@@ -95,7 +95,7 @@ pub struct Gpu {
     /// The first error the device reported outside a batch's own checks.
     errors: Arc<Mutex<Option<String>>>,
     /// The first batch that failed.
-    failure: OnceLock<String>,
+    failure: OnceLock<DeviceError>,
 }
 
 /// The buffers of one batch in flight.
@@ -352,7 +352,7 @@ impl Gpu {
         b: &Buffers,
         job: &Job,
         spec: Option<DigestSpec>,
-    ) -> Result<wgpu::SubmissionIndex, String> {
+    ) -> Result<wgpu::SubmissionIndex, DeviceError> {
         let limit = self.lanes.load(Ordering::Relaxed);
         // The event kernel: on a GPU, a GPU's worth of lanes taking as many games as they
         // can; on a CPU adapter, a lane per CPU_LANE_GAMES games, none taking more than its
@@ -403,7 +403,7 @@ impl Gpu {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let index = self.queue.submit([encoder.finish()]);
         match pollster::block_on(scope.pop()) {
-            Some(e) => Err(e.to_string()),
+            Some(e) => Err(DeviceError::Driver(e.to_string())),
             None => Ok(index),
         }
     }
@@ -414,7 +414,7 @@ impl Gpu {
         buffer: &wgpu::Buffer,
         bytes: usize,
         index: wgpu::SubmissionIndex,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<Vec<u8>, DeviceError> {
         let slice = buffer.slice(..bytes as u64);
         let (tx, rx) = std::sync::mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |r| {
@@ -426,13 +426,13 @@ impl Gpu {
                 submission_index: Some(index),
                 timeout: None,
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| DeviceError::Driver(e.to_string()))?;
         rx.recv()
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| DeviceError::Driver(e.to_string()))?
+            .map_err(|e| DeviceError::Driver(e.to_string()))?;
         let data = slice
             .get_mapped_range()
-            .map_err(|e| e.to_string())?
+            .map_err(|e| DeviceError::Driver(e.to_string()))?
             .to_vec();
         buffer.unmap();
         Ok(data)
@@ -444,7 +444,7 @@ impl Gpu {
         slot: &mut Option<Buffers>,
         job: &Job,
         out: &mut [Played],
-    ) -> Result<(), String> {
+    ) -> Result<(), DeviceError> {
         let b = self.buffers(slot, job.count, job.input.len(), job.dealt());
         let index = self.dispatch(b, job, None)?;
         let data = self.read(&b.results_back, job.count * 8, index.clone())?;
@@ -463,7 +463,7 @@ impl Gpu {
         slot: &mut Option<Buffers>,
         job: &Job,
         spec: DigestSpec,
-    ) -> Result<Digest, String> {
+    ) -> Result<Digest, DeviceError> {
         let b = self.buffers(slot, 0, job.input.len(), job.dealt());
         let index = self.dispatch(b, job, Some(spec))?;
         let words = totals_words(Some(spec));
@@ -509,7 +509,7 @@ impl Gpu {
         let mut kept: Vec<(usize, Played)> = kept_bytes
             .chunks_exact(16)
             .map(|e| Ok((word(e, 0) as usize, decode(word(e, 4), word(e, 8))?)))
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, DeviceError>>()?;
         kept.sort_unstable_by_key(|&(i, _)| i);
         Ok(Digest {
             finished: t(1),
@@ -532,9 +532,9 @@ impl Gpu {
     }
 
     /// The device's first error outside a batch's checks, if any.
-    fn take_error(&self) -> Result<(), String> {
+    fn take_error(&self) -> Result<(), DeviceError> {
         match self.errors.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            Some(e) => Err(e),
+            Some(e) => Err(DeviceError::Driver(e)),
             None => Ok(()),
         }
     }
@@ -590,14 +590,14 @@ fn workgroups(invocations: usize) -> (u32, u32) {
 
 /// An error unless the shader recorded each of a job's `count` games (a driver that cuts
 /// loops short leaves some out).
-fn every_game_recorded(totals: &[u8], count: usize) -> Result<(), String> {
+fn every_game_recorded(totals: &[u8], count: usize) -> Result<(), DeviceError> {
     let recorded = word(totals, 4 * TALLY_RECORDED) as usize;
     if recorded == count {
         Ok(())
     } else {
-        Err(format!(
+        Err(DeviceError::CutShort(format!(
             "the driver played {recorded} of {count} games to their end"
-        ))
+        )))
     }
 }
 
@@ -609,13 +609,13 @@ fn word(bytes: &[u8], at: usize) -> u32 {
 
 /// A game's result from the shader's (cards, tricks | status << 30).
 /// A game the shader left unfinished (status 3) is an error: a driver cut its loop short.
-fn decode(cards: u32, word: u32) -> Result<Played, String> {
+fn decode(cards: u32, word: u32) -> Result<Played, DeviceError> {
     let tricks = word & ((1 << 30) - 1);
     match word >> 30 {
         2 => Ok(Played::Capped { cards, tricks }),
-        3 => Err(format!(
+        3 => Err(DeviceError::CutShort(format!(
             "the driver stopped a game after {tricks} tricks, unfinished"
-        )),
+        ))),
         w => Ok(Played::Finished {
             winner: w as u8,
             cards,
@@ -634,7 +634,7 @@ impl DevicePlayer for Gpu {
         batch: &DeviceBatch<'_>,
         out: &mut [Played],
         wait: bool,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, DeviceError> {
         self.noted(self.play_batch(batch, out, wait))
     }
 
@@ -643,11 +643,11 @@ impl DevicePlayer for Gpu {
         batch: &DeviceBatch<'_>,
         spec: DigestSpec,
         wait: bool,
-    ) -> Result<Option<Digest>, String> {
+    ) -> Result<Option<Digest>, DeviceError> {
         self.noted(self.digest_batch(batch, spec, wait))
     }
 
-    fn first_error(&self) -> Option<String> {
+    fn first_error(&self) -> Option<DeviceError> {
         self.failure.get().cloned()
     }
 
@@ -659,7 +659,7 @@ impl DevicePlayer for Gpu {
 
 impl Gpu {
     /// The job of a batch part, on the kernel it goes to.
-    fn job(&self, part: &DeviceBatch<'_>) -> Result<Job, String> {
+    fn job(&self, part: &DeviceBatch<'_>) -> Result<Job, DeviceError> {
         let mut job = Job::new(part, self.rank_run)?;
         job.events &= !self.tricks_only.load(Ordering::Relaxed);
         Ok(job)
@@ -674,7 +674,7 @@ impl Gpu {
     }
 
     /// `result`, its error kept as the first failure if it is one.
-    fn noted<T>(&self, result: Result<T, String>) -> Result<T, String> {
+    fn noted<T>(&self, result: Result<T, DeviceError>) -> Result<T, DeviceError> {
         if let Err(e) = &result {
             let _ = self.failure.set(e.clone());
         }
@@ -686,7 +686,7 @@ impl Gpu {
         batch: &DeviceBatch<'_>,
         out: &mut [Played],
         wait: bool,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, DeviceError> {
         check(batch, out.len())?;
         let Some(mut slot) = self.slots.take(wait) else {
             return Ok(false);
@@ -704,10 +704,10 @@ impl Gpu {
         batch: &DeviceBatch<'_>,
         spec: DigestSpec,
         wait: bool,
-    ) -> Result<Option<Digest>, String> {
+    ) -> Result<Option<Digest>, DeviceError> {
         check(batch, batch.count)?;
         if spec.bin == 0 {
-            return Err("bad digest: bins of 0 cards".into());
+            return Err(DeviceError::BadBatch("bad digest: bins of 0 cards".into()));
         }
         let Some(mut slot) = self.slots.take(wait) else {
             return Ok(None);
@@ -770,16 +770,16 @@ fn parts<'a>(
 
 /// What the kernel assumes of a batch, checked so that a bad batch is an error, not a wrong
 /// answer.
-fn check(batch: &DeviceBatch<'_>, out: usize) -> Result<(), String> {
+fn check(batch: &DeviceBatch<'_>, out: usize) -> Result<(), DeviceError> {
     let len = batch.len;
     if !(1..=64).contains(&len) || batch.first_hand > len || batch.leader > 1 {
-        return Err(format!(
+        return Err(DeviceError::BadBatch(format!(
             "bad batch shape: {len} cards, {} to player 1",
             batch.first_hand
-        ));
+        )));
     }
     if out != batch.count || batch.max_tricks >= 1 << 30 {
-        return Err("bad batch size or trick cap".into());
+        return Err(DeviceError::BadBatch("bad batch size or trick cap".into()));
     }
     let codes_ok = |codes: &[u8]| codes.iter().all(|&c| c <= bmn_kernel::MAX_CODE);
     match &batch.deals {
@@ -789,7 +789,7 @@ fn check(batch: &DeviceBatch<'_>, out: usize) -> Result<(), String> {
                 || !len.is_multiple_of(*segment)
                 || !codes_ok(deck)
             {
-                return Err("bad stream batch".into());
+                return Err(DeviceError::BadBatch("bad stream batch".into()));
             }
         }
         DeviceDeals::Arrangements { starts, per_start } => {
@@ -797,12 +797,14 @@ fn check(batch: &DeviceBatch<'_>, out: usize) -> Result<(), String> {
                 || starts.len() != batch.count.div_ceil(*per_start) * len
                 || !codes_ok(starts)
             {
-                return Err("bad arrangement batch".into());
+                return Err(DeviceError::BadBatch("bad arrangement batch".into()));
             }
         }
         DeviceDeals::Ranks { counts, .. } => {
             if counts.iter().sum::<u32>() as usize != len {
-                return Err("bad rank batch: the counts are not the deal's cards".into());
+                return Err(DeviceError::BadBatch(
+                    "bad rank batch: the counts are not the deal's cards".into(),
+                ));
             }
         }
     }

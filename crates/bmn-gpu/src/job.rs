@@ -2,7 +2,8 @@
 
 use bmn_deals::stream::GAMMA;
 use bmn_search::device::{
-    DIGEST_BINS, DeviceBatch, DeviceDeals, DigestSpec, LENGTH_CARDS, LENGTH_TRICKS, MAX_RANKED,
+    DIGEST_BINS, DeviceBatch, DeviceDeals, DeviceError, DigestSpec, LENGTH_CARDS, LENGTH_TRICKS,
+    MAX_RANKED,
 };
 
 /// Words of the shader's `Params`.
@@ -49,7 +50,7 @@ pub(crate) struct Job {
 
 impl Job {
     /// The job of `batch`, a work item of ranks being `rank_run` consecutive arrangements.
-    pub fn new(batch: &DeviceBatch<'_>, rank_run: usize) -> Result<Job, String> {
+    pub fn new(batch: &DeviceBatch<'_>, rank_run: usize) -> Result<Job, DeviceError> {
         // The most penalty cards one deal holds, and whether any card is a joker.
         let penalties = |codes: &[u8]| codes.iter().filter(|&&c| c != 0).count();
         let (most, jokers);
@@ -75,9 +76,15 @@ impl Job {
                 let block = bmn_deals::Arrangements::new(*counts)
                     .map(|a| a.count())
                     .filter(|&b| b <= MAX_RANKED)
-                    .ok_or("bad rank batch: the deck has more than 2^58 arrangements")?;
+                    .ok_or_else(|| {
+                        DeviceError::BadBatch(
+                            "bad rank batch: the deck has more than 2^58 arrangements".into(),
+                        )
+                    })?;
                 if u128::from(*first) + batch.count as u128 > block {
-                    return Err("bad rank batch: ranks past the deck's last arrangement".into());
+                    return Err(DeviceError::BadBatch(
+                        "bad rank batch: ranks past the deck's last arrangement".into(),
+                    ));
                 }
                 most = counts[1..].iter().sum::<u32>() as usize;
                 jokers = counts[usize::from(JOKER)] != 0;

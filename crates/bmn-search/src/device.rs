@@ -169,6 +169,22 @@ impl Digest {
     }
 }
 
+/// Why a device did not play a batch (its caller then plays it on the CPU, and reports the
+/// first such error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeviceError {
+    /// The driver refused or lost the work (a validation error, a lost device, a read-back that
+    /// failed), in its own words.
+    #[error("{0}")]
+    Driver(String),
+    /// The driver cut the kernel's loops short: games left unfinished or unrecorded.
+    #[error("{0}")]
+    CutShort(String),
+    /// A batch this device does not take (its shape, its deals, its digest's bins).
+    #[error("{0}")]
+    BadBatch(String),
+}
+
 /// A device that plays batches exactly as bmn-kernel does: one [`Played`] per game, the
 /// winner counted from the leader (0 the leader), the same cards and tricks.
 pub trait DevicePlayer: Sync + Send {
@@ -177,8 +193,12 @@ pub trait DevicePlayer: Sync + Send {
     /// Plays `batch` into `out` (`batch.count` entries). With `wait` false, returns
     /// `Ok(false)` at once, playing nothing, if the device is busy with another caller's batch.
     /// An error leaves `out` unspecified: the caller plays the batch elsewhere.
-    fn play(&self, batch: &DeviceBatch<'_>, out: &mut [Played], wait: bool)
-    -> Result<bool, String>;
+    fn play(
+        &self,
+        batch: &DeviceBatch<'_>,
+        out: &mut [Played],
+        wait: bool,
+    ) -> Result<bool, DeviceError>;
     /// Plays `batch` and returns its [`Digest`] under `spec` (`Ok(None)` as `play` when busy).
     /// The default plays every game through [`Self::play`] and adds them up here; a device
     /// that adds them up itself returns the same digest.
@@ -187,14 +207,14 @@ pub trait DevicePlayer: Sync + Send {
         batch: &DeviceBatch<'_>,
         spec: DigestSpec,
         wait: bool,
-    ) -> Result<Option<Digest>, String> {
+    ) -> Result<Option<Digest>, DeviceError> {
         let mut out = vec![Played::default(); batch.count];
         Ok(self
             .play(batch, &mut out, wait)?
             .then(|| Digest::of(&out, spec)))
     }
     /// The first error a batch met, if any (its games were then played on the CPU).
-    fn first_error(&self) -> Option<String>;
+    fn first_error(&self) -> Option<DeviceError>;
     /// Games this device is given at once (and a worker claims at once): enough that the
     /// device's launch, read-back and the tail of its longest games cost little. Results do
     /// not depend on it.

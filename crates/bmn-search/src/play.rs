@@ -429,7 +429,7 @@ fn play_on_device(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::{DeviceDeals, DevicePlayer};
+    use crate::device::{DeviceDeals, DeviceError, DevicePlayer};
     use crate::summary::Summary;
     use std::borrow::Cow;
 
@@ -440,11 +440,16 @@ mod tests {
         fn name(&self) -> &'static str {
             "canned"
         }
-        fn play(&self, b: &DeviceBatch<'_>, out: &mut [Played], _: bool) -> Result<bool, String> {
+        fn play(
+            &self,
+            b: &DeviceBatch<'_>,
+            out: &mut [Played],
+            _: bool,
+        ) -> Result<bool, DeviceError> {
             out.copy_from_slice(&self.0[..b.count]);
             Ok(true)
         }
-        fn first_error(&self) -> Option<String> {
+        fn first_error(&self) -> Option<DeviceError> {
             None
         }
     }

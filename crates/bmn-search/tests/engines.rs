@@ -89,10 +89,12 @@ impl bmn_search::device::DevicePlayer for DigestOnly {
         _: &bmn_search::device::DeviceBatch<'_>,
         _: &mut [bmn_kernel::Played],
         _: bool,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, bmn_search::device::DeviceError> {
         self.played_one_by_one
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        Err("this device only adds games up".into())
+        Err(bmn_search::device::DeviceError::BadBatch(
+            "this device only adds games up".into(),
+        ))
     }
 
     fn digest(
@@ -100,9 +102,11 @@ impl bmn_search::device::DevicePlayer for DigestOnly {
         batch: &bmn_search::device::DeviceBatch<'_>,
         spec: bmn_search::device::DigestSpec,
         _: bool,
-    ) -> Result<Option<bmn_search::device::Digest>, String> {
+    ) -> Result<Option<bmn_search::device::Digest>, bmn_search::device::DeviceError> {
         let bmn_search::device::DeviceDeals::Stream { seed, first, .. } = batch.deals else {
-            return Err("streams only".into());
+            return Err(bmn_search::device::DeviceError::BadBatch(
+                "streams only".into(),
+            ));
         };
         let mut deal = vec![0u8; batch.len];
         let games: Vec<_> = (0..batch.count as u64)
@@ -115,7 +119,7 @@ impl bmn_search::device::DevicePlayer for DigestOnly {
         Ok(Some(bmn_search::device::Digest::of(&games, spec)))
     }
 
-    fn first_error(&self) -> Option<String> {
+    fn first_error(&self) -> Option<bmn_search::device::DeviceError> {
         None
     }
 
