@@ -21,6 +21,8 @@ from typing import Any, Optional, Union
 
 # A count: an int, a whole float (1e6) or text in the command line's syntax ("1_000_000").
 Count = Union[int, float, str]
+# A length of time: seconds as a number, or text as the CLI reads it ("90s", "10m", "2h").
+Time = Union[int, float, str]
 
 __version__: str
 
@@ -56,7 +58,7 @@ def search(
     deck: Optional[str] = None,
     penalties: Optional[str] = None,
     on_empty: Optional[str] = None,
-    seconds: Optional[float] = None,
+    seconds: Optional[Time] = None,
     kernel: Optional[str] = None,
     progress: bool = False,
 ) -> dict[str, Any]:
@@ -111,7 +113,7 @@ def census(
     players: Optional[Count] = None,
     methods: Optional[str] = None,
     hands: Optional[Count] = None,
-    hands_seconds: Optional[float] = None,
+    hands_seconds: Optional[Time] = None,
     deals_max: Optional[Count] = None,
     basin_limit: Optional[Count] = None,
     rounds: Optional[Count] = None,

@@ -61,6 +61,30 @@ impl<'a, 'py, T: bmn_app::numbers::Count> FromPyObject<'a, 'py> for Count<T> {
     }
 }
 
+/// A length of time as the command line and Python read one (`bmn_app::input::TimeInput`): a
+/// number of seconds (an int or a float), or text as the command line takes it (`"90s"`,
+/// `"10m"`, `"2h"`), checked by the same reader.
+struct Time(TimeInput);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Time {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyString>() {
+            Ok(Time(TimeInput::Text(obj.extract()?)))
+        } else if obj.is_instance_of::<PyBool>() {
+            Err(PyTypeError::new_err("a bool is not a length of time"))
+        } else if obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>() {
+            Ok(Time(TimeInput::Seconds(obj.extract()?)))
+        } else {
+            let kind = obj.get_type().name()?;
+            Err(PyTypeError::new_err(format!(
+                "'{kind}' object is not a length of time"
+            )))
+        }
+    }
+}
+
 /// The keyword `name`'s count, if given: `ValueError` ("bad games: -5 is negative") where it
 /// is none.
 fn number<T>(value: Option<Count<T>>, name: &str) -> PyResult<Option<T>> {
@@ -267,7 +291,7 @@ fn search<'py>(
     deck: Option<String>,
     penalties: Option<String>,
     on_empty: Option<String>,
-    seconds: Option<f64>,
+    seconds: Option<Time>,
     kernel: Option<String>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -278,7 +302,7 @@ fn search<'py>(
     let players = number(players, "players")?;
     let req = SearchRequest {
         games,
-        time: seconds.map(TimeInput::Seconds),
+        time: seconds.map(|t| t.0),
         seed,
         threads,
         top,
@@ -408,7 +432,7 @@ fn census<'py>(
     players: Option<Count<usize>>,
     methods: Option<String>,
     hands: Option<Count<usize>>,
-    hands_seconds: Option<f64>,
+    hands_seconds: Option<Time>,
     deals_max: Option<Count<u64>>,
     basin_limit: Option<Count<u64>>,
     rounds: Option<Count<u64>>,
@@ -436,7 +460,7 @@ fn census<'py>(
         threads,
         methods,
         hands,
-        hands_time: hands_seconds.map(TimeInput::Seconds),
+        hands_time: hands_seconds.map(|t| t.0),
         deals_max,
         basin_limit,
         rounds,

@@ -188,6 +188,20 @@ def test_counts_are_read_as_the_command_line_reads_them():
         bmn.search(games=[10])
 
 
+def test_lengths_of_time_are_read_as_the_command_line_reads_them():
+    # Seconds as a number, or the CLI's text ("0.3s", "1m"): the same reader, the same refusals.
+    for seconds in (0.3, "0.3s", "0.005m"):
+        assert bmn.search(seconds=seconds, seed=3, top=1)["games"] > 0
+    for seconds, words in (("9x", "bad time '9x': use a number with s, m, h or d"),
+                           ("-2s", "bad time: -2s is negative"),
+                           (-2, "bad time -2: use a positive number of seconds")):
+        with pytest.raises(ValueError) as error:
+            bmn.search(seconds=seconds)
+        assert words in str(error.value)
+    with pytest.raises(TypeError, match="seconds"):
+        bmn.search(seconds=[10])
+
+
 def test_a_deal_left_without_a_seed_draws_one_as_the_cli_does():
     # The clock's nanoseconds: three calls, three seeds (`bmn deal` reports the one it drew).
     assert len({bmn.deal()["seed"] for _ in range(3)}) == 3
