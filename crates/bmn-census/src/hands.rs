@@ -381,7 +381,7 @@ impl State {
 /// What one unit found.
 #[derive(Default)]
 struct UnitResult {
-    /// Abandoned part-way (a stop): its finds are dropped, and so are every later unit's.
+    /// Abandoned part-way (a stop): the scheduler drops its finds, and every later unit's.
     aborted: bool,
     /// Units merged (in the merged result).
     merged: u64,
@@ -566,10 +566,6 @@ pub fn hands(
         stop,
         &mut merged,
         |all: &mut UnitResult, u: UnitResult| {
-            if all.aborted || u.aborted {
-                all.aborted = true;
-                return;
-            }
             all.merged += 1;
             for (id, c) in u.cycles {
                 match all.cycles.get_mut(&id) {
@@ -583,7 +579,10 @@ pub fn hands(
             all.leaves += u.leaves;
             all.decided += u.decided;
         },
-        |j| run_unit(config, table, &config.unit(&plan, j), stop, &report),
+        |j| {
+            let unit = run_unit(config, table, &config.unit(&plan, j), stop, &report);
+            (!unit.aborted).then_some(unit)
+        },
         |all: &UnitResult, next| {
             // Every unit's reports sum to its `decided`: the tally holds the merged units' too.
             progress(&HandsProgress {

@@ -124,7 +124,7 @@ impl Enumeration {
             stop,
             &mut progress.summary,
             Summary::merge,
-            |units, worker| self.play_units(units, worker),
+            |units, worker| Some(self.play_units(units, worker)),
             report,
         );
     }

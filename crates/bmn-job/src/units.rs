@@ -17,7 +17,9 @@ use crate::pace::{Claims, Rates, Worker};
 const TICK: Duration = Duration::from_millis(200);
 
 /// Runs units `first..end` (`end: None`: until stopped) as `play(unit)` on `threads` threads and
-/// merges each result into `merged` in unit order with `merge`. `progress(&merged, next)` is
+/// merges each result into `merged` in unit order with `merge`. A unit that `play` abandons
+/// part-way (`None`: it saw the stop inside a long unit) is not merged, nor any after it, and
+/// ends the run. `progress(&merged, next)` is
 /// called as units merge and at least every 200 ms, `next` being the first unit not yet
 /// merged; returning `false` stops the run, as does setting `stop` (e.g. from Ctrl-C). `stop`
 /// is only read: a caller can tell its own stop (a signal) from one `progress` asked for (a
@@ -30,7 +32,7 @@ pub fn run_units<S: Send>(
     stop: &AtomicBool,
     merged: &mut S,
     merge: impl FnMut(&mut S, S),
-    play: impl Fn(u64) -> S + Sync,
+    play: impl Fn(u64) -> Option<S> + Sync,
     progress: impl FnMut(&S, u64) -> bool,
 ) -> u64 {
     let blocks = Blocks {
@@ -68,7 +70,7 @@ pub fn run_unit_blocks<S: Send>(
     stop: &AtomicBool,
     merged: &mut S,
     mut merge: impl FnMut(&mut S, S),
-    play: impl Fn(Range<u64>, Worker) -> S + Sync,
+    play: impl Fn(Range<u64>, Worker) -> Option<S> + Sync,
     mut progress: impl FnMut(&S, u64) -> bool,
 ) -> u64 {
     let Blocks { first, end, claims } = blocks;
@@ -80,7 +82,7 @@ pub fn run_unit_blocks<S: Send>(
     let stopped = || stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed);
     let mut next_to_merge = first;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(u64, u64, S)>();
+        let (tx, rx) = mpsc::channel::<(u64, u64, Option<S>)>();
         for index in 0..threads {
             let (tx, claimed, play, rates, stopped) =
                 (tx.clone(), &claimed, &play, &rates, &stopped);
@@ -111,14 +113,24 @@ pub fn run_unit_blocks<S: Send>(
         }
         drop(tx);
         let mut pending = BTreeMap::new();
+        // Set at the first abandoned unit in order: nothing merges from there on.
+        let mut cut = false;
         loop {
             let received = rx.recv_timeout(TICK);
             let done = matches!(received, Err(mpsc::RecvTimeoutError::Disconnected));
             if let Ok((start, stop_at, result)) = received {
                 pending.insert(start, (stop_at, result));
-                while let Some((stop_at, result)) = pending.remove(&next_to_merge) {
-                    merge(merged, result);
-                    next_to_merge = stop_at;
+                while !cut && let Some((stop_at, result)) = pending.remove(&next_to_merge) {
+                    match result {
+                        Some(result) => {
+                            merge(merged, result);
+                            next_to_merge = stop_at;
+                        }
+                        None => {
+                            cut = true;
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
                 }
             }
             if !progress(merged, next_to_merge) {
@@ -147,7 +159,7 @@ mod tests {
                 &AtomicBool::new(false),
                 &mut seen,
                 |all: &mut Vec<u64>, unit: Vec<u64>| all.extend(unit),
-                |unit| vec![unit],
+                |unit| Some(vec![unit]),
                 |_, _| true,
             );
             assert_eq!(next, 40);
@@ -170,7 +182,7 @@ mod tests {
                 &AtomicBool::new(false),
                 &mut seen,
                 |all: &mut Vec<u64>, units: Vec<u64>| all.extend(units),
-                |units, _| units.collect(),
+                |units, _| Some(units.collect()),
                 |_, _| true,
             );
             assert_eq!(next, 40);
@@ -202,7 +214,7 @@ mod tests {
                     // A device ten times as fast as a CPU worker.
                     let per_unit = if worker == Worker::Device { 10 } else { 100 };
                     std::thread::sleep(Duration::from_micros(per_unit * (units.end - units.start)));
-                    units.map(|u| (u, worker)).collect::<Vec<_>>()
+                    Some(units.map(|u| (u, worker)).collect::<Vec<_>>())
                 },
                 |_, _| true,
             );
@@ -224,10 +236,28 @@ mod tests {
             &AtomicBool::new(false),
             &mut seen,
             |all: &mut Vec<u64>, unit: Vec<u64>| all.extend(unit),
-            |unit| vec![unit],
+            |unit| Some(vec![unit]),
             |all, _| all.len() < 10,
         );
         assert_eq!(seen, (0..next).collect::<Vec<_>>());
         assert!(next >= 10);
+    }
+
+    #[test]
+    fn an_abandoned_unit_ends_the_run_and_nothing_after_it_merges() {
+        for threads in 1..=3 {
+            let mut seen = Vec::new();
+            let next = run_units(
+                0,
+                Some(1000),
+                threads,
+                &AtomicBool::new(false),
+                &mut seen,
+                |all: &mut Vec<u64>, unit: Vec<u64>| all.extend(unit),
+                |unit| (unit != 7).then(|| vec![unit]),
+                |_, _| true,
+            );
+            assert_eq!((next, seen), (7, (0..7).collect::<Vec<_>>()), "{threads}");
+        }
     }
 }

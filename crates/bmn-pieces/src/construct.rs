@@ -227,7 +227,7 @@ pub fn construct(
             let pieces = draw(&pool, config.seed, k);
             let refs: Vec<&Piece> = pieces.iter().collect();
             let outcome = play(&jack_position(&refs), config.give_up);
-            vec![Played { k, pieces, outcome }]
+            Some(vec![Played { k, pieces, outcome }])
         },
         |_, next| {
             progress(0, next, config.decks);
@@ -296,12 +296,11 @@ pub fn construct(
         &mut basins,
         |all: &mut Vec<_>, mut one: Vec<_>| all.append(&mut one),
         |i| {
-            vec![basin(
-                &Rules::STANDARD,
-                &starts[i as usize],
-                &basin_config,
-                |_| !stop.load(Ordering::Relaxed),
-            )]
+            let b = basin(&Rules::STANDARD, &starts[i as usize], &basin_config, |_| {
+                !stop.load(Ordering::Relaxed)
+            });
+            // A basin the stop cut is abandoned, not kept as if complete.
+            (!stop.load(Ordering::Relaxed)).then(|| vec![b])
         },
         |_, next| {
             progress(1, next, total);

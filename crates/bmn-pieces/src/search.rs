@@ -88,7 +88,7 @@ pub struct PieceSearchResult {
 
 #[derive(Default)]
 struct Unit {
-    /// Stopped part-way: dropped, and nothing after it merges.
+    /// Stopped part-way: the scheduler drops it, and every unit after it.
     aborted: bool,
     /// Units merged into this one.
     units: u64,
@@ -300,10 +300,6 @@ pub fn search_until(
         stop,
         &mut merged,
         |all: &mut Unit, u: Unit| {
-            if all.aborted || u.aborted {
-                all.aborted = true;
-                return;
-            }
             all.units += u.units;
             all.pieces.extend(u.pieces);
             for (k, n) in u.class_counts {
@@ -317,7 +313,8 @@ pub fn search_until(
         },
         |i| {
             let (len, prefix) = &units[i as usize];
-            config.run_unit(*len, prefix, stop)
+            let unit = config.run_unit(*len, prefix, stop);
+            (!unit.aborted).then_some(unit)
         },
         |all, _| {
             progress(all.units, total);

@@ -55,7 +55,7 @@ where
         stop,
         &mut state.summary,
         Summary::merge,
-        play,
+        |units, worker| Some(play(units, worker)),
         |summary, next| {
             if let Err(e) = recorder.tick(summary, next) {
                 save_error = Some(e);

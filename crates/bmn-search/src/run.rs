@@ -209,7 +209,7 @@ pub fn stream_units<T: Tally + Clone + Send + Sync>(
             let mut tally = fresh.clone();
             let r = units.games_of_units(block);
             play_into(config, worker, r.start, r.end, &mut tally);
-            tally
+            Some(tally)
         },
         progress,
     )
