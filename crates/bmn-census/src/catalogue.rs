@@ -56,9 +56,9 @@ pub struct CensusCycle {
     pub deals: Vec<CensusDeal>,
 }
 
-/// The entry of the cycle `position` reaches (`None` if its game ends), its basin searched
-/// with at most `basin_limit` positions. Once `stop` is raised the basin search ends where it
-/// is (`basin_complete` false) and the caller is expected to drop the entry.
+/// The entry of the cycle `position` reaches, its basin searched with at most `basin_limit`
+/// positions; `None` if its game ends, or if `stop` cut the basin search short (an entry is
+/// never filed with a basin the stop cut).
 pub fn describe(
     rules: &Rules,
     position: &Position,
@@ -89,6 +89,9 @@ pub fn describe(
         },
         |_| !stop.load(Ordering::Relaxed),
     );
+    if basin.as_ref().is_ok_and(|b| b.interrupted) {
+        return None;
+    }
     let counts = position.deck().counts();
     let (mut basin_positions, mut basin_complete, mut deals) = (0, false, Vec::new());
     if let Ok(b) = basin {
@@ -126,7 +129,7 @@ pub fn describe(
 }
 
 /// [`describe`] for many positions on `threads` threads, in order; once `stop` is raised,
-/// `None` for every position not yet begun.
+/// `None` for every position not yet begun and the one whose basin it cut.
 pub fn describe_all(
     rules: &Rules,
     positions: &[Position],

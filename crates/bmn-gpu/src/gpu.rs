@@ -403,7 +403,7 @@ impl Gpu {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let index = self.queue.submit([encoder.finish()]);
         match pollster::block_on(scope.pop()) {
-            Some(e) => Err(DeviceError::Driver(e.to_string())),
+            Some(e) => Err(driver(e)),
             None => Ok(index),
         }
     }
@@ -426,14 +426,9 @@ impl Gpu {
                 submission_index: Some(index),
                 timeout: None,
             })
-            .map_err(|e| DeviceError::Driver(e.to_string()))?;
-        rx.recv()
-            .map_err(|e| DeviceError::Driver(e.to_string()))?
-            .map_err(|e| DeviceError::Driver(e.to_string()))?;
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| DeviceError::Driver(e.to_string()))?
-            .to_vec();
+            .map_err(driver)?;
+        rx.recv().map_err(driver)?.map_err(driver)?;
+        let data = slice.get_mapped_range().map_err(driver)?.to_vec();
         buffer.unmap();
         Ok(data)
     }
@@ -586,6 +581,11 @@ fn workgroups(invocations: usize) -> (u32, u32) {
     let groups = (invocations as u32).div_ceil(WORKGROUP).max(1);
     let x = groups.min(65_535);
     (x, groups.div_ceil(x))
+}
+
+/// A driver's error (a validation error, a lost device, a failed read-back), in its words.
+fn driver(e: impl std::fmt::Display) -> DeviceError {
+    DeviceError::Driver(e.to_string())
 }
 
 /// An error unless the shader recorded each of a job's `count` games (a driver that cuts

@@ -19,11 +19,11 @@ const TICK: Duration = Duration::from_millis(200);
 /// Runs units `first..end` (`end: None`: until stopped) as `play(unit)` on `threads` threads and
 /// merges each result into `merged` in unit order with `merge`. A unit that `play` abandons
 /// part-way (`None`: it saw the stop inside a long unit) is not merged, nor any after it, and
-/// ends the run. `progress(&merged, next)` is
-/// called as units merge and at least every 200 ms, `next` being the first unit not yet
-/// merged; returning `false` stops the run, as does setting `stop` (e.g. from Ctrl-C). `stop`
-/// is only read: a caller can tell its own stop (a signal) from one `progress` asked for (a
-/// time limit). Returns the first unit not merged: `end` if the run completed.
+/// ends the run. `progress(&merged, next)` is called as units merge and at least every 200 ms,
+/// `next` being the first unit not yet merged; returning `false` stops the run, as does
+/// setting `stop` (e.g. from Ctrl-C). `stop` is only read: a caller can tell its own stop (a
+/// signal) from one `progress` asked for (a time limit). Returns the first unit not merged:
+/// `end` if the run completed.
 #[allow(clippy::too_many_arguments)]
 pub fn run_units<S: Send>(
     first: u64,

@@ -300,7 +300,7 @@ pub fn construct(
                 !stop.load(Ordering::Relaxed)
             });
             // A basin the stop cut is abandoned, not kept as if complete.
-            (!stop.load(Ordering::Relaxed)).then(|| vec![b])
+            (!b.as_ref().is_ok_and(|b| b.interrupted)).then(|| vec![b])
         },
         |_, next| {
             progress(1, next, total);

@@ -88,8 +88,6 @@ pub struct PieceSearchResult {
 
 #[derive(Default)]
 struct Unit {
-    /// Stopped part-way: the scheduler drops it, and every unit after it.
-    aborted: bool,
     /// Units merged into this one.
     units: u64,
     pieces: Vec<FoundPiece>,
@@ -203,9 +201,9 @@ impl PieceSearchConfig {
         check_filter(&self.filter, self.give_up)
     }
 
-    /// The unit of pieces of `len` cards starting `prefix`; aborted if `stop` is raised on
-    /// the way.
-    fn run_unit(&self, len: u32, prefix: &[bmn_core::Kind], stop: &AtomicBool) -> Unit {
+    /// The unit of pieces of `len` cards starting `prefix`; `None` (abandoned: the scheduler
+    /// drops it, and every unit after it) if `stop` is raised on the way.
+    fn run_unit(&self, len: u32, prefix: &[bmn_core::Kind], stop: &AtomicBool) -> Option<Unit> {
         let mut unit = Unit {
             units: 1,
             ..Unit::default()
@@ -218,8 +216,7 @@ impl PieceSearchConfig {
         unit.passing = candidates.len() as u64;
         for piece in candidates {
             if stop.load(Ordering::Relaxed) {
-                unit.aborted = true;
-                return unit;
+                return None;
             }
             let Some(forms) = orbit(&piece) else { continue };
             unit.proposed += 1;
@@ -250,8 +247,7 @@ impl PieceSearchConfig {
                 None => unit.unresolved += 1,
             }
         }
-        unit.aborted = stop.load(Ordering::Relaxed);
-        unit
+        (!stop.load(Ordering::Relaxed)).then_some(unit)
     }
 }
 
@@ -313,8 +309,7 @@ pub fn search_until(
         },
         |i| {
             let (len, prefix) = &units[i as usize];
-            let unit = config.run_unit(*len, prefix, stop);
-            (!unit.aborted).then_some(unit)
+            config.run_unit(*len, prefix, stop)
         },
         |all, _| {
             progress(all.units, total);

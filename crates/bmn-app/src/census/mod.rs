@@ -493,13 +493,9 @@ fn catalogue_stage(
     let entries =
         bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads, stop);
     observer.finish();
-    let cut = stop.load(Ordering::Relaxed);
     let mut catalogue: Vec<CensusCycle> = Vec::new();
     for (id, entry) in ids.iter().zip(entries) {
         let Some(mut c) = entry else { continue };
-        if cut && !c.basin_complete {
-            continue;
-        }
         c.found_by = reached.0[id].1.clone();
         if !c.deals.is_empty() {
             catalogue.push(c);

@@ -103,7 +103,8 @@ impl<'a> Factory<'a> {
 
     /// Adds the cycle `position` reaches (if it never ends), and `position` itself as one of
     /// the cycle's positions (it reaches the cycle). Returns the cycle's id if it was new.
-    /// Once `stop` is raised the basin search under way ends and nothing is added.
+    /// Once `stop` is raised the basin search under way ends, and a new cycle whose basin it
+    /// cut is not filed.
     pub fn add(&mut self, position: &Position, stop: &AtomicBool) -> Option<CycleId> {
         let Outcome::Cycle(c) = play_out(&self.config.rules, position) else {
             return None;
@@ -111,10 +112,7 @@ impl<'a> Factory<'a> {
         let id = c.id;
         let new = !self.catalogue.cycles.contains_key(&id);
         if new {
-            let entry = self.entry(&c.start, c.period, c.id, &c.representative, stop);
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
+            let entry = self.entry(&c.start, c.period, c.id, &c.representative, stop)?;
             self.catalogue.cycles.insert(id, entry);
         }
         self.meet(id, position, c.preperiod);
@@ -146,7 +144,8 @@ impl<'a> Factory<'a> {
         }
     }
 
-    /// A new cycle's entry: its positions, its basin, its balanced deals, its closest position.
+    /// A new cycle's entry: its positions, its basin, its balanced deals, its closest position;
+    /// `None` if `stop` cut its basin search short.
     fn entry(
         &self,
         on_cycle: &Position,
@@ -154,7 +153,7 @@ impl<'a> Factory<'a> {
         id: CycleId,
         rep: &Position,
         stop: &AtomicBool,
-    ) -> CycleEntry {
+    ) -> Option<CycleEntry> {
         let rules = &self.config.rules;
         let positions = cycle_positions(rules, on_cycle, period.tricks);
         let pieces = positions.iter().filter_map(template_pieces).min();
@@ -167,6 +166,9 @@ impl<'a> Factory<'a> {
             },
             |_| !stop.load(Ordering::Relaxed),
         );
+        if basin.as_ref().is_ok_and(|b| b.interrupted) {
+            return None;
+        }
         let mut closest: Option<(usize, String)> = None;
         let mut consider = |p: &Position| {
             if let Some(c) = Cards::of(&p.rotated_to_leader()) {
@@ -195,7 +197,7 @@ impl<'a> Factory<'a> {
         let balanced_seen: BTreeSet<String> = balanced.iter().map(|(d, _)| d.clone()).collect();
         let balanced_count = balanced_seen.len();
         balanced.truncate(self.config.keep_balanced);
-        CycleEntry {
+        Some(CycleEntry {
             cycle_id: id,
             period,
             representative: rep.clone(),
@@ -209,7 +211,7 @@ impl<'a> Factory<'a> {
             closest_deal,
             visits: 0,
             pieces,
-        }
+        })
     }
 
     /// One round: the `walkers` cycles whose closest positions are nearest balance (fewest
@@ -287,7 +289,8 @@ impl<'a> Factory<'a> {
         true
     }
 
-    /// The entries of new cycles, each from a position that reaches it, on `threads` threads.
+    /// The entries of new cycles, each from a position that reaches it, on `threads` threads
+    /// (`None` for a game that ends, or a basin the stop cut).
     fn entries(
         &self,
         new: &[(CycleId, Position)],
@@ -298,7 +301,7 @@ impl<'a> Factory<'a> {
             part.iter()
                 .map(|(_, p)| match play_out(&self.config.rules, p) {
                     Outcome::Cycle(c) => {
-                        Some(self.entry(&c.start, c.period, c.id, &c.representative, stop))
+                        self.entry(&c.start, c.period, c.id, &c.representative, stop)
                     }
                     Outcome::Finished { .. } => None,
                 })

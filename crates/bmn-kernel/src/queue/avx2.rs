@@ -136,6 +136,17 @@ fn log2(x: __m256i, c: &Consts) -> __m256i {
     _mm256_sub_epi64(_mm256_srli_epi64::<52>(_mm256_castpd_si256(d)), c.bias)
 }
 
+/// Index of each lane's lowest set bit (a stack's first event: masks always hold their
+/// sentinel, so never 0).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lowest(x: __m256i, c: &Consts) -> __m256i {
+    log2(
+        _mm256_and_si256(x, _mm256_sub_epi64(_mm256_setzero_si256(), x)),
+        c,
+    )
+}
+
 /// `a` where `m` is 0, `b` where it is all ones.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -155,10 +166,9 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     let all = _mm256_cmpeq_epi64(zero, zero);
     // The event: the first penalty card (or missing card) in the opening or the payment. A
     // payment never ends in a payoff here: the step that set the debt played the payoff if
-    // there was one. Lowest set bits: each stack's first event (masks always hold their
-    // sentinel).
-    let kx = log2(_mm256_and_si256(xm, _mm256_sub_epi64(zero, xm)), c);
-    let ky = log2(_mm256_and_si256(ym, _mm256_sub_epi64(zero, ym)), c);
+    // there was one.
+    let kx = lowest(xm, c);
+    let ky = lowest(ym, c);
     let opening = _mm256_cmpeq_epi64(v, zero);
     let act_y = _mm256_and_si256(opening, _mm256_cmpgt_epi64(kx, ky));
     let k = select(act_y, kx, ky);
@@ -182,7 +192,7 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     let pq1 = _mm256_xor_si256(s.pq, _mm256_sllv_epi64(_mm256_xor_si256(w, c.nine), s.ps));
     let m1 = _mm256_add_epi64(pos, c.one);
     // The payoff in the same step: b's first w cards are plain.
-    let kb = log2(_mm256_and_si256(bm, _mm256_sub_epi64(zero, bm)), c);
+    let kb = lowest(bm, c);
     let payoff = _mm256_xor_si256(_mm256_or_si256(out, _mm256_cmpgt_epi64(w, kb)), all);
     let bm3 = select(payoff, bm, _mm256_srlv_epi64(bm, w));
     // Cards on the pile when the trick ends: pos + 1 + w in a payoff, pos when out.

@@ -5,7 +5,7 @@
 //! Why a hand-written step (measured, Zen 4, kernel_speed 1e6 deals, CPU time): the
 //! auto-vectorised `QueueLanes::step` loads and stores its 13 arrays on every step and builds
 //! the event bitmask lane by lane in vector registers (about 135 instructions per 8 lanes);
-//! here a step is about 55 vector instructions on values that stay in registers, the event
+//! here a step is about 60 vector instructions on values that stay in registers, the event
 //! masks come straight from `k` registers, and the state is touched in memory only when a
 //! lane finishes. The step's own shape (top-first masks, issue 52) is explained at `step`;
 //! other savings: cards and tricks share one word (one masked add), the pile queue is kept
@@ -142,8 +142,8 @@ macro_rules! stream_kernel {
             /// Why this shape (issue 52, measured in BENCHMARKS.md): a standard game is
             /// about 79 penalty cards and 35 tricks, and 31% of the old steps were payoffs
             /// that computed a penalty card for nothing (and the other steps a payoff for
-            /// nothing); here each step does both, 1.45 events a step, for about 69
-            /// instructions where the old step took about 100 for one. Top-first masks
+            /// nothing); here each step does both, 1.45 events a step, for about 73
+            /// instructions where the old step took about 108 for one. Top-first masks
             /// make each event one `lzcnt` (the trailing-zero count took three
             /// instructions) and each lay one `sllv` (a rotation and a clear before), and
             /// a lane is out when its shifted mask is zero. A lane that ends is refilled
@@ -243,7 +243,9 @@ macro_rules! stream_kernel {
             #[inline]
             fn opaque(mut x: __m512i) -> __m512i {
                 // SAFETY: an empty template that leaves the register as it is.
-                unsafe { core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack)) };
+                unsafe {
+                    core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack))
+                };
                 x
             }
 
@@ -265,7 +267,8 @@ macro_rules! stream_kernel {
                 let (len, split) = (job.deal_len, job.split);
                 debug_assert!(0 < split && split < len && len <= 64);
                 // Past the deals: empty stacks (an idle lane's).
-                for (v, empty) in [(&mut e.xm, TOP), (&mut e.xq, 1), (&mut e.ym, TOP), (&mut e.yq, 1)] {
+                let stacks = [(&mut e.xm, TOP), (&mut e.xq, 1), (&mut e.ym, TOP), (&mut e.yq, 1)];
+                for (v, empty) in stacks {
                     v.clear();
                     v.resize(n + $lanes, empty);
                 }
