@@ -50,7 +50,7 @@ pub struct BenchReport {
     /// Camicia's and Paulhus's n = 16: the best CPU kernel, then each GPU.
     pub enumeration: Vec<EnumerationRow>,
     /// Stopped (Ctrl-C) part-way: the rows timed before the stop (each phase takes about a
-    /// second at the default size).
+    /// second at the default size), and with `--instructions` the rows counted before it.
     pub interrupted: bool,
 }
 

@@ -8,6 +8,8 @@
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use bmn_app::bench::{BenchReport, BenchRequest};
@@ -39,9 +41,14 @@ pub fn check_available() -> Result<()> {
     Ok(())
 }
 
+/// How often a count under way looks at the stop (Ctrl-C): a child under valgrind runs for
+/// seconds.
+const POLL: Duration = Duration::from_millis(50);
+
 /// Fills `instructions_per_game` of every row callgrind can count, on the first games of the
-/// bench's own deals.
-pub fn count_rows(req: &BenchRequest, report: &mut BenchReport) -> Result<()> {
+/// bench's own deals. Once `stop` is raised the child under way is killed, the rows not yet
+/// counted stay without a count, and the report says it was interrupted.
+pub fn count_rows(req: &BenchRequest, report: &mut BenchReport, stop: &AtomicBool) -> Result<()> {
     let games = report.games.min(MAX_COUNTED_GAMES);
     let exe = std::env::current_exe().context("finding the bmn binary to run under callgrind")?;
     for row in report.kernels.iter_mut().filter(|r| countable(&r.engine)) {
@@ -63,11 +70,24 @@ pub fn count_rows(req: &BenchRequest, report: &mut BenchReport) -> Result<()> {
         if let Some(deck) = &req.deck {
             child.args(["--deck", deck]);
         }
-        let status = child
+        let mut running = child
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .status()
+            .spawn()
             .context("running valgrind")?;
+        let status = loop {
+            if let Some(status) = running.try_wait().context("running valgrind")? {
+                break status;
+            }
+            if stop.load(Ordering::Relaxed) {
+                let _ = running.kill();
+                let _ = running.wait();
+                let _ = std::fs::remove_file(&out);
+                report.interrupted = true;
+                return Ok(());
+            }
+            std::thread::sleep(POLL);
+        };
         let total = read_total(&out);
         let _ = std::fs::remove_file(&out);
         if !status.success() {

@@ -127,9 +127,10 @@ impl BenchArgs {
         if self.instructions {
             crate::callgrind::check_available()?;
         }
-        let mut report = bmn_app::bench::bench(&req, stop_on_ctrl_c())?;
+        let stop = stop_on_ctrl_c();
+        let mut report = bmn_app::bench::bench(&req, stop)?;
         if self.instructions && !report.interrupted {
-            crate::callgrind::count_rows(&req, &mut report)?;
+            crate::callgrind::count_rows(&req, &mut report, stop)?;
         }
         emit(&report, self.output.json)?;
         report.check()?;

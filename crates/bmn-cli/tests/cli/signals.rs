@@ -37,6 +37,11 @@ fn catches_sigint(pid: u32) -> bool {
 /// Starts `bmn args`, sends it `signal` once it listens for one and `settle` has passed, and
 /// returns its output and how long it took to exit after the signal.
 fn signalled(args: &[&str], signal: &str, settle: Duration) -> (Output, Duration) {
+    signalled_when(args, signal, |_| std::thread::sleep(settle))
+}
+
+/// [`signalled`], the signal sent once it listens for one and `ready(pid)` has returned.
+fn signalled_when(args: &[&str], signal: &str, ready: impl Fn(u32)) -> (Output, Duration) {
     let mut child: Child = command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -51,9 +56,9 @@ fn signalled(args: &[&str], signal: &str, settle: Duration) -> (Output, Duration
         );
         std::thread::sleep(Duration::from_millis(5));
     }
-    std::thread::sleep(settle);
+    ready(child.id());
     if let Some(status) = child.try_wait().unwrap() {
-        panic!("{args:?} ended ({status}) before {signal} after {settle:?}: make it longer");
+        panic!("{args:?} ended ({status}) before {signal}: make it longer");
     }
     let sent = std::process::Command::new("kill")
         .args([signal, &child.id().to_string()])
@@ -166,4 +171,56 @@ fn every_long_command_stops_on_each_signal_with_exit_130_and_a_report() {
             assert!(!stderr.contains("bmn: error"), "{at}: {stderr}");
         }
     }
+}
+
+/// Whether process `pid` has a child (Linux's /proc: a process whose parent it is).
+fn has_child(pid: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        std::fs::read_to_string(e.path().join("stat")).is_ok_and(|stat| {
+            // `pid (comm) state ppid ...`: the fields after the command's closing paren.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .is_some_and(|ppid| ppid == pid.to_string())
+        })
+    })
+}
+
+#[test]
+fn bench_stops_while_callgrind_counts() {
+    let valgrind = std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !valgrind {
+        eprintln!("skipped: valgrind is not installed");
+        return;
+    }
+    // The timing takes a moment; then a child bmn runs under valgrind for seconds per engine.
+    let args = [
+        "bench",
+        "--games",
+        "20000",
+        "--deck",
+        "2J,2Q,2K,2A,16-",
+        "--instructions",
+        "--json",
+    ];
+    let (out, took) = signalled_when(&args, "-INT", |pid| {
+        let started = Instant::now();
+        while !has_child(pid) {
+            assert!(
+                started.elapsed() < Duration::from_secs(180),
+                "never counted"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    });
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(took < EXIT_WITHIN, "exited {took:?} after the signal");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["interrupted"], true, "{report}");
 }
