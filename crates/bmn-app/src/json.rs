@@ -3,7 +3,7 @@
 
 use bmn_core::{Position, Span};
 use bmn_search::{CyclingDeal, LongGame, Summary};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `{"deal": "...", "leader": L}` (leader 1-based).
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl CycleClassJson {
 }
 
 /// A finished game of a search or enumeration: `{"deal","leader","cards","tricks","winner","index"}`.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct LongGameJson {
     pub deal: String,
     pub leader: usize,

@@ -23,6 +23,7 @@ mod durable;
 pub mod error;
 pub mod exhaustive;
 pub mod factory;
+pub mod family;
 pub mod input;
 pub mod json;
 pub mod merge;

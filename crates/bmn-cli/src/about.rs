@@ -82,6 +82,7 @@ const GROUPS: [(&str, &[&str]); 5] = [
         &[
             "exhaustive",
             "census",
+            "family",
             "pieces",
             "backward",
             "basin",

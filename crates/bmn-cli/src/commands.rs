@@ -30,6 +30,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Devices(a) => a.run(),
         Command::Serve(a) => a.run(),
         Command::Census(a) => a.run(bar),
+        Command::Family(a) => a.run(),
         Command::Climb(a) => a.run(bar),
         Command::Rank(a) => a.run(),
         Command::Unrank(a) => a.run(),

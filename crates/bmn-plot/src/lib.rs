@@ -212,6 +212,92 @@ fn records_figure<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A named series of points: one class's counts against a family's plain cards.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Counts against n along a family of decks: `deals` (endless deals by class) above, `cycles`
+/// (cycles by class) below, a line with a dot at every row (rows with no count are zeros, so
+/// the lines cross gaps in n only where rows were not played).
+pub fn family(
+    path: &Path,
+    title: &str,
+    deals: &[Series],
+    cycles: &[Series],
+) -> Result<(), PlotError> {
+    if deals.iter().chain(cycles).all(|s| s.points.is_empty()) {
+        return Err(PlotError::Empty("no rows"));
+    }
+    let panels = [("endless deals", deals), ("cycles", cycles)];
+    draw(path, &Figure::Family(title, &panels))
+}
+
+/// The two panels of [`family`], one above the other.
+fn family_figure<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    panels: &[(&str, &[Series])],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&WHITE)?;
+    let area = area.titled(title, ("sans-serif", 22))?;
+    let xs = panels
+        .iter()
+        .flat_map(|p| p.1)
+        .flat_map(|s| &s.points)
+        .map(|p| p.0);
+    let (x0, x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    for (half, (name, series)) in area.split_evenly((2, 1)).iter().zip(panels) {
+        let top = series
+            .iter()
+            .flat_map(|s| &s.points)
+            .map(|p| p.1)
+            .fold(1.0, f64::max)
+            * 1.15;
+        let mut chart = ChartBuilder::on(half)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x0 - 0.5..x1 + 0.5, 0.0..top)?;
+        chart
+            .configure_mesh()
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
+            .x_desc("n (plain cards)")
+            .y_desc(*name)
+            .label_style(("sans-serif", 14))
+            .draw()?;
+        for (i, s) in series.iter().enumerate() {
+            let colour = PALETTE[i % PALETTE.len()];
+            chart
+                .draw_series(LineSeries::new(s.points.iter().copied(), colour))?
+                .label(s.label.as_str())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+            chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// A tick's label where it falls on a whole number, else none: counts and n are whole, and
+/// a fine axis would print 0, 0, 1, 1 at its half steps.
+fn whole(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
+}
+
 /// Axes, labels and ranges of a line plot.
 struct Frame<'a> {
     title: &'a str,
@@ -311,6 +397,7 @@ fn runs(points: &[(f64, f64)]) -> Vec<&[(f64, f64)]> {
 enum Figure<'a> {
     Lines(&'a Frame<'a>, &'a [(String, Vec<(f64, f64)>)]),
     Records(&'a str, &'a [Panel<'a>]),
+    Family(&'a str, &'a [(&'a str, &'a [Series])]),
 }
 
 impl Figure<'_> {
@@ -321,6 +408,7 @@ impl Figure<'_> {
         match self {
             Figure::Lines(frame, lines) => frame.draw(area, lines),
             Figure::Records(title, panels) => records_figure(area, title, panels),
+            Figure::Family(title, panels) => family_figure(area, title, panels),
         }
     }
 }
@@ -389,7 +477,19 @@ mod tests {
                 &[vec![26, 20, 30, 52], vec![26, 32, 22, 0]],
             )
             .unwrap();
-            for f in [lengths, stacks] {
+            let rows = dir.join(format!("family.{ext}"));
+            let line = |label: &str| Series {
+                label: label.into(),
+                points: vec![(7.0, 84.0), (8.0, 90.0), (10.0, 13.0)],
+            };
+            family(
+                &rows,
+                "a family",
+                &[line("all")],
+                &[line("all"), line("some")],
+            )
+            .unwrap();
+            for f in [lengths, stacks, rows] {
                 assert!(std::fs::metadata(&f).unwrap().len() > 1000, "{f:?}");
             }
         }

@@ -61,11 +61,25 @@ async function loadAtlas() {
   }
   const select = $("atlas-table");
   select.innerHTML = "";
+  // Rows of a family (the road to Camicia) are listed under its heading, the rest on their own.
+  const groups = new Map();
   for (const t of atlas.tables) {
     const o = document.createElement("option");
     o.value = t.table;
-    o.textContent = `${t.title}: ${plural(t.cycles, "cycle")}, ${plural(t.balanced_deals, "balanced deal")}`;
-    select.appendChild(o);
+    o.textContent = t.group
+      ? `n = ${t.n}: ${plural(t.cycles, "cycle")}, ${plural(t.balanced_deals, "endless deal")}`
+      : `${t.title}: ${plural(t.cycles, "cycle")}, ${plural(t.balanced_deals, "balanced deal")}`;
+    if (!t.group) {
+      select.appendChild(o);
+      continue;
+    }
+    if (!groups.has(t.group)) {
+      const g = document.createElement("optgroup");
+      g.label = t.group;
+      groups.set(t.group, g);
+      select.appendChild(g);
+    }
+    groups.get(t.group).appendChild(o);
   }
   if (atlas.tables.length) await openTable(atlas.tables[0].table);
 }
@@ -90,11 +104,32 @@ async function openTable(name) {
     `${t.deck}, ${t.players} players, from bmn ${t.made_by === "census" ? "census" : "pieces factory"} ` +
     `(${name}.json): ${plural(t.cycles, "cycle")}, ${plural(t.balanced_deals, "balanced deal")} with player 1 leading`;
   $("atlas-published").textContent = publishedText(t);
+  familySteps(t);
   const columns = ["cycle_id", "period_tricks", "period_cards", "basin_positions", "balanced_deals",
     "representative", "representative_leader", "found_by", "family", "class"];
   downloads("atlas-downloads", `catalogue-${name}`, columns, atlas.cycles, file);
   cycleRows();
   drawAtlas();
+}
+
+// The tables before and after this one in its family (same players, and the same heading
+// where it has one), by n: the buttons open them, so a family's rows can be read in order.
+function familySteps(t) {
+  const kin = atlas.tables
+    .filter((o) => o.family === t.family && o.players === t.players && (!t.group || o.group === t.group))
+    .sort((a, b) => a.n - b.n || a.table.localeCompare(b.table));
+  const before = kin.filter((o) => o.n < t.n).pop();
+  const after = kin.find((o) => o.n > t.n);
+  for (const [id, other, text] of [
+    ["atlas-prev", before, (o) => `◀ n = ${o.n}`],
+    ["atlas-next", after, (o) => `n = ${o.n} ▶`],
+  ]) {
+    const b = $(id);
+    b.disabled = !other;
+    b.dataset.table = other ? other.table : "";
+    b.textContent = other ? text(other) : id === "atlas-prev" ? "◀" : "▶";
+    b.title = other ? `${other.deck}: the ${id === "atlas-prev" ? "previous" : "next"} row of ${t.family}` : `no other row of ${t.family}`;
+  }
 }
 
 // How this catalogue compares with an enumeration of every deal of its deck, where one exists.
@@ -231,6 +266,9 @@ async function openCycle(i) {
 }
 
 $("atlas-table").addEventListener("change", () => openTable($("atlas-table").value));
+for (const id of ["atlas-prev", "atlas-next"]) {
+  $(id).addEventListener("click", () => $(id).dataset.table && openTable($(id).dataset.table));
+}
 $("atlas-group").addEventListener("change", drawAtlas);
 // The graph's units follow its width in pixels: draw it again when the window changes.
 let resized = null;

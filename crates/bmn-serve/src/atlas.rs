@@ -41,6 +41,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     embedded!("census-paulhus-6-3p"),
 ];
 
+/// The rows of the road to Camicia (`docs/catalogue/road/`, listed by build.rs): exact
+/// censuses of the families of decks between the half deck and Camicia, in order of name.
+const ROAD: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/road.rs"));
+
 /// What is wrong with a catalogue file or folder.
 #[derive(Debug, thiserror::Error)]
 pub enum AtlasError {
@@ -116,6 +120,12 @@ pub struct TableSummary {
     pub balanced_deals: u64,
     /// The enumeration of every deal of this deck, where one is published.
     pub published: Option<Published>,
+    /// Its deck's family, the deck with its plain count as `n` (`3J,3Q,3K,n-`), and that
+    /// count: the page steps from a table to the next of its family.
+    pub family: String,
+    pub n: u32,
+    /// The heading the page lists it under (the road to Camicia's rows, by family), if any.
+    pub group: Option<String>,
 }
 
 /// The catalogues a server offers.
@@ -129,7 +139,11 @@ impl Atlas {
     pub fn embedded() -> Atlas {
         let files = EMBEDDED
             .iter()
-            .map(|(name, text)| (name.to_string(), Bytes::from_static(text.as_bytes())))
+            .map(|f| (f, false))
+            .chain(ROAD.iter().map(|f| (f, true)))
+            .map(|((name, text), road)| {
+                (name.to_string(), Bytes::from_static(text.as_bytes()), road)
+            })
             .collect();
         Atlas::of(files).expect("the compiled-in catalogues are checked by the tests")
     }
@@ -153,23 +167,25 @@ impl Atlas {
                 path: path.clone(),
                 source,
             })?;
-            files.push((stem.to_string(), Bytes::from(text)));
+            files.push((stem.to_string(), Bytes::from(text), false));
         }
         if files.is_empty() {
             return Err(AtlasError::Empty(dir.to_path_buf()));
         }
-        files.sort_by_key(|(name, _)| (!name.starts_with("census"), name.clone()));
+        files.sort_by_key(|(name, _, _)| (!name.starts_with("census"), name.clone()));
         Atlas::of(files)
     }
 
-    fn of(files: Vec<(String, Bytes)>) -> Result<Atlas, AtlasError> {
+    /// The tables of `files` (name, text, and whether it is a row of the road to Camicia).
+    fn of(files: Vec<(String, Bytes, bool)>) -> Result<Atlas, AtlasError> {
         let tables = files
             .into_iter()
-            .map(|(name, text)| {
-                let summary = summary(&name, &text).map_err(|why| AtlasError::Bad {
+            .map(|(name, text, road)| {
+                let mut summary = summary(&name, &text).map_err(|why| AtlasError::Bad {
                     file: format!("{name}.json"),
                     why,
                 })?;
+                summary.group = road.then(|| format!("The road to Camicia: {}", summary.family));
                 Ok((summary, text))
             })
             .collect::<Result<_, AtlasError>>()?;
@@ -287,6 +303,7 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
     } else {
         "factory"
     };
+    let (family, n) = bmn_app::family::split_deck(deck_spec);
     let deck_name = match deck_spec {
         "4J,4Q,4K,4A,36-" => "Standard deck".to_string(),
         "4J,4Q,4K,28-" => "Camicia".to_string(),
@@ -314,6 +331,9 @@ fn summary(name: &str, text: &[u8]) -> Result<TableSummary, String> {
         cycles: v.catalogue.len(),
         balanced_deals,
         published: (deck_spec == "4J,4Q,4K,28-" && players == 2).then(camicia_enumeration),
+        family,
+        n,
+        group: None,
     })
 }
 
@@ -324,10 +344,18 @@ mod tests {
     #[test]
     fn every_compiled_in_catalogue_is_well_formed() {
         let atlas = Atlas::embedded();
-        assert_eq!(atlas.summaries().count(), EMBEDDED.len());
+        assert_eq!(atlas.summaries().count(), EMBEDDED.len() + ROAD.len());
         let first = atlas.summaries().next().unwrap();
         assert_eq!(first.table, "census-camicia");
         assert_eq!(first.title, "Camicia (census)");
+        assert_eq!((first.family.as_str(), first.n), ("4J,4Q,4K,n-", 28));
+        // The road's rows are listed under their family, from the half deck's family on.
+        let row = atlas.summaries().find(|s| s.table == "2j2q2k-14").unwrap();
+        assert_eq!(
+            row.group.as_deref(),
+            Some("The road to Camicia: 2J,2Q,2K,n-")
+        );
+        assert!(ROAD.len() >= 48, "{}", ROAD.len());
         assert_eq!((first.cycles, first.balanced_deals), (6, 18));
     }
 
@@ -355,7 +383,7 @@ mod tests {
     #[test]
     fn a_bad_file_is_named_with_what_is_wrong() {
         let bad = |text: &str| {
-            Atlas::of(vec![("x".into(), Bytes::from(text.to_string()))])
+            Atlas::of(vec![("x".into(), Bytes::from(text.to_string()), false)])
                 .unwrap_err()
                 .to_string()
         };

@@ -269,6 +269,27 @@ fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
     assert!(rows.as_u64().unwrap() > 0);
     browser.screenshot_of("#atlas-panel", &shots().join("7-atlas-paulhus-6.png"));
 
+    // The road to Camicia: a family's rows one after another (◀ and ▶), zero-cycle rows too.
+    browser.run(
+        "const s = document.getElementById('atlas-table'); s.value = '3j3q3k-19'; \
+         s.dispatchEvent(new Event('change'));",
+    );
+    browser.wait_text("#atlas-info", "3J,3Q,3K,19-");
+    browser.wait_text("#atlas-next", "n = 20");
+    browser.click("#atlas-next");
+    browser.wait_text("#atlas-info", "3J,3Q,3K,20-, 2 players");
+    browser.wait_text("#atlas-info", "2 cycles, 135 balanced deals");
+    browser.click("#atlas-prev");
+    browser.wait_text("#atlas-info", "3J,3Q,3K,19-, 2 players");
+    browser.click("#atlas-prev");
+    browser.wait_text("#atlas-info", "3J,3Q,3K,18-");
+    assert_eq!(
+        browser.run(
+            "return document.querySelector('#atlas-table option[value=\"3j3q3k-18\"]').parentElement.label;"
+        ),
+        serde_json::json!("The road to Camicia: 3J,3Q,3K,n-")
+    );
+
     assert_eq!(
         browser.run("return window.cspViolations;"),
         serde_json::json!([])

@@ -35,8 +35,8 @@ use crate::input::{self, RulesInput, TableInput, TimeInput};
 use crate::observer::Observer;
 
 pub use report::{
-    CensusCycleJson, CensusDealJson, CensusReport, DealsRun, EstimateJson, HandsRun, PiecesRun,
-    RecallJson,
+    CensusCycleJson, CensusDealJson, CensusReport, ClassCount, ClassesJson, DealsRun, EstimateJson,
+    HandsRun, PeriodCount, PiecesRun, RecallJson,
 };
 use shards::Enumerated;
 
@@ -436,6 +436,9 @@ fn deals_stage(
         deals: e.deals,
         cycling_deals: e.cycling,
         distinct_cycle_count: e.classes.len(),
+        p_second_wins: e.outcomes.as_ref().map(|o| o.p_second_wins),
+        longest: e.outcomes.as_ref().and_then(|o| o.longest.clone()),
+        mean_cards: e.outcomes.as_ref().map(|o| o.mean_cards),
         enumeration_files: match source {
             DealsSource::Files(f) => f.files.iter().map(|p| p.display().to_string()).collect(),
             _ => Vec::new(),
@@ -472,6 +475,7 @@ fn every_deal(
                 classes: r.cycles,
                 complete: r.complete,
                 listed: None,
+                outcomes: None,
             })
         }
     }

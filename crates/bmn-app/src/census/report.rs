@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use bmn_census::{CensusCycle, Method};
 use bmn_core::CycleId;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::CensusPlan;
 
-use crate::json::{PositionJson, SpanJson};
+use crate::json::{LongGameJson, PositionJson, SpanJson};
 use crate::plural;
 
 /// Cycles the text lists (the JSON lists all).
@@ -52,6 +52,13 @@ pub struct DealsRun {
     pub cycling_deals: u64,
     /// Distinct cycles the deals reach.
     pub distinct_cycle_count: usize,
+    /// Deals the player who does not lead wins, over every deal; with `longest` (the longest
+    /// finished game, as the enumeration dealt it: its `leader` led) and `mean_cards` (over
+    /// finished games), null where the reference engine played the deals (more than two
+    /// players).
+    pub p_second_wins: Option<f64>,
+    pub longest: Option<LongGameJson>,
+    pub mean_cards: Option<f64>,
     /// The shards' result files it was read from (`--enumeration`); empty where it was
     /// played here.
     pub enumeration_files: Vec<String>,
@@ -138,16 +145,92 @@ pub struct CensusReport {
     pub cycles_found: usize,
     pub balanced_cycles: usize,
     pub balanced_deals: usize,
+    /// The catalogue's cycles and deals by period in tricks, shortest first.
+    pub by_period: Vec<PeriodCount>,
+    /// The catalogue's cycles and deals by class (a cycle can be of both named classes).
+    pub by_class: ClassesJson,
     /// Every cycle with balanced deals, most deals first (then by id).
     pub catalogue: Vec<CensusCycleJson>,
     /// Per method, against `deals` (when it ran to the end).
     pub recall: Option<BTreeMap<String, RecallJson>>,
     /// Null unless both `pieces` and `hands` reached balanced cycles.
     pub estimate: Option<EstimateJson>,
+    /// Every deal of the deck was played (here or in `--enumeration`'s files): the counts
+    /// are the deck's, not a floor.
+    pub exact: bool,
     /// How complete the census is, in words.
     pub completeness: String,
     pub interrupted: bool,
     pub elapsed_seconds: f64,
+}
+
+/// The catalogue's cycles of one period, and their balanced deals.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeriodCount {
+    pub tricks: u64,
+    pub cycles: usize,
+    pub deals: usize,
+}
+
+/// The catalogue's cycles of one class, and their balanced deals.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassCount {
+    pub cycles: usize,
+    pub deals: usize,
+    /// The largest `min_hand` among them: some cycle's hands never fall below this many
+    /// cards (null where the class is empty).
+    pub largest_min_hand: Option<usize>,
+}
+
+impl ClassCount {
+    fn add(&mut self, c: &CensusCycleJson) {
+        self.cycles += 1;
+        self.deals += c.balanced_deals;
+        self.largest_min_hand = self.largest_min_hand.max(Some(c.min_hand));
+    }
+}
+
+/// The catalogue by class (docs/census.md): every cycle, the anti-periodic ones, those that
+/// split at a rest state, and those of neither class.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassesJson {
+    pub all: ClassCount,
+    pub anti_periodic: ClassCount,
+    pub splits_at_rest_state: ClassCount,
+    pub neither: ClassCount,
+}
+
+impl ClassesJson {
+    fn of(catalogue: &[CensusCycleJson]) -> ClassesJson {
+        let mut k = ClassesJson::default();
+        for c in catalogue {
+            k.all.add(c);
+            if c.anti_periodic {
+                k.anti_periodic.add(c);
+            }
+            if c.splits_at_rest_state {
+                k.splits_at_rest_state.add(c);
+            }
+            if !c.anti_periodic && !c.splits_at_rest_state {
+                k.neither.add(c);
+            }
+        }
+        k
+    }
+}
+
+fn by_period(catalogue: &[CensusCycleJson]) -> Vec<PeriodCount> {
+    let mut by: BTreeMap<u64, PeriodCount> = BTreeMap::new();
+    for c in catalogue {
+        let row = by.entry(c.period.tricks).or_insert(PeriodCount {
+            tricks: c.period.tricks,
+            cycles: 0,
+            deals: 0,
+        });
+        row.cycles += 1;
+        row.deals += c.balanced_deals;
+    }
+    by.into_values().collect()
 }
 
 /// What each method did (`None`: it did not run).
@@ -214,6 +297,7 @@ pub(super) fn assemble(
     });
     let completeness = completeness(plan, &runs, truth.is_some());
     let rules = plan.rules;
+    let catalogue: Vec<CensusCycleJson> = catalogue.iter().map(cycle_json).collect();
     CensusReport {
         deck: plan.source.deck().to_string(),
         players: plan.source.players(),
@@ -226,10 +310,13 @@ pub(super) fn assemble(
         deals_run: runs.deals.clone(),
         cycles_found,
         balanced_cycles: catalogue.len(),
-        balanced_deals: catalogue.iter().map(|c| c.deals.len()).sum(),
-        catalogue: catalogue.iter().map(cycle_json).collect(),
+        balanced_deals: catalogue.iter().map(|c| c.balanced_deals).sum(),
+        by_period: by_period(&catalogue),
+        by_class: ClassesJson::of(&catalogue),
+        catalogue,
         recall,
         estimate,
+        exact: truth.is_some(),
         completeness,
         interrupted,
         elapsed_seconds,
@@ -424,6 +511,13 @@ impl crate::Report for CensusReport {
                     )
                 }
             );
+            if let (Some(p), Some(l)) = (d.p_second_wins, &d.longest) {
+                let _ = writeln!(
+                    t,
+                    "          the second player wins {p:.6} of deals; longest {} cards, {} tricks: {}",
+                    l.cards, l.tricks, l.deal
+                );
+            }
         }
         let _ = writeln!(
             t,
@@ -433,6 +527,20 @@ impl crate::Report for CensusReport {
             plural(self.balanced_cycles as u64, "cycle"),
             plural(self.cycles_found as u64, "cycle")
         );
+        let k = &self.by_class;
+        if let Some(m) = k.all.largest_min_hand {
+            let _ = writeln!(
+                t,
+                "classes:  anti-periodic {} ({} deals), rest state {} ({}), neither {} ({}); \
+                 largest min hand {m}",
+                plural(k.anti_periodic.cycles as u64, "cycle"),
+                k.anti_periodic.deals,
+                k.splits_at_rest_state.cycles,
+                k.splits_at_rest_state.deals,
+                k.neither.cycles,
+                k.neither.deals,
+            );
+        }
         for c in self.catalogue.iter().take(TEXT_CYCLES) {
             let _ = writeln!(
                 t,

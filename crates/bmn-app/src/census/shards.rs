@@ -17,6 +17,7 @@ use bmn_search::{DealSource, Summary};
 
 use crate::error::{Error, Result, Spelling};
 use crate::exhaustive::ExhaustiveReport;
+use crate::json::LongGameJson;
 use crate::merge::{MergeReport, merge};
 
 /// The shards' files, read and merged.
@@ -128,6 +129,19 @@ pub struct Enumerated {
     /// Every cycling deal by cycle, as dealt with player 1 leading, where the run listed
     /// them all.
     pub listed: Option<BTreeMap<CycleId, BTreeSet<String>>>,
+    /// How the games that end went, where the fast kernels played them (two players).
+    pub outcomes: Option<Outcomes>,
+}
+
+/// How the deals' finished games went: the figures of Paulhus's Table 1 beside the cycles.
+#[derive(Clone, Debug)]
+pub struct Outcomes {
+    /// Deals the player who does not lead wins, over every deal (cycling ones included).
+    pub p_second_wins: f64,
+    /// The longest finished game, as the enumeration dealt it (its `leader` led).
+    pub longest: Option<LongGameJson>,
+    /// Over the finished games.
+    pub mean_cards: f64,
 }
 
 impl Enumerated {
@@ -149,12 +163,27 @@ impl Enumerated {
             }
             by_cycle
         });
+        // The player who does not lead: player 2, or player 1 in an enumeration led by
+        // player 2 (the same deals with the hands swapped, so the same odds).
+        let follows = if leader == Player(0) { 1 } else { 0 };
+        // As the enumeration dealt it: its `leader` and `index` are that run's.
+        let longest = summary
+            .longest
+            .first()
+            .map(|f| LongGameJson::new(f, leader.number()));
+        let outcomes = Outcomes {
+            p_second_wins: summary.wins.get(follows).copied().unwrap_or(0) as f64
+                / summary.games.max(1) as f64,
+            longest,
+            mean_cards: summary.mean_cards(),
+        };
         Ok(Enumerated {
             deals: summary.games,
             cycling: summary.cycling,
             classes,
             complete,
             listed,
+            outcomes: Some(outcomes),
         })
     }
 
@@ -210,6 +239,7 @@ mod tests {
             classes: BTreeMap::new(),
             complete: true,
             listed: Some([(c.id, deals.collect())].into_iter().collect()),
+            outcomes: None,
         }
     }
 

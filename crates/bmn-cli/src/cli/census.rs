@@ -1,4 +1,5 @@
-//! `census`: every endless game a table has.
+//! `census` and `family`: every endless game a table has, and exact censuses of a family of
+//! decks side by side.
 //! Each command's flags, and its `run`: the flags as its bmn-app request, the report printed.
 
 use std::path::PathBuf;
@@ -9,7 +10,7 @@ use clap::Args;
 
 use crate::args::{DeckArg, OutputArg, PlayersArg, RulesArgs, SeedArg, ThreadsArg, table};
 use crate::exit::finished;
-use crate::output::emit;
+use crate::output::{emit, emit_with_files};
 use crate::progress::Bar;
 use crate::stop::stop_on_ctrl_c;
 
@@ -105,5 +106,35 @@ impl CensusArgs {
         let report = bmn_app::census::census(&req, bar, stop_on_ctrl_c())?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct FamilyArgs {
+    /// Census reports (`bmn census --methods deals --json`, or with --enumeration) of decks
+    /// alike but for their plain cards, in any order: refused if a census did not play every
+    /// deal or was interrupted.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print the tables in Markdown (docs/results.md's) instead of text.
+    #[arg(long)]
+    pub markdown: bool,
+    /// Draw the endless deals and the cycles of each class against n into FILE (.svg or
+    /// .png; the files must hold one family).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+impl FamilyArgs {
+    /// `bmn family`: the flags as its request, the report printed.
+    pub fn run(self) -> Result<()> {
+        let report = bmn_app::family::family(&bmn_app::family::FamilyRequest {
+            files: self.files,
+            plot: self.plot.clone(),
+            markdown: self.markdown,
+        })?;
+        emit_with_files(&report, self.output.json, &[("plot", self.plot.as_deref())])
     }
 }

@@ -17,7 +17,7 @@ mod search;
 mod serve;
 
 pub use backward::{BackwardArgs, BasinArgs, ExtendArgs, TreesArgs};
-pub use census::CensusArgs;
+pub use census::{CensusArgs, FamilyArgs};
 pub use exhaustive::{ExhaustiveArgs, MergeArgs};
 pub use pieces::{ClimbArgs, PiecesArgs, PiecesCommand};
 pub use play::{CountArgs, DealArgs, PlayArgs, RankArgs, RecordsArgs, UnrankArgs};
@@ -83,6 +83,9 @@ pub enum Command {
     /// the count is
     #[command(after_long_help = census::CENSUS_AT_SCALE)]
     Census(CensusArgs),
+    /// Exact censuses of decks alike but for their plain cards, side by side: endless deals
+    /// and cycles by class against n, where each class first appears, a plot.
+    Family(FamilyArgs),
     /// The completion script of a shell, on stdout: e.g. `bmn completions bash >
     /// ~/.local/share/bash-completion/completions/bmn`.
     Completions(CompletionsArgs),

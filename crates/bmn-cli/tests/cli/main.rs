@@ -16,6 +16,7 @@ mod pieces;
 mod play;
 mod ranks;
 mod records_graphs;
+mod road;
 mod search;
 mod signals;
 mod surface;
