@@ -127,7 +127,16 @@ def census(
     (``methods``: ``"pieces,hands,deals"`` or part of it; ``enumeration``: the result files of
     every shard of one ``bmn exhaustive --list-cycles`` run, read as ``deals``), ``catalogue``
     (each cycle with its class: ``min_hand``, ``anti_periodic``, ``splits_at_rest_state``; and
-    every balanced deal with its rank), ``recall``, ``estimate``, ``completeness``."""
+    every balanced deal with its rank), ``by_period``, ``by_class``, ``exact``, ``recall``,
+    ``estimate``, ``completeness``."""
+
+def family(files: list[str], plot: Optional[str] = None) -> dict[str, Any]:
+    """Exact census reports (``census(..., methods="deals")`` saved as JSON, or
+    ``bmn census --json``) of decks alike but for their plain cards, side by side
+    (``bmn family --json``): ``families``, each with its ``rows`` in order of ``n``
+    (``deals``, ``endless_deals``, ``cycles``, ``by_period``, ``by_class``, ``p_second_wins``,
+    ``longest``) and ``first_cycle``, ``first_anti_periodic``, ``first_min_hand``; ``plot``
+    draws each class's endless deals and cycles against n (.svg or .png, one family)."""
 
 def predecessors(
     position: str,

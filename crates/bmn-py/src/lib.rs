@@ -525,6 +525,24 @@ fn basin<'py>(
     )
 }
 
+/// Exact census reports of decks alike but for their plain cards, side by side (`bmn family
+/// --json`'s dict): `families`, each with its rows in order of n and where each class first
+/// appears; `plot` draws the endless deals and cycles by class against n (one family).
+#[pyfunction]
+#[pyo3(signature = (files, plot=None))]
+fn family<'py>(
+    py: Python<'py>,
+    files: Vec<String>,
+    plot: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = bmn_app::family::FamilyRequest {
+        files: files.into_iter().map(Into::into).collect(),
+        plot: plot.map(Into::into),
+        markdown: false,
+    };
+    to_dict(py, &bmn_app::family::family(&req).map_err(py_err)?)
+}
+
 /// The exact number of deals of a deck at a table: `bmn count --json`'s dict (counts as
 /// decimal strings, as they pass 2^64).
 #[pyfunction]
@@ -620,6 +638,7 @@ fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(exhaustive, m)?)?;
     m.add_function(wrap_pyfunction!(census, m)?)?;
+    m.add_function(wrap_pyfunction!(family, m)?)?;
     m.add_function(wrap_pyfunction!(predecessors, m)?)?;
     m.add_function(wrap_pyfunction!(basin, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;

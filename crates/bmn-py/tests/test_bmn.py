@@ -116,6 +116,10 @@ def test_the_other_commands_equal_the_cli():
     ours = bmn.census(deck="2J,2Q,2K,14-", methods="deals")
     assert plain(ours) == plain(cli("census", "--deck", "2J,2Q,2K,14-", "--methods", "deals"))
     assert [c["anti_periodic"] for c in ours["catalogue"]] == [True]
+    road = sorted(str(p) for p in (ROOT / "docs" / "catalogue" / "road").glob("2j2q2k-*.json"))
+    ours = bmn.family(road)
+    assert ours == cli("family", *road)
+    assert ours["families"][0]["first_anti_periodic"] == 7
     ours = bmn.search(games=100000, deck="2J,2Q,2K,2A,8-")
     assert plain(ours) == plain(cli("search", "--deck", "2J,2Q,2K,2A,8-", "--games", "100000", "--no-db"))
     ours = bmn.stats(games=20000, players=4)
@@ -159,6 +163,7 @@ def test_results_do_not_depend_on_threads():
     (lambda: bmn.exhaustive("2J,2Q,6-", shard="5/4"), "bad shard"),
     (lambda: bmn.exhaustive("2J,2Q,6-", leader=0), "bad leader: 0: players are numbered from 1"),
     (lambda: bmn.census(methods="dice"), "unknown method 'dice'"),
+    (lambda: bmn.family([]), "no census reports given"),
     (lambda: bmn.census(basin_limit=0), "bad basin_limit: must be at least 1"),
     (lambda: bmn.basin(CASELLA, limit=0), "bad limit"),
     (lambda: bmn.basin(CASELLA, leader=0), "bad leader"),

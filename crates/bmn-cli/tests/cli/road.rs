@@ -89,8 +89,8 @@ fn the_results_tables_are_bmn_family_of_the_committed_rows() {
 }
 
 /// Where the road overlaps the tables docs/results.md had before it (the half deck's family
-/// to n = 24, `3J,3Q,3K,8-` to `11-` in the census's recall table, and the census files of
-/// `2J,2Q,2K,14-` and `3J,3Q,3K,11-`), the counts are equal.
+/// to n = 24, Paulhus's Table 1, `3J,3Q,3K,8-` to `11-` in the census's recall table, and the
+/// census files of `2J,2Q,2K,14-` and `3J,3Q,3K,11-`), the counts are equal.
 #[test]
 fn the_road_equals_the_older_tables_where_they_overlap() {
     let doc = results();
@@ -134,6 +134,49 @@ fn the_road_equals_the_older_tables_where_they_overlap() {
         checked += 1;
     }
     assert_eq!(checked, 24);
+    // Paulhus's Table 1 (Part 1), wherever the road has the row.
+    let table1 = doc
+        .split("## Paulhus's Table 1 and beyond")
+        .nth(1)
+        .unwrap()
+        .split("\n### ")
+        .next()
+        .unwrap();
+    let mut paulhus = 0;
+    for line in table1.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line
+            .split(" | ")
+            .map(|c| c.trim_matches(['|', ' ']))
+            .collect();
+        let Ok(n) = cells[0].parse::<u32>() else {
+            continue;
+        };
+        let path = road().join(format!("2j2q2k2a-{n:02}.json"));
+        if n == 0 || !path.is_file() {
+            continue;
+        }
+        let r = row(&format!("2j2q2k2a-{n:02}"));
+        let d = &r["deals_run"];
+        assert_eq!(cells[1], d["deals"].to_string(), "Paulhus n = {n}");
+        let cycling = cells[2].split(' ').next().unwrap();
+        assert_eq!(cycling, d["cycling_deals"].to_string(), "Paulhus n = {n}");
+        let p = d["p_second_wins"].as_f64().unwrap();
+        assert_eq!(
+            cells[4].split(' ').next().unwrap(),
+            format!("{p:.6}"),
+            "n = {n}"
+        );
+        let l = &d["longest"];
+        let longest = format!(
+            "{} / {}, `{}`",
+            l["cards"],
+            l["tricks"],
+            l["deal"].as_str().unwrap()
+        );
+        assert_eq!(cells[5], longest, "Paulhus n = {n}");
+        paulhus += 1;
+    }
+    assert!(paulhus >= 9, "{paulhus}");
     for n in 8..=11 {
         let deck = format!("`3J,3Q,3K,{n}-`");
         let line = doc
