@@ -64,6 +64,8 @@ pub struct HandsCycle {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HandsResult {
     pub cycles: BTreeMap<CycleId, HandsCycle>,
+    /// The units planned: 0 where a stop came while they were being planned (every valid
+    /// configuration has at least one).
     pub units: u64,
     pub units_done: u64,
     /// Cards the walk decided (its work).
@@ -79,6 +81,14 @@ pub struct HandsResult {
 /// Cards a walk decides between reports of its decided positions (and checks of its stop):
 /// often enough to move a display many times a second, rarely enough to cost nothing.
 const REPORT_NODES: u64 = 4096;
+
+/// Small hands cut into units between two checks of the stop while the units are planned
+/// (milliseconds of work).
+const PLAN_CHECK: usize = 256;
+
+/// Cards laid with every card known (no branch, so no node counted) between two checks of the
+/// stop: a walk of large hands plays up to [`KNOWN_CAP`] tricks between nodes.
+const REPORT_CARDS: u64 = 1 << 20;
 
 /// Positions a unit holds at most on small decks (under a second of work).
 const UNIT_POSITIONS: f64 = 2e7;
@@ -186,12 +196,18 @@ impl HandsConfig {
     /// first cards, as many as it takes for a unit to hold at most `target` positions (more
     /// where plain cards are many: a prefix of plain cards leaves the most arrangements). A
     /// unit then takes seconds on any deck, and at most [`MAX_UNITS`] units cover the subspace.
-    fn plan(&self) -> Plan {
+    ///
+    /// Cutting takes seconds for a large `max_hand`: `go` is asked every [`PLAN_CHECK`] hands,
+    /// and a false answer (a stop) ends the plan with no units.
+    fn plan(&self, go: &mut dyn FnMut() -> bool) -> Option<Plan> {
         let hands = self.hands();
         let total = self.positions();
         let target = UNIT_POSITIONS.max(total / MAX_UNITS as f64);
         let mut units = Vec::new();
         for (index, hand) in hands.iter().enumerate() {
+            if index % PLAN_CHECK == 0 && !go() {
+                return None;
+            }
             for leader in 0..2u8 {
                 let mut prefix = Vec::new();
                 self.cut(
@@ -211,12 +227,12 @@ impl HandsConfig {
         while gcd(stride, count) != 1 {
             stride += 2;
         }
-        Plan {
+        Some(Plan {
             hands,
             units,
             stride: stride % count.max(1),
             positions: total,
-        }
+        })
     }
 
     /// Adds the units below `prefix` (the big stack's first cards, `budget` left after them).
@@ -403,6 +419,8 @@ struct Walk<'a> {
     reported: f64,
     /// The big stack's cards as laid so far.
     laid: Vec<u8>,
+    /// Cards laid since the stop was last checked.
+    cards: u64,
     out: UnitResult,
 }
 
@@ -422,6 +440,7 @@ impl Walk<'_> {
                     None => return self.ended(&s),
                 }
             }
+            self.cards += 1;
             if s.known_tricks >= KNOWN_CAP {
                 return self.exact();
             }
@@ -435,7 +454,8 @@ impl Walk<'_> {
             if s.budget[usize::from(c)] == 0 || forced.is_some_and(|f| f != c) {
                 continue;
             }
-            if self.out.nodes.is_multiple_of(REPORT_NODES) {
+            if self.out.nodes.is_multiple_of(REPORT_NODES) || self.cards >= REPORT_CARDS {
+                self.cards = 0;
                 self.flush();
                 if self.stop.load(Ordering::Relaxed) {
                     self.out.aborted = true;
@@ -536,6 +556,7 @@ fn run_unit(
         report,
         reported: 0.0,
         laid: Vec::new(),
+        cards: 0,
         out: UnitResult::default(),
     };
     walk.dfs(state);
@@ -545,7 +566,8 @@ fn run_unit(
 
 /// Enumerates every position of the subspace on `threads` threads, stopping early once `stop`
 /// is raised (the result then covers the units merged so far); `progress` is called as units
-/// finish and at least every 200 ms while they run, and stops the run when it returns false.
+/// finish, at least every 200 ms while they run and every few milliseconds while they are
+/// planned (with no unit yet), and stops the run when it returns false.
 /// The result depends only on `config` and on how many units ran.
 pub fn hands(
     config: &HandsConfig,
@@ -554,7 +576,20 @@ pub fn hands(
     mut progress: impl FnMut(&HandsProgress) -> bool,
 ) -> Result<HandsResult, CensusError> {
     let table = config.validate()?;
-    let plan = config.plan();
+    let positions = config.positions();
+    let planning = HandsProgress {
+        units_done: 0,
+        units: 0,
+        decided: 0.0,
+        under_way: 0.0,
+        positions,
+    };
+    let Some(plan) = config.plan(&mut || progress(&planning)) else {
+        return Ok(HandsResult {
+            positions,
+            ..HandsResult::default()
+        });
+    };
     let total = plan.units.len() as u64;
     let tally = Tally::default();
     let report = |decided: f64| tally.add(decided);
@@ -787,13 +822,39 @@ mod progress_tests {
     /// of Camicia's hands of at most two cards is its first long one (units 0 to 5 take a few
     /// cards each; it takes minutes): the one a display counting units stuck on.
     #[test]
+    fn a_stop_while_the_units_are_planned_ends_the_run_with_none() {
+        // Cutting Camicia's subspace of hands of 8 cards takes seconds: the progress callback
+        // is asked while it is planned, and a false answer ends the run at once, with no unit
+        // (so that no caller can take it for a run that planned nothing and finished).
+        let mut asked = 0;
+        let r = hands(
+            &HandsConfig {
+                deck: Deck::CAMICIA,
+                rules: Rules::STANDARD,
+                max_hand: 8,
+            },
+            2,
+            &AtomicBool::new(false),
+            |p| {
+                asked += 1;
+                assert_eq!((p.units, p.units_done), (0, 0));
+                false
+            },
+        )
+        .unwrap();
+        assert_eq!(asked, 1);
+        assert_eq!((r.units, r.units_done, r.decided), (0, 0, 0.0));
+        assert!(r.positions > 1e15);
+    }
+
+    #[test]
     fn a_long_unit_reports_before_it_ends() {
         let config = HandsConfig {
             deck: Deck::CAMICIA,
             rules: Rules::STANDARD,
             max_hand: 2,
         };
-        let plan = config.plan();
+        let plan = config.plan(&mut || true).unwrap();
         let unit = config.unit(&plan, 6);
         let (stop, batches) = (AtomicBool::new(false), Mutex::new(Vec::new()));
         let report = |d: f64| {

@@ -400,7 +400,8 @@ fn hands_stage(
     let elapsed = t.elapsed().as_secs_f64();
     Ok(HandsRun {
         max_hand: config.max_hand,
-        complete: result.units_done == result.units,
+        // No unit at all: the stop came while they were planned.
+        complete: result.units > 0 && result.units_done == result.units,
         units: result.units,
         units_done: result.units_done,
         positions: result.positions,

@@ -45,6 +45,21 @@ pub struct HandsRun {
     pub projected_seconds: f64,
 }
 
+impl HandsRun {
+    /// What the whole subspace would take, in words: nothing to project from where the run
+    /// decided no position (stopped while its units were planned).
+    fn projection(&self) -> String {
+        if self.projected_seconds.is_finite() {
+            format!(
+                "would take at least about {}",
+                crate::words::duration(self.projected_seconds)
+            )
+        } else {
+            "cannot be projected (no position was decided)".into()
+        }
+    }
+}
+
 /// `deals` in a census.
 #[derive(Serialize, Clone, Debug)]
 pub struct DealsRun {
@@ -352,13 +367,13 @@ fn completeness(plan: &CensusPlan, runs: &Runs, exact: bool) -> String {
         ),
         Some(h) => format!(
             "a floor: the small-hand enumeration (at most {} card(s)) decided {} of its {} \
-             positions ({:.2e} of the subspace) and would take at least about {} on these \
-             threads; the counts are what the methods reached",
+             positions ({:.2e} of the subspace) and {} on these threads; the counts are what \
+             the methods reached",
             h.max_hand,
             crate::words::count(h.decided),
             crate::words::count(h.positions),
             h.decided / h.positions,
-            crate::words::duration(h.projected_seconds)
+            h.projection()
         ),
         None => "a floor: the counts are what the methods reached".into(),
     });
@@ -487,10 +502,7 @@ impl crate::Report for CensusReport {
                 if h.complete {
                     String::new()
                 } else {
-                    format!(
-                        "; all of it: at least about {}",
-                        crate::words::duration(h.projected_seconds)
-                    )
+                    format!("; all of it: {}", h.projection())
                 }
             );
         }
