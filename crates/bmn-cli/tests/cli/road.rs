@@ -88,93 +88,71 @@ fn the_results_tables_are_bmn_family_of_the_committed_rows() {
     }
 }
 
+/// The rows (n >= 1) of the table under `heading` in docs/results.md, split into cells.
+fn table_rows<'a>(doc: &'a str, heading: &str, next: &str) -> Vec<(u32, Vec<&'a str>)> {
+    let section = doc
+        .split(heading)
+        .nth(1)
+        .unwrap()
+        .split(next)
+        .next()
+        .unwrap();
+    section
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .filter_map(|line| {
+            let cells: Vec<&str> = line
+                .split(" | ")
+                .map(|c| c.trim_matches(['|', ' ']))
+                .collect();
+            let n = cells[0].parse::<u32>().ok()?;
+            (n > 0).then_some((n, cells))
+        })
+        .collect()
+}
+
+/// An older table's row against the road's file `slug`: deals, endless deals, cycles,
+/// P(2nd), the longest game and the mean length (a published figure in brackets aside).
+fn same_outcomes(cells: &[&str], slug: &str) {
+    let r = row(slug);
+    let d = &r["deals_run"];
+    let first = |i: usize| cells[i].split([' ', ':']).next().unwrap();
+    assert_eq!(cells[1], d["deals"].to_string(), "{slug}");
+    assert_eq!(first(2), d["cycling_deals"].to_string(), "{slug}");
+    assert_eq!(first(3), d["distinct_cycle_count"].to_string(), "{slug}");
+    let p = d["p_second_wins"].as_f64().unwrap();
+    assert_eq!(first(4), format!("{p:.6}"), "{slug}");
+    let l = &d["longest"];
+    let longest = format!(
+        "{} / {}, `{}`",
+        l["cards"],
+        l["tricks"],
+        l["deal"].as_str().unwrap()
+    );
+    assert_eq!(cells[5], longest, "{slug}");
+    let mean = d["mean_cards"].as_f64().unwrap();
+    assert_eq!(cells[6], format!("{mean:.3}"), "{slug}");
+}
+
 /// Where the road overlaps the tables docs/results.md had before it (the half deck's family
 /// to n = 24, Paulhus's Table 1, `3J,3Q,3K,8-` to `11-` in the census's recall table, and the
 /// census files of `2J,2Q,2K,14-` and `3J,3Q,3K,11-`), the counts are equal.
 #[test]
 fn the_road_equals_the_older_tables_where_they_overlap() {
     let doc = results();
-    let half = doc
-        .split("## The Camicia half deck")
-        .nth(1)
-        .unwrap()
-        .split("\n## ")
-        .next()
-        .unwrap();
-    let mut checked = 0;
-    for line in half.lines().filter(|l| l.starts_with("| ")) {
-        let cells: Vec<&str> = line
-            .split(" | ")
-            .map(|c| c.trim_matches(['|', ' ']))
-            .collect();
-        let Ok(n) = cells[0].parse::<u32>() else {
-            continue;
-        };
-        if n == 0 {
-            continue; // the road starts at one plain card
-        }
-        let r = row(&format!("2j2q2k-{n:02}"));
-        let d = &r["deals_run"];
-        assert_eq!(cells[1], d["deals"].to_string(), "n = {n}");
-        assert_eq!(cells[2], d["cycling_deals"].to_string(), "n = {n}");
-        let cycles = cells[3].split(':').next().unwrap();
-        assert_eq!(cycles, d["distinct_cycle_count"].to_string(), "n = {n}");
-        let p = d["p_second_wins"].as_f64().unwrap();
-        assert_eq!(cells[4], format!("{p:.6}"), "n = {n}");
-        let l = &d["longest"];
-        let longest = format!(
-            "{} / {}, `{}`",
-            l["cards"],
-            l["tricks"],
-            l["deal"].as_str().unwrap()
-        );
-        assert_eq!(cells[5], longest, "n = {n}");
-        let mean = d["mean_cards"].as_f64().unwrap();
-        assert_eq!(cells[6], format!("{mean:.3}"), "n = {n}");
-        checked += 1;
+    let half = table_rows(&doc, "## The Camicia half deck", "\n## ");
+    for (n, cells) in &half {
+        same_outcomes(cells, &format!("2j2q2k-{n:02}"));
     }
-    assert_eq!(checked, 24);
+    assert_eq!(half.len(), 24);
     // Paulhus's Table 1 (Part 1), wherever the road has the row.
-    let table1 = doc
-        .split("## Paulhus's Table 1 and beyond")
-        .nth(1)
-        .unwrap()
-        .split("\n### ")
-        .next()
-        .unwrap();
     let mut paulhus = 0;
-    for line in table1.lines().filter(|l| l.starts_with("| ")) {
-        let cells: Vec<&str> = line
-            .split(" | ")
-            .map(|c| c.trim_matches(['|', ' ']))
-            .collect();
-        let Ok(n) = cells[0].parse::<u32>() else {
-            continue;
-        };
-        let path = road().join(format!("2j2q2k2a-{n:02}.json"));
-        if n == 0 || !path.is_file() {
-            continue;
+    for (n, cells) in table_rows(&doc, "## Paulhus's Table 1 and beyond", "\n### ") {
+        let slug = format!("2j2q2k2a-{n:02}");
+        if road().join(format!("{slug}.json")).is_file() {
+            same_outcomes(&cells, &slug);
+            paulhus += 1;
         }
-        let r = row(&format!("2j2q2k2a-{n:02}"));
-        let d = &r["deals_run"];
-        assert_eq!(cells[1], d["deals"].to_string(), "Paulhus n = {n}");
-        let cycling = cells[2].split(' ').next().unwrap();
-        assert_eq!(cycling, d["cycling_deals"].to_string(), "Paulhus n = {n}");
-        let p = d["p_second_wins"].as_f64().unwrap();
-        assert_eq!(
-            cells[4].split(' ').next().unwrap(),
-            format!("{p:.6}"),
-            "n = {n}"
-        );
-        let l = &d["longest"];
-        let longest = format!(
-            "{} / {}, `{}`",
-            l["cards"],
-            l["tricks"],
-            l["deal"].as_str().unwrap()
-        );
-        assert_eq!(cells[5], longest, "Paulhus n = {n}");
-        paulhus += 1;
     }
     assert!(paulhus >= 9, "{paulhus}");
     for n in 8..=11 {
