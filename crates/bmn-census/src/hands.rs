@@ -199,9 +199,9 @@ impl HandsConfig {
     ///
     /// Cutting takes seconds for a large `max_hand`: `go` is asked every [`PLAN_CHECK`] hands,
     /// and a false answer (a stop) ends the plan with no units.
-    fn plan(&self, go: &mut dyn FnMut() -> bool) -> Option<Plan> {
-        let hands = self.hands();
-        let total = self.positions();
+    /// `hands` and `total` are [`Self::hands`] and [`Self::positions`], which the caller has
+    /// already computed to report progress while planning.
+    fn plan(&self, hands: Vec<Vec<u8>>, total: f64, go: &mut dyn FnMut() -> bool) -> Option<Plan> {
         let target = UNIT_POSITIONS.max(total / MAX_UNITS as f64);
         let mut units = Vec::new();
         for (index, hand) in hands.iter().enumerate() {
@@ -297,7 +297,12 @@ impl HandsConfig {
     /// Positions in the enumeration's subspace (each small hand, either leader, every
     /// arrangement of the rest).
     pub fn positions(&self) -> f64 {
-        self.hands()
+        self.positions_of(&self.hands())
+    }
+
+    /// [`Self::positions`] from the small hands already listed.
+    fn positions_of(&self, hands: &[Vec<u8>]) -> f64 {
+        hands
             .iter()
             .map(|h| 2.0 * arrangements(&self.budget(h)))
             .sum()
@@ -576,7 +581,8 @@ pub fn hands(
     mut progress: impl FnMut(&HandsProgress) -> bool,
 ) -> Result<HandsResult, CensusError> {
     let table = config.validate()?;
-    let positions = config.positions();
+    let small = config.hands();
+    let positions = config.positions_of(&small);
     let planning = HandsProgress {
         units_done: 0,
         units: 0,
@@ -584,7 +590,7 @@ pub fn hands(
         under_way: 0.0,
         positions,
     };
-    let Some(plan) = config.plan(&mut || progress(&planning)) else {
+    let Some(plan) = config.plan(small, positions, &mut || progress(&planning)) else {
         return Ok(HandsResult {
             positions,
             ..HandsResult::default()
@@ -854,7 +860,9 @@ mod progress_tests {
             rules: Rules::STANDARD,
             max_hand: 2,
         };
-        let plan = config.plan(&mut || true).unwrap();
+        let plan = config
+            .plan(config.hands(), config.positions(), &mut || true)
+            .unwrap();
         let unit = config.unit(&plan, 6);
         let (stop, batches) = (AtomicBool::new(false), Mutex::new(Vec::new()));
         let report = |d: f64| {
