@@ -1,8 +1,8 @@
 //! `backward`, `basin`, `extend`, `trees`: backward play (bmn-backward) as commands.
 
+use bmn_job::Job;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::{
     BackwardError, BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, ExtendConfig,
@@ -15,7 +15,6 @@ use crate::dot;
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, DEFAULT_SEED, RulesInput};
 use crate::json::{PositionJson, SpanJson};
-use crate::observer::Observer;
 use crate::plural;
 
 /// Positions a basin or an extension may visit when not told (about 50 bytes each).
@@ -200,21 +199,14 @@ impl TryFrom<&BasinRequest> for BasinPlan {
 }
 
 /// Every position whose play reaches the cycle (or the final position) of the request's.
-/// `stop` ends the search early with what it found (`interrupted`).
-pub fn basin(
-    req: &BasinRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<BasinReport> {
+/// The job's stop ends the search early with what it found (`interrupted`).
+pub fn basin(req: &BasinRequest, job: &mut Job) -> Result<BasinReport> {
     let plan = BasinPlan::try_from(req)?;
     let (rules, start, config) = (plan.rules, &plan.start, &plan.config);
     let limit = config.limit;
-    observer.start(None, 0, "positions");
-    let basin = bmn_backward::basin(&rules, start, config, |n| {
-        observer.progress(n, None) && !stop.load(Ordering::Relaxed)
-    })
-    .map_err(user_error);
-    observer.finish();
+    job.start(None, 0, "positions");
+    let basin = bmn_backward::basin(&rules, start, config, job).map_err(user_error);
+    job.finish();
     let basin = basin?;
     if let Some(path) = &plan.dot {
         let (title, members, marks_cycle) = basin_parts(&rules, &basin);
@@ -482,21 +474,14 @@ impl TryFrom<&ExtendRequest> for ExtendPlan {
 }
 
 /// The longest balanced deals whose games end where the request's does.
-/// `stop` ends the search early with what it found (`interrupted`).
-pub fn extend(
-    req: &ExtendRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<ExtendReport> {
+/// The job's stop ends the search early with what it found (`interrupted`).
+pub fn extend(req: &ExtendRequest, job: &mut Job) -> Result<ExtendReport> {
     let plan = ExtendPlan::try_from(req)?;
     let (rules, deal, config) = (plan.rules, &plan.deal, plan.config);
     let (depth, limit) = (config.depth, config.limit);
-    observer.start(None, 0, "positions");
-    let ext = bmn_backward::extend(&rules, deal, &config, |n| {
-        observer.progress(n, None) && !stop.load(Ordering::Relaxed)
-    })
-    .map_err(user_error);
-    observer.finish();
+    job.start(None, 0, "positions");
+    let ext = bmn_backward::extend(&rules, deal, &config, job).map_err(user_error);
+    job.finish();
     let ext: Extension = ext?;
     Ok(ExtendReport {
         original: (&ext.original).into(),
@@ -636,12 +621,8 @@ impl TryFrom<&TreesRequest> for TreesPlan {
 }
 
 /// Paulhus's statistic: the mean size of the tree of positions ending in a final position.
-/// `stop` ends the run early with the trees measured (`interrupted`).
-pub fn trees(
-    req: &TreesRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<TreesReport> {
+/// The job's stop ends the run early with the trees measured (`interrupted`).
+pub fn trees(req: &TreesRequest, job: &mut Job) -> Result<TreesReport> {
     let plan = TreesPlan::try_from(req)?;
     let (rules, deck, seed, cap, players) =
         (plan.rules, plan.deck, plan.seed, plan.cap, plan.players);
@@ -653,20 +634,16 @@ pub fn trees(
                 cap,
                 players,
             };
-            observer.start(Some(samples), 0, "trees");
-            bmn_backward::trees(&rules, &deck, &config, |n| {
-                observer.progress(n, None) && !stop.load(Ordering::Relaxed)
-            })
+            job.start(Some(samples), 0, "trees");
+            bmn_backward::trees(&rules, &deck, &config, job)
         }
         None => {
             let total = bmn_backward::arrangements(&deck).and_then(|n| u64::try_from(n).ok());
-            observer.start(total, 0, "trees");
-            bmn_backward::trees_all(&rules, &deck, players, cap, |n| {
-                observer.progress(n, None) && !stop.load(Ordering::Relaxed)
-            })
+            job.start(total, 0, "trees");
+            bmn_backward::trees_all(&rules, &deck, players, cap, job)
         }
     };
-    observer.finish();
+    job.finish();
     let trees = trees.map_err(user_error)?;
     Ok(TreesReport {
         deck: deck.to_string(),

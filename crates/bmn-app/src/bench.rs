@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_job::Job;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
 
 use bmn_search::bench::{
@@ -143,7 +144,7 @@ pub(crate) fn time_block(
     };
     let mut p = e.start();
     let started = Instant::now();
-    e.run(&mut p, threads, stop, |_, _| true);
+    e.run(&mut p, threads, &mut Job::quiet(stop), |_, _, _| true);
     (started.elapsed().as_secs_f64(), p.summary)
 }
 
@@ -203,9 +204,12 @@ impl TryFrom<&BenchRequest> for BenchPlan {
     }
 }
 
-/// Times every engine on the same deals. Once `stop` is raised, the phases not yet begun are
-/// left out (`interrupted`).
-pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
+/// Times every engine on the same deals, reporting nothing while it times. Once the job
+/// stops, the phases not yet begun are left out (`interrupted`).
+pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
+    // Each phase is timed on a job that reports to no one: progress would cost what it times.
+    let stop = job.stop_flag();
+    let quiet = || Job::quiet(stop);
     let BenchPlan {
         games,
         threads,
@@ -230,7 +234,7 @@ pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
     };
     // The reference engine is timed first, and every other row is checked against it: stopped
     // during it, nothing is timed.
-    let Some((reference, outcomes)) = time_reference(&source, &deals, threads, stop) else {
+    let Some((reference, outcomes)) = time_reference(&source, &deals, threads, &mut quiet()) else {
         return Ok(stopped_report());
     };
     let stopped = || stop.load(Ordering::Relaxed);
@@ -244,7 +248,7 @@ pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
                 k,
                 DEFAULT_MAX_TRICKS,
                 &outcomes,
-                stop,
+                &mut quiet(),
             )
         })
         .collect();
@@ -256,7 +260,7 @@ pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
         threads,
         Engine::Kernel(Kernel::best_available()),
         DEFAULT_MAX_TRICKS,
-        stop,
+        &mut quiet(),
     );
     // Every GPU through the same pipeline: it deals on the device, the CPU tallies.
     let gpus: Vec<(String, String, Duration, Summary)> = crate::devices::devices()
@@ -273,7 +277,7 @@ pub fn bench(req: &BenchRequest, stop: &AtomicBool) -> Result<BenchReport> {
                 threads,
                 engine,
                 DEFAULT_MAX_TRICKS,
-                stop,
+                &mut quiet(),
             );
             let whole = summary.games == games as u64;
             whole.then(|| (format!("gpu:{}", a.index), a.name, wall, summary))

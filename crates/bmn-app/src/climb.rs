@@ -2,19 +2,18 @@
 //! (ledger, `--resume`), reproducible from the seed whatever the thread count.
 
 use std::fmt::Write as _;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bmn_climb::climb::{Accept, BestGame, ClimbConfig, ClimbState, Endless, Objective, Point};
 use bmn_climb::{Cards, Evaluator, MoveSet, RoundLimits, Rounds, run_rounds};
 use bmn_core::{Deck, Rules};
+use bmn_job::Job;
 use bmn_run::{LedgerChoice, Recorder, RunFile};
 use bmn_search::DealSource;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, TimeInput};
-use crate::observer::Observer;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
 /// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are
@@ -297,12 +296,8 @@ pub fn read_state(saved: &serde_json::Value, config: &ClimbConfig) -> Result<Cli
 }
 
 /// Climbs as a request asks (see [`run`]).
-pub fn climb(
-    req: &ClimbRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<ClimbReport> {
-    run(&ClimbPlan::try_from(req)?, observer, stop)
+pub fn climb(req: &ClimbRequest, job: &mut Job) -> Result<ClimbReport> {
+    run(&ClimbPlan::try_from(req)?, job)
 }
 
 /// Where a climb records itself.
@@ -323,7 +318,6 @@ struct Climbing<'a> {
     threads: usize,
     state: ClimbState,
     recorder: ClimbRecorder,
-    observer: &'a mut dyn Observer,
     started: Instant,
 }
 
@@ -334,7 +328,7 @@ impl Rounds for Climbing<'_> {
         self.state.round
     }
 
-    fn play(&mut self, elapsed: Duration) -> Result<()> {
+    fn play(&mut self, elapsed: Duration, _: &mut Job) -> Result<()> {
         self.state
             .round(
                 self.config,
@@ -346,13 +340,13 @@ impl Rounds for Climbing<'_> {
         Ok(())
     }
 
-    fn played(&mut self) -> Result<bool> {
+    fn played(&mut self, job: &mut Job) -> Result<bool> {
         let message = self
             .state
             .best
             .first()
             .map(|b| format!("best {} cards, {} tricks", b.cards, b.tricks));
-        if !self.observer.progress(self.state.evals, message.as_deref()) {
+        if !job.progress(self.state.evals, message.as_deref()) {
             return Ok(false);
         }
         if self.recorder.due() {
@@ -363,13 +357,9 @@ impl Rounds for Climbing<'_> {
     }
 }
 
-/// Climbs until the plan's evaluations are spent (whole rounds), its time is up, or `stop` is
-/// set; the state is recorded every second and at the end, and `--resume` goes on from it.
-pub fn run(
-    plan: &ClimbPlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<ClimbReport> {
+/// Climbs until the plan's evaluations are spent (whole rounds), its time is up, or the job
+/// stops; the state is recorded every second and at the end, and `--resume` goes on from it.
+pub fn run(plan: &ClimbPlan, job: &mut Job) -> Result<ClimbReport> {
     let config = &plan.config;
     let threads = plan.threads;
     let rounds = plan.rounds();
@@ -393,12 +383,12 @@ pub fn run(
         }
     })?;
     if let Some(w) = &opened.warning {
-        observer.warning(&crate::error::not_recording(w));
+        job.warning(&crate::error::not_recording(w));
     }
     // A recorded state is taken only past round 0: otherwise the start is the template's.
     let state = if opened.start.next_unit > 0 {
         let s = check_state(opened.start.summary, config)?;
-        observer.note(&format!(
+        job.note(&format!(
             "resuming at round {} ({} evaluations done)",
             s.round, s.evals
         ));
@@ -409,7 +399,7 @@ pub fn run(
     let evaluator = Evaluator::new(Rules::STANDARD);
     let started = Instant::now();
     let first_evals = state.evals;
-    observer.start(
+    job.start(
         rounds.map(|r| r * plan.evals_per_round()),
         state.evals,
         "evaluations",
@@ -420,26 +410,24 @@ pub fn run(
         threads,
         state,
         recorder: opened.recorder,
-        observer,
         started,
     };
     let limits = RoundLimits {
         rounds,
         time: plan.time,
     };
-    let ended = run_rounds(&mut climbing, limits, started, stop)?;
+    let ended = run_rounds(&mut climbing, limits, started, job)?;
     let Climbing {
         state,
         mut recorder,
-        observer,
         ..
     } = climbing;
     let interrupted = ended.interrupted();
-    observer.finish();
+    job.finish();
     let elapsed = started.elapsed().as_secs_f64();
     save(&mut recorder, &state, elapsed)?;
     if interrupted && let Some(at) = recorder.describe() {
-        observer.note(&format!(
+        job.note(&format!(
             "interrupted: recorded as {at}; run the same command with --resume to go on"
         ));
     }

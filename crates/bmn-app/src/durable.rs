@@ -1,20 +1,18 @@
 //! What searches and enumerations share as durable runs: open the recording (a ledger row,
-//! a result file), say where a resumed run starts, drive the units with the observer's
+//! a result file), say where a resumed run starts, drive the units with the job's
 //! progress, save, and say how to go on after an interruption.
 
 use std::ops::Range;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use bmn_job::{Claims, Worker};
+use bmn_job::{Claims, Job, Worker};
 use bmn_run::{LedgerChoice, Recorder, RunFile, Workers, drive};
 use bmn_search::{Progress, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::Result;
-use crate::observer::Observer;
 
 /// Why a recorded state is not of this run (`Ok` if it is).
 pub type SameRun<P> = dyn Fn(&RunFile<P>, &RunFile<P>) -> std::result::Result<(), String>;
@@ -33,7 +31,7 @@ pub struct Recording<'a, P> {
     pub threads: usize,
     /// How workers claim units (several at once on a device) and where they play them.
     pub claims: Claims,
-    /// What the observer counts ("games", "deals") and how many of them are in the range.
+    /// What the job's hooks count ("games", "deals") and how many of them are in the range.
     pub what: &'a str,
     pub total: Option<u64>,
 }
@@ -70,35 +68,30 @@ pub trait Units<P>: Sync {
 }
 
 /// Plays `plan`'s units as `units` says, recording each second and at the end.
-pub fn run<P>(
-    plan: Recording<P>,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-    units: &impl Units<P>,
-) -> Result<Done<P>>
+pub fn run<P>(plan: Recording<P>, job: &mut Job, units: &impl Units<P>) -> Result<Done<P>>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
 {
     let first_unit = plan.template.next_unit;
     let opened = Recorder::open(plan.template, plan.ledger, plan.file, plan.same_run)?;
     if let Some(w) = &opened.warning {
-        observer.warning(&crate::error::not_recording(w));
+        job.warning(&crate::error::not_recording(w));
     }
     let mut recorder = opened.recorder;
     let mut file = opened.start;
     // A run database is made unasked (`~/.local/state/bmn/runs.sqlite`): say where.
     if let Some(at) = recorder.describe() {
-        observer.note(&format!("recording progress as {at}"));
+        job.note(&format!("recording progress as {at}"));
     }
     if file.next_unit > first_unit {
-        observer.note(&units.resumed(&file));
+        job.note(&units.resumed(&file));
     }
     let mut state = Progress {
         next_unit: file.next_unit,
         summary: std::mem::take(&mut file.summary),
     };
     let start_unit = state.next_unit;
-    observer.start(plan.total, units.items_before(state.next_unit), plan.what);
+    job.start(plan.total, units.items_before(state.next_unit), plan.what);
     let started = Instant::now();
     let result = drive(
         &mut recorder,
@@ -108,15 +101,15 @@ where
             threads: plan.threads,
             claims: plan.claims,
         },
-        stop,
+        job,
         |block, worker| units.play(block, worker),
-        |summary, next| {
+        |job, summary, next| {
             let message = units.message(summary);
-            let go_on = observer.progress(units.items_before(next), message.as_deref());
+            let go_on = job.progress(units.items_before(next), message.as_deref());
             go_on && units.keep_going()
         },
     );
-    observer.finish();
+    job.finish();
     result?;
     file.next_unit = state.next_unit;
     file.summary = state.summary;

@@ -2,11 +2,10 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Rules};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
-use bmn_job::Worker;
+use bmn_job::{Job, Worker};
 use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile};
 use bmn_search::Summary;
@@ -16,7 +15,6 @@ use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::input::{self, EngineInput, EnginePlan, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
-use crate::observer::Observer;
 use crate::plural;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
@@ -271,23 +269,15 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
 }
 
 /// Plays every deal of the request's range (see [`run`]).
-pub fn exhaustive(
-    req: &ExhaustiveRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<ExhaustiveReport> {
-    run(&ExhaustivePlan::try_from(req)?, observer, stop)
+pub fn exhaustive(req: &ExhaustiveRequest, job: &mut Job) -> Result<ExhaustiveReport> {
+    run(&ExhaustivePlan::try_from(req)?, job)
 }
 
 /// Plays every deal of the plan's range; `stop` ends it at the next unit with its checkpoint
 /// saved.
-pub fn run(
-    plan: &ExhaustivePlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<ExhaustiveReport> {
+pub fn run(plan: &ExhaustivePlan, job: &mut Job) -> Result<ExhaustiveReport> {
     if let Some(note) = &plan.engine_note {
-        observer.note(note);
+        job.note(note);
     }
     let enumeration = &plan.enumeration;
     let (rules, block, shard, threads) = (plan.rules, plan.block, plan.shard, plan.threads);
@@ -325,8 +315,7 @@ pub fn run(
             what: "deals",
             total: Some(total),
         },
-        observer,
-        stop,
+        job,
         &Ranks(enumeration),
     )?;
     let played =
@@ -338,7 +327,7 @@ pub fn run(
             (None, Some(at)) => format!("recorded as {at}: run the same command with --resume"),
             (None, None) => "use --checkpoint FILE to keep progress across runs".to_string(),
         };
-        observer.note(&format!(
+        job.note(&format!(
             "interrupted: {} of {} deals done; {resume}",
             done.file.summary.games, total
         ));

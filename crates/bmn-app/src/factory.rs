@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use bmn_climb::factory::{
@@ -14,13 +13,13 @@ use bmn_climb::factory::{
 };
 use bmn_climb::{MoveSet, RoundLimits};
 use bmn_core::Rules;
+use bmn_job::Job;
 use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput, TimeInput};
 use crate::json::{PositionJson, SpanJson};
-use crate::observer::Observer;
 use crate::plural;
 
 /// What to run.
@@ -262,46 +261,32 @@ fn completion(
 }
 
 /// Runs the factory a request asks for (see [`run`]).
-pub fn factory(
-    req: &FactoryRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<FactoryReport> {
-    run(&FactoryPlan::try_from(req)?, observer, stop)
+pub fn factory(req: &FactoryRequest, job: &mut Job) -> Result<FactoryReport> {
+    run(&FactoryPlan::try_from(req)?, job)
 }
 
 /// Runs the factory: `stop` (e.g. set by Ctrl-C) ends it after the round under way, with what
 /// it found reported as interrupted.
-pub fn run(
-    plan: &FactoryPlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<FactoryReport> {
-    Ok(report(plan, &play(plan, observer, stop)?))
+pub fn run(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryReport> {
+    Ok(report(plan, &play(plan, job)?))
 }
 
 /// [`run`] less the report: what the factory found, as values (the census reads its cycles).
-pub(crate) fn play(
-    plan: &FactoryPlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<FactoryRun> {
+pub(crate) fn play(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryRun> {
     let limits = RoundLimits {
         rounds: plan.rounds,
         time: plan.time,
     };
     let source = &plan.source;
-    bmn_climb::factory::run(&plan.config, source, limits, plan.threads, stop, observer).map_err(
-        |e| match e {
-            FactoryError::NoSeeds => Error::Failed(format!(
-                "no game that never ends was found at this table to start from ({} {} players); \
+    bmn_climb::factory::run(&plan.config, source, limits, plan.threads, job).map_err(|e| match e {
+        FactoryError::NoSeeds => Error::Failed(format!(
+            "no game that never ends was found at this table to start from ({} {} players); \
              try more --seeds",
-                source.deck(),
-                source.players()
-            )),
-            FactoryError::Pieces(e) => Error::Failed(e.to_string()),
-        },
-    )
+            source.deck(),
+            source.players()
+        )),
+        FactoryError::Pieces(e) => Error::Failed(e.to_string()),
+    })
 }
 
 /// A card list searched for third pieces (the one that fills the test template, `--J FILTER J

@@ -5,8 +5,8 @@
 //! The CLI, the web server and the Python package are front ends over this crate: they map
 //! their inputs to requests and print, send or return the reports, so the same input gives the
 //! same answer, the same JSON keys and the same one-line error everywhere. Long commands
-//! report through an [`Observer`] and stop when their `stop` flag is set. Nothing here
-//! prints; files are written only where a request names them (plots, graphs, result files,
+//! take a `bmn_job::Job`: they report through its hooks and stop when its stop flag is set
+//! (Ctrl-C, a server's shutdown, Python's `KeyboardInterrupt`). Nothing here prints; files are written only where a request names them (plots, graphs, result files,
 //! the run ledger).
 
 #![forbid(unsafe_code)]
@@ -28,7 +28,6 @@ pub mod input;
 pub mod json;
 pub mod merge;
 pub mod numbers;
-pub mod observer;
 pub mod odds;
 pub mod pieces;
 pub mod play;
@@ -40,7 +39,6 @@ pub mod words;
 
 pub use bmn_run::LedgerChoice;
 pub use error::{Error, Result, one_line};
-pub use observer::Observer;
 
 /// `n` and its noun, singular for one: `plural(1, "trick")` is "1 trick", `plural(2, "trick")`
 /// "2 tricks" (for the nouns of the reports, whose plurals add an s).

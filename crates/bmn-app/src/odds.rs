@@ -7,8 +7,8 @@
 //! the model's expected records beside the published history of record searches
 //! (`records::search_history`).
 
+use bmn_job::Job;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bmn_core::Deck;
@@ -18,7 +18,6 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, EnginePlan};
-use crate::observer::Observer;
 use crate::records;
 
 /// Round numbers of games at which the chance of a new record is always reported.
@@ -169,22 +168,22 @@ impl TryFrom<&OddsRequest> for OddsPlan {
 }
 
 /// The model and its report (see [`run`]).
-pub fn odds(req: &OddsRequest, observer: &mut dyn Observer, stop: &AtomicBool) -> Result<OddsJson> {
-    run(&OddsPlan::try_from(req)?, observer, stop)
+pub fn odds(req: &OddsRequest, job: &mut Job) -> Result<OddsJson> {
+    run(&OddsPlan::try_from(req)?, job)
 }
 
 /// The model and its report; the fit run (if one is needed) is observed.
-pub fn run(plan: &OddsPlan, observer: &mut dyn Observer, stop: &AtomicBool) -> Result<OddsJson> {
+pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsJson> {
     let (seed, fit_games) = (plan.seed, plan.fit_games);
     // The fit run also times the machine, so it is skipped only when nothing needs it.
     let (model, rate, fit) = match (plan.model, plan.rate) {
         (Some(model), Some(rate)) => (model, rate, None),
         (given, rate) => {
-            let fit = fit_run(fit_games, seed, plan.threads, observer, stop)?;
+            let fit = fit_run(fit_games, seed, plan.threads, job)?;
             let model = match given {
                 Some(model) => model,
                 None => TailModel::fit(&fit.stats.cards, fit.stats.games, TAIL_FROM_QUANTILE)
-                    .ok_or_else(|| match stop.load(Ordering::Relaxed) {
+                    .ok_or_else(|| match job.interrupted() {
                         true => Error::Failed(format!(
                             "interrupted: the fit run stopped after {} games, too few to fit",
                             fit.stats.games
@@ -266,13 +265,7 @@ fn at_least_one_game(x: f64, flag: &'static str) -> Result<f64> {
 }
 
 /// `fit_games` standard deals, played as `stats` plays them (same seed, same games).
-fn fit_run(
-    fit_games: u64,
-    seed: u64,
-    threads: usize,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<Fit> {
+fn fit_run(fit_games: u64, seed: u64, threads: usize, job: &mut Job) -> Result<Fit> {
     let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("deck", e))?;
     let plan = EnginePlan::default();
     let engine = plan.engine;
@@ -284,8 +277,7 @@ fn fit_run(
         max_tricks: plan.max_tricks,
     };
     let started = Instant::now();
-    let stats =
-        crate::stats::play_stats(&config, fit_games, threads, stop, observer, "games (fit)");
+    let stats = crate::stats::play_stats(&config, fit_games, threads, job, "games (fit)");
     let elapsed = started.elapsed().as_secs_f64();
     Ok(Fit {
         stats,

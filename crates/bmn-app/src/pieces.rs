@@ -1,8 +1,8 @@
 //! `pieces search` and `pieces construct`: Casella's Ansatz (bmn-pieces) as commands.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
 
+use bmn_job::Job;
 use bmn_pieces::{
     Composition, ConstructConfig, Construction, EndlessGame, FoundPiece, Piece, PieceSearchConfig,
     PieceSearchResult, PiecesError, PoolConfig,
@@ -25,7 +25,6 @@ pub const DEFAULT_BASIN_LIMIT: u64 = 2_000_000;
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED};
 use crate::json::{PositionJson, SpanJson};
-use crate::observer::Observer;
 use crate::plural;
 
 /// What pieces to search.
@@ -174,21 +173,13 @@ impl TryFrom<&PieceSearchRequest> for PieceSearchPlan {
 }
 
 /// Pieces in increasing size (or arrangements of the given faces), each checked on the
-/// reference engine in the test template. `stop` ends it early with the units searched.
-pub fn search(
-    req: &PieceSearchRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<PieceSearchReport> {
+/// reference engine in the test template. The job's stop ends it early with the units
+/// searched.
+pub fn search(req: &PieceSearchRequest, job: &mut Job) -> Result<PieceSearchReport> {
     let plan = PieceSearchPlan::try_from(req)?;
     let (config, threads) = (&plan.config, plan.threads);
-    observer.start(None, 0, "units");
-    let result = bmn_pieces::search_until(config, threads, stop, |done, total| {
-        observer.start(Some(total), done, "units");
-        observer.progress(done, None);
-    })
-    .map_err(user_error("search"));
-    observer.finish();
+    let result = bmn_pieces::search(config, threads, job).map_err(user_error("search"));
+    job.finish();
     let r: PieceSearchResult = result?;
     Ok(PieceSearchReport {
         filter: plan.filter_text.clone(),
@@ -375,40 +366,23 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
 }
 
 /// Standard decks from the pool of pieces, played to their cycles, every cycle's basin
-/// searched backward for balanced deals. `stop` ends it early with what it has.
-pub fn construct(
-    req: &ConstructRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<ConstructReport> {
+/// searched backward for balanced deals. The job's stop ends it early with what it has.
+pub fn construct(req: &ConstructRequest, job: &mut Job) -> Result<ConstructReport> {
     let plan = ConstructPlan::try_from(req)?;
     let (pool_config, config, threads) = (&plan.pool, &plan.construct, plan.threads);
     let (seed, budget) = (config.seed, config.decks);
-    observer.start(None, 0, "units");
-    observer.progress(0, Some("searching pieces"));
-    let pool = bmn_pieces::build_pool(pool_config, threads, stop, |_, done, total| {
-        observer.start(Some(total), done, "units");
-        observer.progress(done, Some("searching pieces"));
-    });
+    let pool = bmn_pieces::build_pool(pool_config, threads, job);
     let pool = match pool {
         Ok(pool) => pool,
         Err(e) => {
-            observer.finish();
+            job.finish();
             return Err(user_error("pool")(e));
         }
     };
-    let c = bmn_pieces::construct(&pool, config, threads, stop, |stage, done, total| {
-        let (what, doing) = match stage {
-            0 => ("decks", "playing decks"),
-            _ => ("basins", "searching basins backward"),
-        };
-        observer.start(Some(total), done, what);
-        observer.progress(done, Some(doing));
-    })
-    .map_err(user_error("construct"));
-    observer.finish();
+    let c = bmn_pieces::construct(&pool, config, threads, job).map_err(user_error("construct"));
+    job.finish();
     let mut report = construct_report(seed, budget, pool.len(), &c?);
-    report.interrupted = stop.load(Ordering::Relaxed);
+    report.interrupted = job.interrupted();
     Ok(report)
 }
 

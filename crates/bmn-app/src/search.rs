@@ -3,11 +3,10 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use bmn_core::Rules;
-use bmn_job::Worker;
+use bmn_job::{Job, Worker};
 use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
@@ -21,7 +20,6 @@ use crate::input::{
     self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeInput,
 };
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
-use crate::observer::Observer;
 use crate::plural;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
@@ -202,12 +200,8 @@ impl TryFrom<&SearchRequest> for SearchPlan {
 }
 
 /// Runs the search a request asks for (see [`run`]).
-pub fn search(
-    req: &SearchRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<SearchReport> {
-    run(&SearchPlan::try_from(req)?, observer, stop)
+pub fn search(req: &SearchRequest, job: &mut Job) -> Result<SearchReport> {
+    run(&SearchPlan::try_from(req)?, job)
 }
 
 /// A search's units for [`durable::run`]: a seed's games, unit by unit.
@@ -254,15 +248,11 @@ impl durable::Units<SearchParams> for SeededGames<'_> {
     }
 }
 
-/// Runs a search: `stop` (e.g. set by Ctrl-C) ends it at the next unit, with the units
+/// Runs a search: the job's stop (e.g. Ctrl-C) ends it at the next unit, with the units
 /// finished reported and recorded.
-pub fn run(
-    plan: &SearchPlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<SearchReport> {
+pub fn run(plan: &SearchPlan, job: &mut Job) -> Result<SearchReport> {
     if let Some(note) = &plan.engine.note {
-        observer.note(note);
+        job.note(note);
     }
     let (source, rules, games, time_limit) = (&plan.source, plan.rules, plan.games, plan.time);
     let config = SearchConfig {
@@ -330,14 +320,13 @@ pub fn run(
             what: "games",
             total: Some((range[1] - range[0]) as u64).filter(|_| games.is_some()),
         },
-        observer,
-        stop,
+        job,
         &seeded,
     )?;
-    // Only a signal raises `stop`; a time limit stops the run through its progress.
-    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
+    // Only a signal sets the caller's flag; a time limit stops the run through its progress.
+    let interrupted = job.interrupted();
     if interrupted && let Some(at) = done.recorder.describe() {
-        observer.note(&format!(
+        job.note(&format!(
             "interrupted: recorded as {at}; run the same command with --resume to go on"
         ));
     }

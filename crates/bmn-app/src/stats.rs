@@ -4,17 +4,16 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bmn_core::Rules;
+use bmn_job::Job;
 use bmn_search::stats::{quantile, wilson};
 use bmn_search::{DealSource, SearchConfig, Stats, TailFit, stream};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
-use crate::observer::Observer;
 
 /// Games played when not told.
 pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
@@ -190,23 +189,15 @@ impl TryFrom<&StatsRequest> for StatsPlan {
 }
 
 /// Plays the request's deals (see [`run`]).
-pub fn stats(
-    req: &StatsRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<StatsReport> {
-    run(&StatsPlan::try_from(req)?, observer, stop)
+pub fn stats(req: &StatsRequest, job: &mut Job) -> Result<StatsReport> {
+    run(&StatsPlan::try_from(req)?, job)
 }
 
-/// Plays the plan's deals (and, for a plot, as many of the other kind); `stop` keeps the
-/// units done.
-pub fn run(
-    plan: &StatsPlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<StatsReport> {
+/// Plays the plan's deals (and, for a plot, as many of the other kind); the job's stop keeps
+/// the units done.
+pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
     if let Some(note) = &plan.engine.note {
-        observer.note(note);
+        job.note(note);
     }
     let (source, rules, games, threads, seed) = (
         plan.source.clone(),
@@ -224,16 +215,9 @@ pub fn run(
         max_tricks: plan.engine.max_tricks,
     };
     let started = Instant::now();
-    let stats = play_stats(
-        &config(source.clone()),
-        games,
-        threads,
-        stop,
-        observer,
-        "games",
-    );
+    let stats = play_stats(&config(source.clone()), games, threads, job, "games");
     let elapsed = started.elapsed().as_secs_f64();
-    let interrupted = stop.load(Ordering::Relaxed);
+    let interrupted = job.interrupted();
 
     // The plot compares uniform with balanced deals (Casella et al. 2024, Figure 1): play the
     // other kind too, if the deck can be shared out equally.
@@ -244,8 +228,7 @@ pub fn run(
                 &config(other),
                 games,
                 threads,
-                stop,
-                observer,
+                job,
                 "games (other kind, for the plot)",
             )),
             _ => None,
@@ -297,21 +280,25 @@ pub fn run(
     })
 }
 
-/// `games` deals of `config`'s stream into `Stats`, the observer counting `what`; setting
-/// `stop` keeps the units done. Shared by `stats` and `odds`'s fit run.
+/// `games` deals of `config`'s stream into `Stats`, the job counting `what`; its stop keeps
+/// the units done. Shared by `stats` and `odds`'s fit run.
 pub fn play_stats(
     config: &SearchConfig,
     games: u64,
     threads: usize,
-    stop: &AtomicBool,
-    observer: &mut dyn Observer,
+    job: &mut Job,
     what: &str,
 ) -> Stats {
-    observer.start(Some(games), 0, what);
-    let stats = stream(config, Some(games), threads, stop, &Stats::default(), |s| {
-        observer.progress(s.games, None)
-    });
-    observer.finish();
+    job.start(Some(games), 0, what);
+    let stats = stream(
+        config,
+        Some(games),
+        threads,
+        job,
+        &Stats::default(),
+        |job, s| job.progress(s.games, None),
+    );
+    job.finish();
     stats
 }
 

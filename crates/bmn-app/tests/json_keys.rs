@@ -14,7 +14,7 @@ use bmn_app::odds::OddsRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
 use bmn_app::{LedgerChoice, Report};
-use bmn_job::Quiet;
+use bmn_job::Job;
 use serde_json::Value;
 
 const DOC: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/json.md"));
@@ -120,7 +120,7 @@ fn search_names_its_lists_engine_and_wins_clearly() {
         table: table(PAULHUS_6),
         ..SearchRequest::default()
     };
-    let v = value(&bmn_app::search::search(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::search::search(&req, &mut Job::quiet(&no_stop())).unwrap());
     clear(&v, "cycles", "cycling_deal_list");
     clear(&v, "distinct_cycles", "distinct_cycle_list");
     clear(&v, "kernel", "engine");
@@ -148,7 +148,7 @@ fn exhaustive_names_its_counts_lists_engine_and_wins_clearly() {
         ledger: LedgerChoice::NONE,
         ..ExhaustiveRequest::default()
     };
-    let v = value(&bmn_app::exhaustive::exhaustive(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::exhaustive::exhaustive(&req, &mut Job::quiet(&no_stop())).unwrap());
     clear(&v, "cards", "deck_cards");
     clear(&v, "distinct_cycles", "distinct_cycle_count");
     clear(&v, "cycles", "distinct_cycle_list");
@@ -176,7 +176,7 @@ fn stats_names_its_counts_and_balance_clearly() {
         plot: Some(dir.join("stats.svg")),
         ..StatsRequest::default()
     };
-    let v = value(&bmn_app::stats::stats(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::stats::stats(&req, &mut Job::quiet(&no_stop())).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
     clear(&v, "balanced", "balanced_by_kind");
     clear(&v, "distinct_cycles", "distinct_cycle_count");
@@ -198,7 +198,7 @@ fn the_factory_names_its_counts_mode_and_representatives_clearly() {
         table: table(PAULHUS_6),
         ..FactoryRequest::default()
     };
-    let v = value(&bmn_app::factory::factory(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::factory::factory(&req, &mut Job::quiet(&no_stop())).unwrap());
     clear(&v, "cycles", "distinct_cycle_count");
     clear(&v, "endless", "endless_count");
     clear(&v, "complete", "completion_mode");
@@ -223,7 +223,7 @@ fn the_census_names_its_runs_lists_and_counts_clearly() {
         rounds: Some(1),
         ..CensusRequest::default()
     };
-    let v = value(&bmn_app::census::census(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::census::census(&req, &mut Job::quiet(&no_stop())).unwrap());
     for run in ["pieces", "hands", "deals"] {
         let key = format!("{run}_run");
         clear(&v, run, &key);
@@ -273,7 +273,7 @@ fn construct_names_its_cycles_and_balance_clearly() {
         threads: Some(2),
         ..Default::default()
     };
-    let v = value(&bmn_app::pieces::construct(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::pieces::construct(&req, &mut Job::quiet(&no_stop())).unwrap());
     clear(&v, "cycles", "distinct_cycle_list");
     let games = v["games"].as_array().unwrap();
     assert!(!games.is_empty(), "{v}");
@@ -294,7 +294,7 @@ fn climb_names_its_engine_endless_games_and_balance_clearly() {
         ledger: LedgerChoice::NONE,
         ..ClimbRequest::default()
     };
-    let v = value(&bmn_app::climb::climb(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::climb::climb(&req, &mut Job::quiet(&no_stop())).unwrap());
     clear(&v, "kernel", "engine");
     clear(&v, "endless", "endless_list");
     clear(&v, "balanced", "balanced_by_kind");
@@ -329,7 +329,7 @@ fn count_deal_and_odds_name_their_keys_clearly() {
         rate: Some(1e6),
         ..OddsRequest::default()
     };
-    let v = value(&bmn_app::odds::odds(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::odds::odds(&req, &mut Job::quiet(&no_stop())).unwrap());
     clear(&v, "records", "expected_records");
     documented("odds", &v);
 }
@@ -342,7 +342,7 @@ fn bench_names_each_rows_engine() {
         threads: Some(1),
         seed: Some(1),
     };
-    let v = value(&bmn_app::bench::bench(&req, &no_stop()).unwrap());
+    let v = value(&bmn_app::bench::bench(&req, &mut Job::quiet(&no_stop())).unwrap());
     for row in v["kernels"].as_array().unwrap() {
         clear(row, "kernel", "engine");
     }
@@ -375,7 +375,7 @@ fn every_other_report_is_documented() {
         graph: Some(5),
         ..Default::default()
     };
-    let v = value(&bmn_app::backward::basin(&req, &mut Quiet, &no_stop()).unwrap());
+    let v = value(&bmn_app::backward::basin(&req, &mut Job::quiet(&no_stop())).unwrap());
     documented("basin", &v);
     clear(&v, "balanced_deals", "balanced_deal_list");
     let req = bmn_app::backward::ExtendRequest {
@@ -386,7 +386,7 @@ fn every_other_report_is_documented() {
     };
     documented(
         "extend",
-        &value(&bmn_app::backward::extend(&req, &mut Quiet, &no_stop()).unwrap()),
+        &value(&bmn_app::backward::extend(&req, &mut Job::quiet(&no_stop())).unwrap()),
     );
     let req = bmn_app::backward::TreesRequest {
         samples: Some(20),
@@ -396,7 +396,7 @@ fn every_other_report_is_documented() {
     };
     documented(
         "trees",
-        &value(&bmn_app::backward::trees(&req, &mut Quiet, &no_stop()).unwrap()),
+        &value(&bmn_app::backward::trees(&req, &mut Job::quiet(&no_stop())).unwrap()),
     );
     let v = value(&bmn_app::rank::rank("--Q-J/Q-J-", None, None).unwrap());
     documented("rank", &v);
@@ -410,7 +410,7 @@ fn every_other_report_is_documented() {
     };
     documented(
         "pieces search",
-        &value(&bmn_app::pieces::search(&req, &mut Quiet, &no_stop()).unwrap()),
+        &value(&bmn_app::pieces::search(&req, &mut Job::quiet(&no_stop())).unwrap()),
     );
     documented("devices", &value(&bmn_app::devices::devices()));
 }

@@ -374,7 +374,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
         ..Default::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let report = bmn_app::search::search(&req, &mut bmn_job::Quiet, &stop).unwrap();
+    let report = bmn_app::search::search(&req, &mut bmn_job::Job::quiet(&stop)).unwrap();
     assert_eq!(report.params.give_up, 5000);
     let req = StatsRequest {
         games: Some(2000),
@@ -383,7 +383,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
         threads: Some(1),
         ..Default::default()
     };
-    let report = bmn_app::stats::stats(&req, &mut bmn_job::Quiet, &stop).unwrap();
+    let report = bmn_app::stats::stats(&req, &mut bmn_job::Job::quiet(&stop)).unwrap();
     assert_eq!(report.give_up, 5000);
 }
 
@@ -551,7 +551,6 @@ fn the_defaults_are_the_documented_numbers() {
 #[test]
 fn a_census_refuses_a_bad_hands_before_anything_runs() {
     use bmn_app::census::census;
-    use bmn_app::observer::Observer;
     use bmn_census::{HandsConfig, Method};
     use bmn_job::Hooks;
     /// Counts the stages started: none may start before the refusal.
@@ -561,7 +560,6 @@ fn a_census_refuses_a_bad_hands_before_anything_runs() {
             self.0 += 1;
         }
     }
-    impl Observer for Stages {}
     let camicia = |hands, methods: Option<&str>| CensusRequest {
         table: TableInput {
             deck: Some("camicia".into()),
@@ -579,7 +577,10 @@ fn a_census_refuses_a_bad_hands_before_anything_runs() {
         );
         let mut stages = Stages(0);
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let e = error(census(&camicia(Some(hands), None), &mut stages, &stop));
+        let e = error(census(
+            &camicia(Some(hands), None),
+            &mut bmn_job::Job::new(&mut stages, &stop),
+        ));
         assert!(e.starts_with("bad --hands"), "{e}");
         assert_eq!(
             stages.0, 0,

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_app::LedgerChoice;
 use bmn_app::input::{RulesInput, TableInput};
 use bmn_app::search::SearchRequest;
-use bmn_job::Quiet;
+use bmn_job::Job;
 
 fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {
@@ -36,7 +36,11 @@ fn a_result_file_cut_anywhere_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let whole = dir.join("whole.json");
-    bmn_app::search::search(&request(whole.clone()), &mut Quiet, &AtomicBool::new(false)).unwrap();
+    bmn_app::search::search(
+        &request(whole.clone()),
+        &mut Job::quiet(&AtomicBool::new(false)),
+    )
+    .unwrap();
     let bytes = std::fs::read(&whole).unwrap();
     assert!(
         bytes.len() > 1000,
@@ -60,10 +64,12 @@ fn a_result_file_cut_anywhere_is_refused() {
     // read half a summary; the cut file is left as it was for the user to look at.
     for end in [0, 1, bytes.len() / 2, bytes.len() - 1] {
         std::fs::write(&cut, &bytes[..end]).unwrap();
-        let refused =
-            bmn_app::search::search(&request(cut.clone()), &mut Quiet, &AtomicBool::new(false))
-                .expect_err("a run does not resume from a cut file")
-                .to_string();
+        let refused = bmn_app::search::search(
+            &request(cut.clone()),
+            &mut Job::quiet(&AtomicBool::new(false)),
+        )
+        .expect_err("a run does not resume from a cut file")
+        .to_string();
         assert!(refused.contains("cut.json"), "cut at {end}: {refused}");
         assert_eq!(std::fs::read(&cut).unwrap(), &bytes[..end]);
     }

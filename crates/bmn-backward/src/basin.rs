@@ -13,6 +13,7 @@
 use std::collections::HashSet;
 
 use bmn_core::{CycleId, Game, Outcome, Player, Position, Rules, Span, play_out};
+use bmn_job::Job;
 
 use crate::bfs::{backward_bfs, while_going};
 use crate::error::BackwardError;
@@ -71,7 +72,7 @@ pub struct Basin {
     pub positions: u64,
     /// Whether the search was exhaustive; false when `limit` or a stop cut it short.
     pub complete: bool,
-    /// Whether the caller stopped the search (through `progress`).
+    /// Whether the caller stopped the search (through the job).
     pub interrupted: bool,
     /// The most tricks any position found lies before the target.
     pub depth: u64,
@@ -135,13 +136,13 @@ pub fn rotations(position: &Position) -> Vec<Position> {
 }
 
 /// Searches backward for every position whose play reaches the same cycle as `position`, or
-/// the same final position if its game finishes. `progress` gets the count of positions
-/// visited every few milliseconds; returning false stops the search with what it found.
+/// the same final position if its game finishes. The job hears the count of positions
+/// visited every few milliseconds; its stop ends the search with what it found.
 pub fn basin(
     rules: &Rules,
     position: &Position,
     config: &BasinConfig,
-    mut progress: impl FnMut(u64) -> bool,
+    job: &mut Job,
 ) -> Result<Basin, BackwardError> {
     crate::bfs::pack(position)?;
     let (target, exact, sources) = match play_out(rules, position) {
@@ -187,15 +188,16 @@ pub fn basin(
                 m.push(p.clone());
             }
         },
-        &mut progress,
+        &mut |n| job.progress(n, None),
     )?;
     // Millions of balanced deals may have been found (many players): a stop cuts their plays
     // short.
     let mut stopped = end.stopped;
-    let mut balanced: Vec<BalancedDeal> =
-        while_going(balanced_found, &mut stopped, || progress(end.positions))
-            .map(|deal| deal_length(rules, deal, &target, &exact))
-            .collect();
+    let mut balanced: Vec<BalancedDeal> = while_going(balanced_found, &mut stopped, || {
+        job.progress(end.positions, None)
+    })
+    .map(|deal| deal_length(rules, deal, &target, &exact))
+    .collect();
     balanced.sort_by(|a, b| {
         b.length
             .cards

@@ -8,6 +8,7 @@
 //! for its length (not inferred from the search), and the longest are kept.
 
 use bmn_core::{Game, Outcome, Player, Position, Rules, play_out};
+use bmn_job::Job;
 
 use crate::basin::is_balanced;
 use crate::bfs::{backward_bfs, while_going};
@@ -58,7 +59,7 @@ pub struct Extension {
     /// Whether nothing lies further back: every position whose play runs into the game (the
     /// whole tree of its final position) was found, within `depth` and `limit`.
     pub exhausted: bool,
-    /// Whether the caller stopped the search (through `progress`): then neither complete nor
+    /// Whether the caller stopped the search (through the job): then neither complete nor
     /// exhausted.
     pub interrupted: bool,
     /// Balanced deals found, the original excluded.
@@ -71,13 +72,13 @@ pub struct Extension {
 }
 
 /// Searches backward `config.depth` tricks from every position of `deal`'s game (which must
-/// finish) for balanced deals, and keeps the longest. `progress` gets the count of positions
-/// visited every few milliseconds; returning false stops the search with what it found.
+/// finish) for balanced deals, and keeps the longest. The job hears the count of positions
+/// visited every few milliseconds; its stop ends the search with what it found.
 pub fn extend(
     rules: &Rules,
     deal: &Position,
     config: &ExtendConfig,
-    mut progress: impl FnMut(u64) -> bool,
+    job: &mut Job,
 ) -> Result<Extension, BackwardError> {
     crate::bfs::pack(deal)?;
     let original = match play_out(rules, deal) {
@@ -112,26 +113,27 @@ pub fn extend(
                 found.push(p.clone());
             }
         },
-        &mut progress,
+        &mut |n| job.progress(n, None),
     )?;
     // Millions of deals may have been found (many players): a stop cuts their plays short.
     let mut stopped = end.stopped;
-    let mut all: Vec<ExtendedDeal> = while_going(found, &mut stopped, || progress(end.positions))
-        .map(|q| match play_out(rules, &q) {
-            Outcome::Finished {
-                winner,
-                cards,
-                tricks,
-            } => ExtendedDeal {
-                deal: q,
-                cards,
-                tricks,
-                winner,
-            },
-            // Every position found plays forward into the game, which finishes.
-            Outcome::Cycle(_) => unreachable!("a predecessor of a finishing game finishes"),
-        })
-        .collect();
+    let mut all: Vec<ExtendedDeal> =
+        while_going(found, &mut stopped, || job.progress(end.positions, None))
+            .map(|q| match play_out(rules, &q) {
+                Outcome::Finished {
+                    winner,
+                    cards,
+                    tricks,
+                } => ExtendedDeal {
+                    deal: q,
+                    cards,
+                    tricks,
+                    winner,
+                },
+                // Every position found plays forward into the game, which finishes.
+                Outcome::Cycle(_) => unreachable!("a predecessor of a finishing game finishes"),
+            })
+            .collect();
     all.sort_by(|a, b| {
         b.cards
             .cmp(&a.cards)

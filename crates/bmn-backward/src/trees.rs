@@ -22,6 +22,7 @@
 
 use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position, Rules};
 use bmn_deals::next_arrangement;
+use bmn_job::Job;
 
 use crate::bfs::backward_bfs;
 use crate::error::BackwardError;
@@ -59,7 +60,7 @@ pub struct Trees {
     pub samples: u64,
     /// Whether every final position was measured ([`trees_all`]) rather than a sample.
     pub exhaustive: bool,
-    /// Whether the caller stopped the run (through `progress`): the figures cover the trees
+    /// Whether the caller stopped the run (through the job): the figures cover the trees
     /// measured before (for [`trees_all`], a prefix in lexicographic order, not exhaustive).
     pub interrupted: bool,
     /// Mean tree size (capped trees count as `cap`: then a lower bound).
@@ -212,14 +213,14 @@ fn check_table(deck: &Deck, players: usize) -> Result<(), BackwardError> {
     Ok(())
 }
 
-/// Samples `config.samples` final positions of `deck` and measures their trees. `progress` is
-/// called with the number of samples done, at least every few milliseconds; returning false
-/// stops the run with the trees measured so far.
+/// Samples `config.samples` final positions of `deck` and measures their trees. The job hears
+/// the number of samples done, at least every few milliseconds; its stop ends the run with the
+/// trees measured so far.
 pub fn trees(
     rules: &Rules,
     deck: &Deck,
     config: &TreesConfig,
-    mut progress: impl FnMut(u64) -> bool,
+    job: &mut Job,
 ) -> Result<Trees, BackwardError> {
     check_table(deck, config.players)?;
     let codes: Vec<u8> = deck.cards().iter().map(|k| k.index() as u8).collect();
@@ -229,12 +230,13 @@ pub fn trees(
         bmn_deals::deal_for(config.seed, i, &codes, &mut arrangement);
         let cards = arrangement.iter().map(|&c| Kind::from_code(c)).collect();
         let at = final_position(cards, config.players)?;
-        let Some((size, cut)) = tree_size_until(rules, &at, config.cap, &mut |_| progress(i))?
+        let Some((size, cut)) =
+            tree_size_until(rules, &at, config.cap, &mut |_| job.progress(i, None))?
         else {
             return Ok(tally.stopped(deck.len(), config.players));
         };
         tally.add(size, cut);
-        if !progress(i + 1) {
+        if !job.progress(i + 1, None) {
             return Ok(tally.stopped(deck.len(), config.players));
         }
     }
@@ -262,14 +264,14 @@ pub fn arrangements(deck: &Deck) -> Option<u128> {
 
 /// Measures the tree of every final position of `deck` with player 1 holding the cards (the
 /// others are rotations of these): the exact mean, and with no tree capped, the exact count
-/// of positions that never finish. `progress` is called with the number done, at least every
-/// few milliseconds; returning false stops the run with the trees measured so far.
+/// of positions that never finish. The job hears the number done, at least every few
+/// milliseconds; its stop ends the run with the trees measured so far.
 pub fn trees_all(
     rules: &Rules,
     deck: &Deck,
     players: usize,
     cap: u64,
-    mut progress: impl FnMut(u64) -> bool,
+    job: &mut Job,
 ) -> Result<Trees, BackwardError> {
     check_table(deck, players)?;
     if arrangements(deck).is_none() {
@@ -282,18 +284,20 @@ pub fn trees_all(
     loop {
         let at = final_position(cards.clone(), players)?;
         let count = tally.count;
-        let Some((size, cut)) = tree_size_until(rules, &at, cap, &mut |_| progress(count))? else {
+        let Some((size, cut)) =
+            tree_size_until(rules, &at, cap, &mut |_| job.progress(count, None))?
+        else {
             return Ok(tally.stopped(deck.len(), players));
         };
         tally.add(size, cut);
-        if tally.count.is_multiple_of(1 << 8) && !progress(tally.count) {
+        if tally.count.is_multiple_of(1 << 8) && !job.progress(tally.count, None) {
             return Ok(tally.stopped(deck.len(), players));
         }
         if !next_arrangement(&mut cards) {
             break;
         }
     }
-    progress(tally.count);
+    job.progress(tally.count, None);
     Ok(tally.finish(deck.len(), players, true))
 }
 

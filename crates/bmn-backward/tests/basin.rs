@@ -4,7 +4,10 @@
 mod common;
 
 use bmn_backward::{BasinConfig, BasinTarget, TreesConfig, basin, is_balanced, trees, trees_all};
+use std::sync::atomic::AtomicBool;
+
 use bmn_core::{Deck, Position, Rules};
+use bmn_job::Job;
 use common::{Fate, all_positions, arrangements, fate, fates, pos, rules, sorted};
 
 fn keep_all() -> BasinConfig {
@@ -30,7 +33,13 @@ fn check_basins(rules: &Rules, deck: &str, players: usize, max_finals: usize) ->
     let cycles = keys.iter().filter(|f| matches!(f, Fate::Cycle(_))).count();
     for f in keys.into_iter().take(cycles + max_finals) {
         let class = &classes[f];
-        let b = basin(rules, &class[0], &keep_all(), |_| true).unwrap();
+        let b = basin(
+            rules,
+            &class[0],
+            &keep_all(),
+            &mut Job::quiet(&AtomicBool::new(false)),
+        )
+        .unwrap();
         assert!(b.complete);
         assert_eq!(b.positions as usize, class.len(), "{f:?}");
         assert_eq!(sorted(b.members.as_ref().unwrap()), sorted(class), "{f:?}");
@@ -72,7 +81,7 @@ fn ten_card_cycle_basin() {
         &Rules::STANDARD,
         &pos("--Q-J-/Q-J-", 1),
         &keep_all(),
-        |_| true,
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     let BasinTarget::Cycle { period, .. } = b.target else {
@@ -94,7 +103,13 @@ fn limit_cuts_short_and_says_so() {
         limit: 20,
         keep_members: false,
     };
-    let b = basin(&Rules::STANDARD, &pos("--Q-J-/Q-J-", 1), &config, |_| true).unwrap();
+    let b = basin(
+        &Rules::STANDARD,
+        &pos("--Q-J-/Q-J-", 1),
+        &config,
+        &mut Job::quiet(&AtomicBool::new(false)),
+    )
+    .unwrap();
     assert_eq!((b.positions, b.complete), (20, false));
 }
 
@@ -113,7 +128,7 @@ fn check_trees(rules: &Rules, deck: &str, players: usize) {
         &Deck::parse(deck).unwrap(),
         players,
         u64::MAX,
-        |_| true,
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     assert_eq!(t.samples as usize, arrangements(deck).len());
@@ -130,7 +145,13 @@ fn check_trees(rules: &Rules, deck: &str, players: usize) {
         cap: u64::MAX,
         players,
     };
-    let s = trees(rules, &Deck::parse(deck).unwrap(), &config, |_| true).unwrap();
+    let s = trees(
+        rules,
+        &Deck::parse(deck).unwrap(),
+        &config,
+        &mut Job::quiet(&AtomicBool::new(false)),
+    )
+    .unwrap();
     assert!(
         (s.mean - t.mean).abs() < 5.0 * s.std_error,
         "{s:?} vs {t:?}"
@@ -149,7 +170,7 @@ fn trees_count_every_finishing_position() {
         &Deck::parse("2J,2Q,6-").unwrap(),
         2,
         1000,
-        |_| true,
+        &mut Job::quiet(&AtomicBool::new(false)),
     );
     let t = t.unwrap();
     assert!(

@@ -3,7 +3,10 @@
 mod common;
 
 use bmn_backward::{BasinConfig, BasinTarget, ExtendConfig, basin, extend, predecessors};
+use std::sync::atomic::AtomicBool;
+
 use bmn_core::{Outcome, Player, Position, Rules, play_out};
+use bmn_job::Job;
 use common::pos;
 
 fn golden_position(deal: &str, leader: usize) -> Position {
@@ -29,7 +32,13 @@ fn casella_cycle_basin() {
         .find(|c| c.name.starts_with("Casella"))
         .unwrap();
     let start = golden_position(&case.deal, case.leader);
-    let b = basin(&Rules::STANDARD, &start, &BasinConfig::default(), |_| true).unwrap();
+    let b = basin(
+        &Rules::STANDARD,
+        &start,
+        &BasinConfig::default(),
+        &mut Job::quiet(&AtomicBool::new(false)),
+    )
+    .unwrap();
     let Outcome::Cycle(cycle) = play_out(&Rules::STANDARD, &start) else {
         panic!("the Casella deal cycles")
     };
@@ -78,7 +87,7 @@ fn extending_records() {
         &Rules::STANDARD,
         &golden_position(&mann_wu.deal, mann_wu.leader),
         &config,
-        |_| true,
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     assert!(
@@ -96,7 +105,7 @@ fn extending_records() {
         &Rules::STANDARD,
         &golden_position(&nessler.deal, nessler.leader),
         &config,
-        |_| true,
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     assert!(ext.complete && ext.depth < 1000);
@@ -112,7 +121,7 @@ fn casella_family_basins() {
             &Rules::STANDARD,
             &golden_position(&c.deal, 1),
             &BasinConfig::default(),
-            |_| true,
+            &mut Job::quiet(&AtomicBool::new(false)),
         )
         .unwrap();
         let BasinTarget::Cycle { id, .. } = b.target else {
@@ -143,7 +152,7 @@ fn paulhus_table_2_is_the_cycles_balanced_deals() {
         &Rules::STANDARD,
         &golden_position(&rep.deal, rep.leader),
         &BasinConfig::default(),
-        |_| true,
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     assert!(b.complete);

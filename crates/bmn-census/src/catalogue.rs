@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Rules, Span, cycle_positions, play_out};
+use bmn_job::Job;
 
 use crate::class::{anti_periodic, splits_at_rest_state};
 use crate::method::Method;
@@ -58,7 +59,8 @@ pub struct CensusCycle {
 
 /// The entry of the cycle `position` reaches, its basin searched with at most `basin_limit`
 /// positions; `None` if its game ends, or if `stop` cut the basin search short (an entry is
-/// never filed with a basin the stop cut).
+/// never filed with a basin the stop cut). A piece of a job run on its worker threads
+/// ([`describe_all`]): it reads the job's stop flag.
 pub fn describe(
     rules: &Rules,
     position: &Position,
@@ -87,7 +89,7 @@ pub fn describe(
             limit: basin_limit,
             keep_members: false,
         },
-        |_| !stop.load(Ordering::Relaxed),
+        &mut Job::quiet(stop),
     );
     if basin.as_ref().is_ok_and(|b| b.interrupted) {
         return None;
@@ -128,15 +130,16 @@ pub fn describe(
     })
 }
 
-/// [`describe`] for many positions on `threads` threads, in order; once `stop` is raised,
+/// [`describe`] for many positions on `threads` threads, in order; once the job stops,
 /// `None` for every position not yet begun and the one whose basin it cut.
 pub fn describe_all(
     rules: &Rules,
     positions: &[Position],
     basin_limit: u64,
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Vec<Option<CensusCycle>> {
+    let stop = job.stop_flag();
     bmn_job::in_parallel(positions, threads, |part| {
         part.iter()
             .map(|p| {

@@ -3,9 +3,9 @@
 //! or more).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{CycleId, Outcome, Position, Rules, play_out};
+use bmn_job::Job;
 use bmn_search::DealSource;
 
 use crate::error::CensusError;
@@ -24,12 +24,13 @@ pub struct EveryDeal {
 }
 
 /// Plays every deal of `source` (its deck in every arrangement, cut into its hand sizes,
-/// player 1 leading) in rank order, on `threads` threads.
+/// player 1 leading) in rank order, on `threads` threads, reporting the deals played through
+/// the job; once it stops, the deals played so far (`complete` false).
 pub fn every_deal(
     source: &DealSource,
     rules: &Rules,
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Result<EveryDeal, CensusError> {
     let sizes = source.sizes().to_vec();
     let mut arrangement: Vec<u8> = source
@@ -42,7 +43,7 @@ pub fn every_deal(
     let mut out = EveryDeal::default();
     let mut more = true;
     while more {
-        if stop.load(Ordering::Relaxed) {
+        if !job.progress(out.deals, None) {
             return Ok(out);
         }
         let mut batch = Vec::with_capacity(BATCH);
@@ -84,7 +85,13 @@ mod tests {
     #[test]
     fn two_players_agree_with_the_enumeration() {
         let source = DealSource::new(Deck::parse("2J,2Q,2K,14-").unwrap(), false).unwrap();
-        let r = every_deal(&source, &Rules::STANDARD, 2, &AtomicBool::new(false)).unwrap();
+        let r = every_deal(
+            &source,
+            &Rules::STANDARD,
+            2,
+            &mut Job::quiet(&std::sync::atomic::AtomicBool::new(false)),
+        )
+        .unwrap();
         assert!(r.complete);
         assert_eq!(r.deals, 3_488_400);
         assert_eq!(r.cycles.len(), 1);

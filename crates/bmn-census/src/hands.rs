@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{CycleId, Deck, Kind, Outcome, Player, Position, Rules, Span, play_out};
+use bmn_job::Job;
 
 use crate::error::CensusError;
 use crate::progress::{HandsProgress, Tally};
@@ -569,16 +570,17 @@ fn run_unit(
     walk.out
 }
 
-/// Enumerates every position of the subspace on `threads` threads, stopping early once `stop`
-/// is raised (the result then covers the units merged so far); `progress` is called as units
-/// finish, at least every 200 ms while they run and every few milliseconds while they are
-/// planned (with no unit yet), and stops the run when it returns false.
-/// The result depends only on `config` and on how many units ran.
+/// Enumerates every position of the subspace on `threads` threads, stopping early once the
+/// job stops (the result then covers the units merged so far; a unit under way reads the
+/// job's stop flag and is dropped); `progress(job, ..)` is called as units finish, at least
+/// every 200 ms while they run and every few milliseconds while they are planned (with no
+/// unit yet), and stops the run when it returns false. The result depends only on `config`
+/// and on how many units ran.
 pub fn hands(
     config: &HandsConfig,
     threads: usize,
-    stop: &AtomicBool,
-    mut progress: impl FnMut(&HandsProgress) -> bool,
+    job: &mut Job,
+    mut progress: impl FnMut(&mut Job, &HandsProgress) -> bool,
 ) -> Result<HandsResult, CensusError> {
     let table = config.validate()?;
     let small = config.hands();
@@ -590,7 +592,7 @@ pub fn hands(
         under_way: 0.0,
         positions,
     };
-    let Some(plan) = config.plan(small, positions, &mut || progress(&planning)) else {
+    let Some(plan) = config.plan(small, positions, &mut || progress(job, &planning)) else {
         return Ok(HandsResult {
             positions,
             ..HandsResult::default()
@@ -600,11 +602,12 @@ pub fn hands(
     let tally = Tally::default();
     let report = |decided: f64| tally.add(decided);
     let mut merged = UnitResult::default();
+    let stop = job.stop_flag();
     bmn_job::run_units(
         0,
         Some(total),
         threads,
-        stop,
+        job,
         &mut merged,
         |all: &mut UnitResult, u: UnitResult| {
             all.merged += 1;
@@ -624,15 +627,18 @@ pub fn hands(
             let unit = run_unit(config, table, &config.unit(&plan, j), stop, &report);
             (!unit.aborted).then_some(unit)
         },
-        |all: &UnitResult, next| {
+        |job, all: &UnitResult, next| {
             // Every unit's reports sum to its `decided`: the tally holds the merged units' too.
-            progress(&HandsProgress {
-                units_done: next,
-                units: total,
-                decided: all.decided,
-                under_way: (tally.get() - all.decided).max(0.0),
-                positions: plan.positions,
-            })
+            progress(
+                job,
+                &HandsProgress {
+                    units_done: next,
+                    units: total,
+                    decided: all.decided,
+                    under_way: (tally.get() - all.decided).max(0.0),
+                    positions: plan.positions,
+                },
+            )
         },
     );
     Ok(HandsResult {
@@ -739,7 +745,13 @@ mod tests {
     #[test]
     fn equals_playing_every_position() {
         let config = config("2J,2Q,2K,2A,6-", 2);
-        let found = hands(&config, 2, &AtomicBool::new(false), |_| true).unwrap();
+        let found = hands(
+            &config,
+            2,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| true,
+        )
+        .unwrap();
         let mut want: BTreeMap<CycleId, u64> = BTreeMap::new();
         let mut positions = 0u64;
         for hand in config.hands() {
@@ -777,7 +789,15 @@ mod tests {
     #[test]
     fn any_thread_count_gives_the_same_result() {
         let config = config("2J,2Q,2K,2A,7-", 2);
-        let run = |t| hands(&config, t, &AtomicBool::new(false), |_| true).unwrap();
+        let run = |t| {
+            hands(
+                &config,
+                t,
+                &mut Job::quiet(&AtomicBool::new(false)),
+                |_, _| true,
+            )
+            .unwrap()
+        };
         let (one, three) = (run(1), run(3));
         assert_eq!(one.cycles, three.cycles);
         assert_eq!((one.nodes, one.leaves), (three.nodes, three.leaves));
@@ -790,10 +810,15 @@ mod tests {
     fn progress_counts_merged_units_apart_from_those_under_way() {
         let config = config("2J,2Q,2K,2A,7-", 2);
         let mut seen = Vec::new();
-        let done = hands(&config, 3, &AtomicBool::new(false), |p| {
-            seen.push(*p);
-            true
-        })
+        let done = hands(
+            &config,
+            3,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, p| {
+                seen.push(*p);
+                true
+            },
+        )
         .unwrap();
         let last = seen.last().copied().expect("progress was called");
         assert_eq!(last.units_done, done.units);
@@ -807,12 +832,31 @@ mod tests {
 
     #[test]
     fn refuses_what_it_cannot_enumerate() {
-        assert!(hands(&config("2J,2-", 4), 1, &AtomicBool::new(false), |_| true).is_err());
-        assert!(hands(&config("2J,2-", 0), 1, &AtomicBool::new(false), |_| true).is_err());
         assert!(
-            hands(&config("2xstandard", 2), 1, &AtomicBool::new(false), |_| {
-                true
-            })
+            hands(
+                &config("2J,2-", 4),
+                1,
+                &mut Job::quiet(&AtomicBool::new(false)),
+                |_, _| true
+            )
+            .is_err()
+        );
+        assert!(
+            hands(
+                &config("2J,2-", 0),
+                1,
+                &mut Job::quiet(&AtomicBool::new(false)),
+                |_, _| true
+            )
+            .is_err()
+        );
+        assert!(
+            hands(
+                &config("2xstandard", 2),
+                1,
+                &mut Job::quiet(&AtomicBool::new(false)),
+                |_, _| true
+            )
             .is_err()
         );
     }
@@ -840,8 +884,8 @@ mod progress_tests {
                 max_hand: 8,
             },
             2,
-            &AtomicBool::new(false),
-            |p| {
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, p| {
                 asked += 1;
                 assert_eq!((p.units, p.units_done), (0, 0));
                 false

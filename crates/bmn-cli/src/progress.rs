@@ -1,11 +1,10 @@
-//! The CLI's observer: a progress bar on a terminal (stderr); where stderr is not a terminal
+//! The CLI's hooks of a long job: a progress bar on a terminal (stderr); where stderr is not a terminal
 //! (a log file, a batch job, `2>&1 | tee`), a plain line every few seconds instead; notes and
 //! warnings on stderr.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use bmn_app::Observer;
 use bmn_job::Hooks;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
@@ -215,9 +214,7 @@ impl Hooks for Bar {
             bar.finish_and_clear();
         }
     }
-}
 
-impl Observer for Bar {
     fn warning(&mut self, text: &str) {
         eprintln!("bmn: warning: {text}");
     }

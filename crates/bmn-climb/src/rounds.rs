@@ -1,13 +1,14 @@
 //! The one driver of runs in rounds (a climb, the factory's walks): rounds until a number of
-//! them is done, a time is up or the stop flag is set, with the caller's progress and saving
-//! after each; and bmn-job's `Hooks`, how the jobs report.
+//! them is done, a time is up or the job stops, with the work's progress and saving after
+//! each, reported through the job.
 //!
 //! A run stops only between rounds, so what it reports (and a climb records) is always whole
 //! rounds: a result is a function of the configuration and the number of rounds alone, and
 //! the time limit decides only how many rounds there are.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use bmn_job::Job;
 
 /// When a run of rounds ends: after `rounds` rounds in all (counting those done before a
 /// resume), once `time` has passed since it started, whichever comes first; with neither,
@@ -44,35 +45,36 @@ pub trait Rounds {
     /// Rounds done so far (more than 0 after a resume).
     fn done(&self) -> u64;
 
-    /// Plays the next round; `elapsed` is the time since the run started.
-    fn play(&mut self, elapsed: Duration) -> Result<(), Self::Error>;
+    /// Plays the next round; `elapsed` is the time since the run started. A round that reads
+    /// the job's stop part-way is dropped whole by the work itself.
+    fn play(&mut self, elapsed: Duration, job: &mut Job) -> Result<(), Self::Error>;
 
-    /// After each round: report progress, save what is due. `Ok(false)` stops the run, as
-    /// interrupted (whoever watches asked to stop).
-    fn played(&mut self) -> Result<bool, Self::Error>;
+    /// After each round: report progress through the job, save what is due. `Ok(false)`
+    /// stops the run, as interrupted (whoever watches asked to stop).
+    fn played(&mut self, job: &mut Job) -> Result<bool, Self::Error>;
 }
 
-/// Plays rounds of `work` until `limits` are reached or `stop` is set (checked before each
+/// Plays rounds of `work` until `limits` are reached or the job stops (checked before each
 /// round), timing from `started`. An error of a round or of what follows it ends the run and
 /// is returned.
 pub fn run_rounds<R: Rounds + ?Sized>(
     work: &mut R,
     limits: RoundLimits,
     started: Instant,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Result<Ended, R::Error> {
     loop {
         if limits.rounds.is_some_and(|r| work.done() >= r) {
             return Ok(Ended::Rounds);
         }
-        if stop.load(Ordering::Relaxed) {
+        if job.stopped() {
             return Ok(Ended::Stopped);
         }
         if limits.time.is_some_and(|t| started.elapsed() >= t) {
             return Ok(Ended::Time);
         }
-        work.play(started.elapsed())?;
-        if !work.played()? {
+        work.play(started.elapsed(), job)?;
+        if !work.played(job)? {
             return Ok(Ended::Stopped);
         }
     }
@@ -80,6 +82,8 @@ pub fn run_rounds<R: Rounds + ?Sized>(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
     use super::*;
 
     /// Rounds that count themselves, each taking `pause`; stops itself after `stop_after`
@@ -100,7 +104,7 @@ mod tests {
             self.done
         }
 
-        fn play(&mut self, _: Duration) -> Result<(), String> {
+        fn play(&mut self, _: Duration, _: &mut Job) -> Result<(), String> {
             if self.fail_at == Some(self.done) {
                 return Err(format!("round {} failed", self.done));
             }
@@ -109,7 +113,7 @@ mod tests {
             Ok(())
         }
 
-        fn played(&mut self) -> Result<bool, String> {
+        fn played(&mut self, _: &mut Job) -> Result<bool, String> {
             if let Some((flag, after)) = self.flag
                 && self.done == after
             {
@@ -127,12 +131,27 @@ mod tests {
     fn a_run_stops_at_its_rounds_counting_those_done_before() {
         let no = AtomicBool::new(false);
         let mut w = Count::default();
-        let end = run_rounds(&mut w, limits(Some(7), None), Instant::now(), &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(7), None),
+            Instant::now(),
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 7));
         // Resumed at 7 of 10: three more; at 10 of 10, none.
-        let end = run_rounds(&mut w, limits(Some(10), None), Instant::now(), &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(10), None),
+            Instant::now(),
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 10));
-        let end = run_rounds(&mut w, limits(Some(10), None), Instant::now(), &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(10), None),
+            Instant::now(),
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 10));
     }
 
@@ -145,19 +164,34 @@ mod tests {
         };
         let time = Duration::from_millis(50);
         let started = Instant::now();
-        let end = run_rounds(&mut w, limits(None, Some(time)), started, &no);
+        let end = run_rounds(
+            &mut w,
+            limits(None, Some(time)),
+            started,
+            &mut Job::quiet(&no),
+        );
         assert_eq!(end, Ok(Ended::Time));
         assert!(started.elapsed() >= time);
         // Whole rounds until the time was up: at least one, each 10 ms.
         assert!(w.done >= 1 && w.done <= 6, "{} rounds", w.done);
         // The rounds limit still ends a timed run first when it is near.
         let mut w = Count::default();
-        let end = run_rounds(&mut w, limits(Some(3), Some(time)), Instant::now(), &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(3), Some(time)),
+            Instant::now(),
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 3));
         // Time already up: no round at all.
         let mut w = Count::default();
         let long_ago = Instant::now() - Duration::from_secs(1);
-        let end = run_rounds(&mut w, limits(Some(3), Some(time)), long_ago, &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(3), Some(time)),
+            long_ago,
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Time), 0));
     }
 
@@ -168,19 +202,34 @@ mod tests {
             flag: Some((&flag, 4)),
             ..Count::default()
         };
-        let end = run_rounds(&mut w, limits(None, None), Instant::now(), &flag);
+        let end = run_rounds(
+            &mut w,
+            limits(None, None),
+            Instant::now(),
+            &mut Job::quiet(&flag),
+        );
         assert_eq!((end.clone(), w.done), (Ok(Ended::Stopped), 4));
         assert!(end.unwrap().interrupted());
         // Set before it starts: nothing is played.
         let mut w = Count::default();
-        let end = run_rounds(&mut w, limits(Some(9), None), Instant::now(), &flag);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(9), None),
+            Instant::now(),
+            &mut Job::quiet(&flag),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Stopped), 0));
         let no = AtomicBool::new(false);
         let mut w = Count {
             stop_after: Some(2),
             ..Count::default()
         };
-        let end = run_rounds(&mut w, limits(Some(9), None), Instant::now(), &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(9), None),
+            Instant::now(),
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Ok(Ended::Stopped), 2));
         assert!(!Ended::Rounds.interrupted() && !Ended::Time.interrupted());
     }
@@ -192,7 +241,12 @@ mod tests {
             fail_at: Some(3),
             ..Count::default()
         };
-        let end = run_rounds(&mut w, limits(Some(9), None), Instant::now(), &no);
+        let end = run_rounds(
+            &mut w,
+            limits(Some(9), None),
+            Instant::now(),
+            &mut Job::quiet(&no),
+        );
         assert_eq!((end, w.done), (Err("round 3 failed".to_string()), 3));
     }
 }

@@ -3,9 +3,8 @@
 //! double-counting a deal, and shards of one deck merge into the unsplit run's report.
 
 use std::ops::Range;
-use std::sync::atomic::AtomicBool;
 
-use bmn_job::{Blocks, Claims, Worker, run_unit_blocks};
+use bmn_job::{Blocks, Claims, Job, Worker, run_unit_blocks};
 use bmn_search::{DealIndex, Engine, Progress, Summary, play_deals};
 
 use crate::deals::AllDeals;
@@ -103,15 +102,15 @@ impl Enumeration {
     }
 
     /// Plays units from `progress.next_unit` on, merging into `progress`, until the range is
-    /// done, `stop` is set, or `report(summary, next_unit)` (called as units merge and every
-    /// 200 ms, with what `progress` would then hold) returns false. (Durable runs go through
+    /// done, the job stops, or `report(job, summary, next_unit)` (called as units merge and
+    /// every 200 ms, with what `progress` would then hold) returns false. (Durable runs go through
     /// `bmn_run::drive` with [`Self::play_units`] instead, which records as it goes.)
     pub fn run(
         &self,
         progress: &mut Progress,
         threads: usize,
-        stop: &AtomicBool,
-        report: impl FnMut(&Summary, u64) -> bool,
+        job: &mut Job,
+        report: impl FnMut(&mut Job, &Summary, u64) -> bool,
     ) {
         let blocks = Blocks {
             first: progress.next_unit,
@@ -121,7 +120,7 @@ impl Enumeration {
         progress.next_unit = run_unit_blocks(
             blocks,
             threads,
-            stop,
+            job,
             &mut progress.summary,
             Summary::merge,
             |units, worker| Some(self.play_units(units, worker)),

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_job::Job;
 use bmn_kernel::Kernel;
 use bmn_run::Shard;
 use bmn_search::{Deals, Engine, Progress, Summary, exact};
@@ -23,7 +24,12 @@ fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> En
 
 fn run(e: &Enumeration, threads: usize) -> Summary {
     let mut p = e.start();
-    e.run(&mut p, threads, &AtomicBool::new(false), |_, _| true);
+    e.run(
+        &mut p,
+        threads,
+        &mut Job::quiet(&AtomicBool::new(false)),
+        |_, _, _| true,
+    );
     assert!(e.is_complete(&p));
     p.summary
 }
@@ -70,10 +76,20 @@ fn a_stopped_run_resumes_to_the_same_result() {
     let e = enumeration("2J,2Q,2K,2A,4-", 0, Shard::WHOLE, true);
     let whole = run(&e, 2);
     let mut p: Progress = e.start();
-    e.run(&mut p, 2, &AtomicBool::new(false), |_, next| next < 5);
+    e.run(
+        &mut p,
+        2,
+        &mut Job::quiet(&AtomicBool::new(false)),
+        |_, _, next| next < 5,
+    );
     assert!(!e.is_complete(&p) && p.next_unit >= 5);
     assert_eq!(p.summary.games, e.deals_done(p.next_unit));
-    e.run(&mut p, 1, &AtomicBool::new(false), |_, _| true);
+    e.run(
+        &mut p,
+        1,
+        &mut Job::quiet(&AtomicBool::new(false)),
+        |_, _, _| true,
+    );
     assert_eq!(p.summary, whole);
 }
 

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_job::Job;
 use bmn_run::Shard;
 
 mod common;
@@ -164,7 +165,12 @@ fn paulhus_table_1_rows_up_to_ten_by_enumeration_on_the_gpu() {
             list_cycles: false,
         };
         let mut p = e.start();
-        e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
+        e.run(
+            &mut p,
+            2,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _, _| true,
+        );
         assert!(e.is_complete(&p));
         let s = p.summary;
         assert_eq!(
@@ -190,7 +196,14 @@ fn statistics_on_the_gpu_equal_the_cpu_kernel() {
                 max_tricks,
             };
             let stop = AtomicBool::new(false);
-            stream(&config, Some(50_000), 2, &stop, &Stats::default(), |_| true)
+            stream(
+                &config,
+                Some(50_000),
+                2,
+                &mut Job::quiet(&stop),
+                &Stats::default(),
+                |_, _| true,
+            )
         };
         let cpu = run(Engine::Kernel(Kernel::Portable));
         let engine = Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false);
@@ -212,7 +225,13 @@ fn a_search_on_the_gpu_or_on_both_equals_the_cpu_kernel() {
                 engine,
                 max_tricks: DEFAULT_MAX_TRICKS,
             };
-            search(&config, Some(100_000), 2, &AtomicBool::new(false), |_| true)
+            search(
+                &config,
+                Some(100_000),
+                2,
+                &mut Job::quiet(&AtomicBool::new(false)),
+                |_, _| true,
+            )
         };
         let cpu = run(Engine::Kernel(Kernel::Portable));
         for share in [false, true] {

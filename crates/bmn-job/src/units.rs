@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::Job;
 use crate::pace::{Claims, Rates, Worker};
 
 /// How often `progress` is called when no unit finishes.
@@ -19,21 +20,20 @@ const TICK: Duration = Duration::from_millis(200);
 /// Runs units `first..end` (`end: None`: until stopped) as `play(unit)` on `threads` threads and
 /// merges each result into `merged` in unit order with `merge`. A unit that `play` abandons
 /// part-way (`None`: it saw the stop inside a long unit) is not merged, nor any after it, and
-/// ends the run. `progress(&merged, next)` is called as units merge and at least every 200 ms,
-/// `next` being the first unit not yet merged; returning `false` stops the run, as does
-/// setting `stop` (e.g. from Ctrl-C). `stop` is only read: a caller can tell its own stop (a
-/// signal) from one `progress` asked for (a time limit). Returns the first unit not merged:
-/// `end` if the run completed.
+/// ends the run. `progress(job, &merged, next)` is called as units merge and at least every
+/// 200 ms, `next` being the first unit not yet merged, to report through `job`; returning
+/// `false` stops the run, as does the job's stop. Returns the first unit not merged: `end` if
+/// the run completed.
 #[allow(clippy::too_many_arguments)]
 pub fn run_units<S: Send>(
     first: u64,
     end: Option<u64>,
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
     merged: &mut S,
     merge: impl FnMut(&mut S, S),
     play: impl Fn(u64) -> Option<S> + Sync,
-    progress: impl FnMut(&S, u64) -> bool,
+    progress: impl FnMut(&mut Job, &S, u64) -> bool,
 ) -> u64 {
     let blocks = Blocks {
         first,
@@ -43,7 +43,7 @@ pub fn run_units<S: Send>(
     run_unit_blocks(
         blocks,
         threads,
-        stop,
+        job,
         merged,
         merge,
         |units, _| play(units.start),
@@ -67,12 +67,13 @@ pub struct Blocks {
 pub fn run_unit_blocks<S: Send>(
     blocks: Blocks,
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
     merged: &mut S,
     mut merge: impl FnMut(&mut S, S),
     play: impl Fn(Range<u64>, Worker) -> Option<S> + Sync,
-    mut progress: impl FnMut(&S, u64) -> bool,
+    mut progress: impl FnMut(&mut Job, &S, u64) -> bool,
 ) -> u64 {
+    let stop = job.stop_flag();
     let Blocks { first, end, claims } = blocks;
     let end = end.unwrap_or(u64::MAX);
     let threads = threads.max(1);
@@ -133,7 +134,7 @@ pub fn run_unit_blocks<S: Send>(
                     }
                 }
             }
-            if !progress(merged, next_to_merge) {
+            if !progress(job, merged, next_to_merge) || job.stopped() {
                 halt.store(true, Ordering::Relaxed);
             }
             if done {
@@ -156,11 +157,11 @@ mod tests {
                 3,
                 Some(40),
                 threads,
-                &AtomicBool::new(false),
+                &mut Job::quiet(&AtomicBool::new(false)),
                 &mut seen,
                 |all: &mut Vec<u64>, unit: Vec<u64>| all.extend(unit),
                 |unit| Some(vec![unit]),
-                |_, _| true,
+                |_, _, _| true,
             );
             assert_eq!(next, 40);
             assert_eq!(seen, (3..40).collect::<Vec<_>>(), "{threads} threads");
@@ -179,11 +180,11 @@ mod tests {
             let next = run_unit_blocks(
                 blocks,
                 threads,
-                &AtomicBool::new(false),
+                &mut Job::quiet(&AtomicBool::new(false)),
                 &mut seen,
                 |all: &mut Vec<u64>, units: Vec<u64>| all.extend(units),
                 |units, _| Some(units.collect()),
-                |_, _| true,
+                |_, _, _| true,
             );
             assert_eq!(next, 40);
             assert_eq!(
@@ -207,7 +208,7 @@ mod tests {
             run_unit_blocks(
                 blocks,
                 threads,
-                &AtomicBool::new(false),
+                &mut Job::quiet(&AtomicBool::new(false)),
                 &mut seen,
                 |all: &mut Vec<(u64, Worker)>, units| all.extend(units),
                 |units, worker| {
@@ -216,7 +217,7 @@ mod tests {
                     std::thread::sleep(Duration::from_micros(per_unit * (units.end - units.start)));
                     Some(units.map(|u| (u, worker)).collect::<Vec<_>>())
                 },
-                |_, _| true,
+                |_, _, _| true,
             );
             let units: Vec<u64> = seen.iter().map(|&(u, _)| u).collect();
             assert_eq!(units, (2..500).collect::<Vec<_>>(), "{threads} {shared}");
@@ -233,11 +234,11 @@ mod tests {
             0,
             None,
             2,
-            &AtomicBool::new(false),
+            &mut Job::quiet(&AtomicBool::new(false)),
             &mut seen,
             |all: &mut Vec<u64>, unit: Vec<u64>| all.extend(unit),
             |unit| Some(vec![unit]),
-            |all, _| all.len() < 10,
+            |_, all, _| all.len() < 10,
         );
         assert_eq!(seen, (0..next).collect::<Vec<_>>());
         assert!(next >= 10);
@@ -251,11 +252,11 @@ mod tests {
                 0,
                 Some(1000),
                 threads,
-                &AtomicBool::new(false),
+                &mut Job::quiet(&AtomicBool::new(false)),
                 &mut seen,
                 |all: &mut Vec<u64>, unit: Vec<u64>| all.extend(unit),
                 |unit| (unit != 7).then(|| vec![unit]),
-                |_, _| true,
+                |_, _, _| true,
             );
             assert_eq!((next, seen), (7, (0..7).collect::<Vec<_>>()), "{threads}");
         }

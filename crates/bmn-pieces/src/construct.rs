@@ -13,11 +13,11 @@
 //! the seed and the budget, never on the thread count.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::{BasinConfig, BasinTarget, basin};
 use bmn_core::{CycleId, Outcome, Position, Rules, Span};
 use bmn_deals::{Xoshiro256PlusPlus, deal_rng};
+use bmn_job::Job;
 
 use crate::error::PiecesError;
 use crate::piece::{Composition, Piece};
@@ -184,15 +184,13 @@ struct Played {
 }
 
 /// Draws `config.decks` decks from `pool`, plays them, and searches backward from every
-/// cycle reached. `progress(stage, done, total)` reports decks (stage 0) and basins (1).
-/// Once `stop` is raised it reports the decks played and the basins searched so far (a basin
-/// under way is cut short).
+/// cycle reached, reporting decks, then basins, through the job. Once the job stops it
+/// reports the decks played and the basins searched so far (a basin under way is cut short).
 pub fn construct(
     pool: &[FoundPiece],
     config: &ConstructConfig,
     threads: usize,
-    stop: &AtomicBool,
-    mut progress: impl FnMut(u8, u64, u64),
+    job: &mut Job,
 ) -> Result<Construction, PiecesError> {
     if config.give_up == 0 {
         return Err(PiecesError::TooSmall {
@@ -216,11 +214,12 @@ pub fn construct(
     }
     // Stage 1: play the decks (units of one deck, merged in deck order).
     let mut played: Vec<Played> = Vec::new();
+    job.start(Some(config.decks), 0, "decks");
     bmn_job::run_units(
         0,
         Some(config.decks),
         threads,
-        stop,
+        job,
         &mut played,
         |all: &mut Vec<Played>, mut one: Vec<Played>| all.append(&mut one),
         |k| {
@@ -229,10 +228,7 @@ pub fn construct(
             let outcome = play(&jack_position(&refs), config.give_up);
             Some(vec![Played { k, pieces, outcome }])
         },
-        |_, next| {
-            progress(0, next, config.decks);
-            true
-        },
+        |job, _, next| job.progress(next, Some("playing decks")),
     );
     out.decks_tried = played.len() as u64;
     let mut seen: HashSet<[Piece; 3]> = HashSet::new();
@@ -288,24 +284,27 @@ pub fn construct(
         keep_members: false,
     };
     let mut basins: Vec<Result<bmn_backward::Basin, bmn_backward::BackwardError>> = Vec::new();
+    let stop = job.stop_flag();
+    job.start(Some(total), 0, "basins");
     bmn_job::run_units(
         0,
         Some(total),
         threads,
-        stop,
+        job,
         &mut basins,
         |all: &mut Vec<_>, mut one: Vec<_>| all.append(&mut one),
         |i| {
-            let b = basin(&Rules::STANDARD, &starts[i as usize], &basin_config, |_| {
-                !stop.load(Ordering::Relaxed)
-            });
+            // On a worker thread: a job of its own that hears only the stop.
+            let b = basin(
+                &Rules::STANDARD,
+                &starts[i as usize],
+                &basin_config,
+                &mut Job::quiet(stop),
+            );
             // A basin the stop cut is abandoned, not kept as if complete.
             (!b.as_ref().is_ok_and(|b| b.interrupted)).then(|| vec![b])
         },
-        |_, next| {
-            progress(1, next, total);
-            true
-        },
+        |job, _, next| job.progress(next, Some("searching basins backward")),
     );
     for (cycle, b) in cycles.iter_mut().zip(basins) {
         // 52-card two-player positions always pack; an error here would be a bug upstream,

@@ -31,9 +31,7 @@ pub use error::PiecesError;
 pub use pass::{high_water, orbit, turn};
 pub use piece::{Composition, PIECE_KINDS, Piece};
 pub use pool::{PoolConfig, build_pool, pair_completions};
-pub use search::{
-    FoundPiece, PieceSearchConfig, PieceSearchResult, TemplateCycle, search, search_until,
-};
+pub use search::{FoundPiece, PieceSearchConfig, PieceSearchResult, TemplateCycle, search};
 pub use template::{
     DEFAULT_FILTER, DEFAULT_GIVE_UP, check_filter, jack_position, play, template,
     template_completion, template_completion_of,

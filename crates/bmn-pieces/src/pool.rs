@@ -6,11 +6,11 @@
 //! piece of at most one face up to a longer length (there the branching is small). Face
 //! lists (e.g. `Q4,K3,A1,-23`) add pieces of given compositions.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use bmn_job::Job;
 
 use crate::error::PiecesError;
 use crate::piece::{Composition, Piece};
-use crate::search::{FoundPiece, PieceSearchConfig, search_until};
+use crate::search::{FoundPiece, PieceSearchConfig, search};
 
 /// Which searches make the pool.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,14 +69,13 @@ pub fn pair_completions(
     out
 }
 
-/// Runs the pool's searches in order and merges them (a piece found twice is kept once).
-/// `progress(search number, units done, units in all)`. Once `stop` is raised, it returns the
-/// pieces of the units that finished.
+/// Runs the pool's searches in order and merges them (a piece found twice is kept once),
+/// each reporting its units through the job ("searching pieces"). Once the job stops, it
+/// returns the pieces of the units that finished.
 pub fn build_pool(
     config: &PoolConfig,
     threads: usize,
-    stop: &AtomicBool,
-    mut progress: impl FnMut(usize, u64, u64),
+    job: &mut Job,
 ) -> Result<Vec<FoundPiece>, PiecesError> {
     let mut configs = vec![PieceSearchConfig {
         filter: config.filter.clone(),
@@ -116,11 +115,13 @@ pub fn build_pool(
         });
     }
     let mut pool: Vec<FoundPiece> = Vec::new();
-    for (i, c) in configs.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
+    for c in &configs {
+        if job.stopped() {
             break;
         }
-        let found = search_until(c, threads, stop, |d, t| progress(i, d, t))?;
+        job.start(None, 0, "units");
+        job.progress(0, Some("searching pieces"));
+        let found = search(c, threads, job)?;
         for p in found.pieces {
             if !pool.iter().any(|q| q.piece == p.piece) {
                 pool.push(p);

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{CycleId, Outcome, Span};
+use bmn_job::Job;
 
 use crate::enumerate::{Budget, Memo, enumerate};
 use crate::error::PiecesError;
@@ -267,33 +268,26 @@ fn rotate_to(mut cycle: Vec<Piece>, first: &Piece) -> Vec<Piece> {
     cycle
 }
 
-/// Runs the search on `threads` threads; `progress(units done, units in all)` is called as
-/// units finish. The result depends only on `config`.
+/// Runs the search on `threads` threads, reporting units done of units in all (stage
+/// "units") through the job. Once the job stops, the result covers the units that finished
+/// first (`units` says how many there were in all, `units_done` how many ran); otherwise it
+/// depends only on `config`.
 pub fn search(
     config: &PieceSearchConfig,
     threads: usize,
-    progress: impl FnMut(u64, u64),
-) -> Result<PieceSearchResult, PiecesError> {
-    search_until(config, threads, &AtomicBool::new(false), progress)
-}
-
-/// [`search`], stopping early once `stop` is raised: the result then covers the units that
-/// finished first (`units` says how many of them there were in all, `units_done` how many ran).
-pub fn search_until(
-    config: &PieceSearchConfig,
-    threads: usize,
-    stop: &AtomicBool,
-    mut progress: impl FnMut(u64, u64),
+    job: &mut Job,
 ) -> Result<PieceSearchResult, PiecesError> {
     config.validate()?;
     let units = config.units();
     let total = units.len() as u64;
+    let stop = job.stop_flag();
+    job.start(Some(total), 0, "units");
     let mut merged = Unit::default();
     bmn_job::run_units(
         0,
         Some(total),
         threads,
-        stop,
+        job,
         &mut merged,
         |all: &mut Unit, u: Unit| {
             all.units += u.units;
@@ -311,10 +305,7 @@ pub fn search_until(
             let (len, prefix) = &units[i as usize];
             config.run_unit(*len, prefix, stop)
         },
-        |all, _| {
-            progress(all.units, total);
-            true
-        },
+        |job, all, _| job.progress(all.units, None),
     );
     let mut pieces = merged.pieces;
     for p in &mut pieces {

@@ -2,6 +2,8 @@
 
 use std::sync::atomic::AtomicBool;
 
+use bmn_job::Job;
+
 use bmn_core::{Outcome, Position, Rules, play_out};
 use bmn_pieces::{
     Composition, ConstructConfig, DEFAULT_FILTER, Piece, PieceSearchConfig, PoolConfig, build_pool,
@@ -69,7 +71,7 @@ fn fast_path_agrees_with_the_engine_on_every_short_candidate() {
 
 #[test]
 fn search_reports_only_template_cycles_and_groups_by_passes() {
-    let r = search(&config(10), 1, |_, _| ()).unwrap();
+    let r = search(&config(10), 1, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     assert_eq!(r.rejected, 0);
     assert_eq!(r.unresolved, 0);
     assert_eq!(r.pieces.len(), 219);
@@ -87,8 +89,8 @@ fn search_reports_only_template_cycles_and_groups_by_passes() {
 
 #[test]
 fn search_does_not_depend_on_threads() {
-    let one = search(&config(11), 1, |_, _| ()).unwrap();
-    let three = search(&config(11), 3, |_, _| ()).unwrap();
+    let one = search(&config(11), 1, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
+    let three = search(&config(11), 3, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     assert_eq!(one, three);
 }
 
@@ -101,7 +103,7 @@ fn face_lists_find_the_filter() {
             ..config(13)
         },
         2,
-        |_, _| (),
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     let names: Vec<String> = r.pieces.iter().map(|f| f.piece.to_string()).collect();
@@ -125,7 +127,7 @@ fn fine_units_find_what_coarse_units_find() {
                     ..config(len)
                 },
                 2,
-                |_, _| (),
+                &mut Job::quiet(&AtomicBool::new(false)),
             )
             .unwrap()
         };
@@ -141,14 +143,13 @@ fn fine_units_find_what_coarse_units_find() {
         assert_eq!(fixed.pieces, of_len(&every), "{text}");
         assert_eq!(fixed.units, 65536, "{text}");
         assert_eq!(fixed.units_done, fixed.units);
-        let stopped = bmn_pieces::search_until(
+        let stopped = bmn_pieces::search(
             &PieceSearchConfig {
                 faces: Some((faces, plain)),
                 ..config(len)
             },
             2,
-            &std::sync::atomic::AtomicBool::new(true),
-            |_, _| (),
+            &mut Job::quiet(&AtomicBool::new(true)),
         )
         .unwrap();
         assert!(stopped.units_done < stopped.units);
@@ -168,8 +169,7 @@ fn construction_games_are_checked_and_reproducible() {
             give_up: 1_000_000,
         },
         2,
-        &AtomicBool::new(false),
-        |_, _, _| (),
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     let cfg = ConstructConfig {
@@ -180,8 +180,8 @@ fn construction_games_are_checked_and_reproducible() {
         target: Composition::STANDARD_PIECES,
         around: None,
     };
-    let a = construct(&pool, &cfg, 1, &AtomicBool::new(false), |_, _, _| ()).unwrap();
-    let b = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
+    let a = construct(&pool, &cfg, 1, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
+    let b = construct(&pool, &cfg, 2, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     assert_eq!(a, b, "independent of the thread count");
     assert!(a.triples > 0);
     assert_eq!(a.decks_tried, 6);
@@ -210,7 +210,7 @@ fn construction_games_are_checked_and_reproducible() {
         around: Some(around),
         ..cfg
     };
-    let c = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
+    let c = construct(&pool, &cfg, 2, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     assert!(c.triples > 0 && c.triples <= a.triples);
     for g in &c.decks {
         let (pieces, _) = g.deck.as_ref().unwrap();
@@ -226,7 +226,7 @@ fn construction_games_are_checked_and_reproducible() {
         around: Some(none),
         ..cfg
     };
-    let d = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
+    let d = construct(&pool, &cfg, 2, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     assert_eq!((d.triples, d.decks.len()), (0, 0));
 }
 

@@ -3,6 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 
+use bmn_job::Job;
+
 use bmn_core::{Deck, Outcome, Rules, play_out};
 use bmn_pieces::{
     Composition, ConstructConfig, DEFAULT_FILTER, Piece, PoolConfig, build_pool, construct,
@@ -25,7 +27,7 @@ fn pool_config(max_len: u32, sparse_len: u32) -> PoolConfig {
 #[test]
 fn pair_completions_hold_the_template_s_and_only_uncovered_cards() {
     let config = pool_config(13, 20);
-    let pool = build_pool(&config, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
+    let pool = build_pool(&config, 2, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     let target = Composition::STANDARD_PIECES;
     let all = pair_completions(&pool, &config, &target);
     let filter = Piece::parse(DEFAULT_FILTER).unwrap();
@@ -58,8 +60,7 @@ fn camicia_decks_of_pieces_never_end() {
     let pool = build_pool(
         &pool_config(12, 20),
         2,
-        &AtomicBool::new(false),
-        |_, _, _| (),
+        &mut Job::quiet(&AtomicBool::new(false)),
     )
     .unwrap();
     let target = Composition::pieces_of(&Deck::CAMICIA).unwrap();
@@ -71,7 +72,7 @@ fn camicia_decks_of_pieces_never_end() {
         target,
         around: None,
     };
-    let c = construct(&pool, &cfg, 2, &AtomicBool::new(false), |_, _, _| ()).unwrap();
+    let c = construct(&pool, &cfg, 2, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     assert!(c.triples > 0 && c.non_terminating > 0, "{c:?}");
     assert_eq!(c.finishing + c.unresolved, 0);
     for g in &c.decks {
@@ -95,9 +96,15 @@ fn prefix_searches_keep_to_their_prefix() {
         give_up: bmn_pieces::DEFAULT_GIVE_UP,
         prefix: Piece::parse(prefix).unwrap(),
     };
-    let all = bmn_pieces::search(&config("", 10), 2, |_, _| ()).unwrap();
+    let all =
+        bmn_pieces::search(&config("", 10), 2, &mut Job::quiet(&AtomicBool::new(false))).unwrap();
     for prefix in ["--Q", "--A-", "-----"] {
-        let some = bmn_pieces::search(&config(prefix, 10), 2, |_, _| ()).unwrap();
+        let some = bmn_pieces::search(
+            &config(prefix, 10),
+            2,
+            &mut Job::quiet(&AtomicBool::new(false)),
+        )
+        .unwrap();
         let starts = |p: &Piece| p.to_string().starts_with(prefix);
         let mut want: Vec<&Piece> = all
             .pieces
@@ -114,7 +121,12 @@ fn prefix_searches_keep_to_their_prefix() {
         assert_eq!(got, want, "{prefix}");
         assert!(some.passing <= all.passing);
     }
-    let grown = bmn_pieces::search(&config("--------K---------Q-", 31), 2, |_, _| ()).unwrap();
+    let grown = bmn_pieces::search(
+        &config("--------K---------Q-", 31),
+        2,
+        &mut Job::quiet(&AtomicBool::new(false)),
+    )
+    .unwrap();
     let names: Vec<String> = grown.pieces.iter().map(|p| p.piece.to_string()).collect();
     assert!(
         names.contains(&"--------K---------Q-Q-K---Q-KAQ".to_string()),

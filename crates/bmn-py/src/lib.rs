@@ -18,8 +18,8 @@ use bmn_app::input::{EngineInput, RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
-use bmn_app::{LedgerChoice, Observer, Report};
-use bmn_job::Hooks;
+use bmn_app::{LedgerChoice, Report};
+use bmn_job::{Hooks, Job};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
@@ -131,7 +131,7 @@ fn write_stderr(py: Python<'_>, text: &str) {
         .and_then(|err| err.call_method1("write", (text,)));
 }
 
-/// The observer of a long call: Ctrl-C and an optional progress line on stderr.
+/// The hooks of a long call: Ctrl-C and an optional progress line on stderr.
 struct Watch<'a> {
     /// Set on Ctrl-C: the command stops at its next unit and says it was interrupted.
     stop: &'a AtomicBool,
@@ -208,9 +208,7 @@ impl Hooks for Watch<'_> {
             Python::attach(|py| write_stderr(py, &line));
         }
     }
-}
 
-impl Observer for Watch<'_> {
     fn note(&mut self, line: &str) {
         if self.progress {
             Python::attach(|py| write_stderr(py, &format!("{line}\n")));
@@ -223,12 +221,13 @@ impl Observer for Watch<'_> {
 fn long<'py, R: Report + Send>(
     py: Python<'py>,
     progress: bool,
-    run: impl FnOnce(&mut Watch, &AtomicBool) -> bmn_app::Result<R> + Send,
+    run: impl FnOnce(&mut Job) -> bmn_app::Result<R> + Send,
     arrays: &[&[&str]],
 ) -> PyResult<Bound<'py, PyAny>> {
     let stop = AtomicBool::new(false);
     let mut watch = Watch::new(progress, &stop);
-    let result = py.detach(|| run(&mut watch, &stop));
+    // The job is made on the detached side: it holds its hooks as a `dyn Hooks`, not `Send`.
+    let result = py.detach(|| run(&mut Job::new(&mut watch, &stop)));
     let report = result.map_err(py_err)?;
     let dict = to_dict(py, &report)?;
     for path in arrays {
@@ -323,7 +322,7 @@ fn search<'py>(
     long(
         py,
         progress,
-        |w, stop| bmn_app::search::search(&req, w, stop),
+        |job| bmn_app::search::search(&req, job),
         &[&["histogram", "counts"]],
     )
 }
@@ -368,7 +367,7 @@ fn stats<'py>(
     long(
         py,
         progress,
-        |w, stop| bmn_app::stats::stats(&req, w, stop),
+        |job| bmn_app::stats::stats(&req, job),
         &[&["cards", "histogram"], &["tricks", "histogram"]],
     )
 }
@@ -415,7 +414,7 @@ fn exhaustive<'py>(
     long(
         py,
         progress,
-        |w, stop| bmn_app::exhaustive::exhaustive(&req, w, stop),
+        |job| bmn_app::exhaustive::exhaustive(&req, job),
         &[],
     )
 }
@@ -466,12 +465,7 @@ fn census<'py>(
         rounds,
         enumeration: enumeration.unwrap_or_default(),
     };
-    long(
-        py,
-        progress,
-        |w, stop| bmn_app::census::census(&req, w, stop),
-        &[],
-    )
+    long(py, progress, |job| bmn_app::census::census(&req, job), &[])
 }
 
 /// Every position one trick before `position`: `bmn backward --json`'s dict.
@@ -517,12 +511,7 @@ fn basin<'py>(
         graph: None,
         rules: rules(penalties, on_empty),
     };
-    long(
-        py,
-        progress,
-        |w, stop| bmn_app::backward::basin(&req, w, stop),
-        &[],
-    )
+    long(py, progress, |job| bmn_app::backward::basin(&req, job), &[])
 }
 
 /// Exact census reports of decks alike but for their plain cards, side by side (`bmn family

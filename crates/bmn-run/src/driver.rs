@@ -5,11 +5,9 @@
 //! games, or of a deck's ranked deals); both come here, so a run of either kind stops,
 //! records and resumes the same way: always at a unit boundary, never holding part of a unit.
 
-use std::sync::atomic::AtomicBool;
-
 use std::ops::Range;
 
-use bmn_job::{Blocks, Claims, Worker, run_unit_blocks};
+use bmn_job::{Blocks, Claims, Job, Worker, run_unit_blocks};
 use bmn_search::{Progress, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -26,9 +24,9 @@ pub struct Workers {
 }
 
 /// Plays units `state.next_unit..end` (`end: None`: until stopped) as `workers` say, each
-/// block as `play(units)`, merging them in unit order into `state`. `progress(summary, next_unit)`
-/// is called as units merge and at least every 200 ms; returning false stops the run, as does
-/// setting `stop` (e.g. from Ctrl-C). `recorder` saves at most every second and once at the
+/// block as `play(units)`, merging them in unit order into `state`. `progress(job, summary,
+/// next_unit)` is called as units merge and at least every 200 ms; returning false stops the
+/// run, as does the job's stop (e.g. Ctrl-C). `recorder` saves at most every second and once at the
 /// end, so what it holds is always a whole prefix of the units. A failed save stops the run
 /// and is returned after the units under way are merged.
 pub fn drive<P>(
@@ -36,9 +34,9 @@ pub fn drive<P>(
     state: &mut Progress,
     end: Option<u64>,
     workers: Workers,
-    stop: &AtomicBool,
+    job: &mut Job,
     play: impl Fn(Range<u64>, Worker) -> Summary + Sync,
-    mut progress: impl FnMut(&Summary, u64) -> bool,
+    mut progress: impl FnMut(&mut Job, &Summary, u64) -> bool,
 ) -> Result<(), RunError>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
@@ -52,16 +50,16 @@ where
     state.next_unit = run_unit_blocks(
         blocks,
         workers.threads,
-        stop,
+        job,
         &mut state.summary,
         Summary::merge,
         |units, worker| Some(play(units, worker)),
-        |summary, next| {
+        |job, summary, next| {
             if let Err(e) = recorder.tick(summary, next) {
                 save_error = Some(e);
                 return false;
             }
-            progress(summary, next)
+            progress(job, summary, next)
         },
     );
     if let Some(e) = save_error {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use bmn_job::Claims;
+use bmn_job::{Claims, Job};
 use bmn_run::Shard;
 use bmn_run::{
     Ledger, LedgerChoice, Recorder, RunError, RunFile, RunLock, Workers, drive, merge_files,
@@ -355,9 +355,9 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
             threads: 2,
             claims: Claims::Each(1),
         },
-        &stop,
+        &mut Job::quiet(&stop),
         |units: std::ops::Range<u64>, _| play(units.start),
-        |s, next| {
+        |_, s, next| {
             seen.push((s.games, next));
             true
         },
@@ -388,11 +388,11 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
                 shared: true,
             },
         },
-        &resumed,
+        &mut Job::quiet(&resumed),
         // Paced blocks of up to seven units, as a device plays them beside a CPU worker: the
         // same prefix and the same result.
         |r, _| units(r),
-        |_, _| true,
+        |_, _, _| true,
     )
     .unwrap();
     assert_eq!(state.next_unit, 100);

@@ -1,9 +1,10 @@
 //! Timing the reference engine and each kernel on the same deals (no printing: callers report).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use bmn_core::{Outcome, Player, Rules, play_out};
+use bmn_job::Job;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
 
 use crate::deals::DealSource;
@@ -63,14 +64,15 @@ fn parallel<R: Send>(
 }
 
 /// The reference engine (bmn-core, card by card with Brent's cycle detection) on every deal;
-/// also returns its outcomes, which the kernels are checked against. `None` once `stop` is
-/// raised (the slowest engine: 150,000 games a second a core).
+/// also returns its outcomes, which the kernels are checked against. `None` once the job is
+/// stopped (the slowest engine: 150,000 games a second a core).
 pub fn time_reference(
     source: &DealSource,
     deals: &[u8],
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Option<(Timing, Vec<Outcome>)> {
+    let stop = job.stop_flag();
     let len = source.len();
     let started = Instant::now();
     let parts = parallel(deals, len, threads, |part, _| {
@@ -96,7 +98,7 @@ pub fn time_reference(
 /// A kernel on every deal, `BATCH` deals a call as the search plays them, capped games
 /// handed to exact cycle detection, each result checked against `reference` as it comes
 /// (storing every kernel's results made the big runs memory-bound: 1e6 deals halved the
-/// avx512 row's rate). `None` once `stop` is raised.
+/// avx512 row's rate). `None` once the job is stopped.
 pub fn time_kernel(
     source: &DealSource,
     deals: &[u8],
@@ -104,8 +106,9 @@ pub fn time_kernel(
     kernel: Kernel,
     max_tricks: u32,
     reference: &[Outcome],
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Option<Timing> {
+    let stop = job.stop_flag();
     let len = source.len();
     let started = Instant::now();
     let disagreements = parallel(deals, len, threads, |part, first| {
@@ -195,7 +198,7 @@ pub fn time_search(
     threads: usize,
     engine: Engine,
     max_tricks: u32,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> (Duration, Summary) {
     let config = SearchConfig {
         seed,
@@ -205,7 +208,7 @@ pub fn time_search(
         max_tricks,
     };
     let started = Instant::now();
-    let summary = search(&config, Some(games as u64), threads, stop, |_| true);
+    let summary = search(&config, Some(games as u64), threads, job, |_, _| true);
     (started.elapsed(), summary)
 }
 

@@ -7,10 +7,9 @@
 //! `--games n * GAMES_PER_UNIT` whatever the thread count.
 
 use std::ops::Range;
-use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Player, Position};
-use bmn_job::{Blocks, Worker, run_unit_blocks};
+use bmn_job::{Blocks, Job, Worker, run_unit_blocks};
 
 use crate::deals::DealSource;
 use crate::device::DeviceBatch;
@@ -105,18 +104,18 @@ pub fn play_into(
     );
 }
 
-/// Runs `games` games (or until `stop` is set, if `None`) on `threads` threads. `progress` is
-/// called with the merged summary as units finish (and at least every 200 ms); returning
-/// `false` stops the search, as does setting `stop` (e.g. from a Ctrl-C handler).
+/// Runs `games` games (or until the job stops, if `None`) on `threads` threads. `progress` is
+/// called with the job and the merged summary as units finish (and at least every 200 ms);
+/// returning `false` stops the search, as does the job's stop (e.g. Ctrl-C).
 pub fn search(
     config: &SearchConfig,
     games: Option<u64>,
     threads: usize,
-    stop: &AtomicBool,
-    progress: impl FnMut(&Summary) -> bool,
+    job: &mut Job,
+    progress: impl FnMut(&mut Job, &Summary) -> bool,
 ) -> Summary {
     let fresh = Summary::new(config.top);
-    stream(config, games, threads, stop, &fresh, progress)
+    stream(config, games, threads, job, &fresh, progress)
 }
 
 /// [`search`] into any tally: units of the stream played into copies of `fresh` on worker
@@ -125,15 +124,21 @@ pub fn stream<T: Tally + Clone + Send + Sync>(
     config: &SearchConfig,
     games: Option<u64>,
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
     fresh: &T,
-    mut progress: impl FnMut(&T) -> bool,
+    mut progress: impl FnMut(&mut Job, &T) -> bool,
 ) -> T {
     let mut merged = fresh.clone();
     let units = Units::all(games);
-    stream_units(config, units, threads, stop, &mut merged, fresh, |t, _| {
-        progress(t)
-    });
+    stream_units(
+        config,
+        units,
+        threads,
+        job,
+        &mut merged,
+        fresh,
+        |job, t, _| progress(job, t),
+    );
     merged
 }
 
@@ -183,16 +188,16 @@ pub fn units_of(games: u64) -> u64 {
 }
 
 /// Plays `units`, merging each into `merged` (a copy of `fresh` per unit, joined with
-/// [`Tally::merge`]) in unit order; `progress(merged, next)` is called as units merge and
+/// [`Tally::merge`]) in unit order; `progress(job, merged, next)` is called as units merge and
 /// returning false stops. Returns the first unit not merged: `units.end` when all were.
 pub fn stream_units<T: Tally + Clone + Send + Sync>(
     config: &SearchConfig,
     units: Units,
     threads: usize,
-    stop: &AtomicBool,
+    job: &mut Job,
     merged: &mut T,
     fresh: &T,
-    progress: impl FnMut(&T, u64) -> bool,
+    progress: impl FnMut(&mut Job, &T, u64) -> bool,
 ) -> u64 {
     let blocks = Blocks {
         first: units.first,
@@ -202,7 +207,7 @@ pub fn stream_units<T: Tally + Clone + Send + Sync>(
     run_unit_blocks(
         blocks,
         threads,
-        stop,
+        job,
         merged,
         T::merge,
         |block, worker| {

@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::Deck;
+use bmn_job::Job;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
 use bmn_search::{DealSource, Engine, GAMES_PER_UNIT, SearchConfig, search};
 
@@ -26,9 +27,27 @@ fn same_result_for_any_thread_count() {
     ] {
         let c = config(deck, balanced, 42);
         let games = Some(3 * GAMES_PER_UNIT + 123);
-        let one = search(&c, games, 1, &AtomicBool::new(false), |_| true);
-        let two = search(&c, games, 2, &AtomicBool::new(false), |_| true);
-        let three = search(&c, games, 3, &AtomicBool::new(false), |_| true);
+        let one = search(
+            &c,
+            games,
+            1,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| true,
+        );
+        let two = search(
+            &c,
+            games,
+            2,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| true,
+        );
+        let three = search(
+            &c,
+            games,
+            3,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| true,
+        );
         assert_eq!(one.games, 3 * GAMES_PER_UNIT + 123);
         assert_eq!(one, two, "{deck}");
         assert_eq!(one, three, "{deck}");
@@ -36,17 +55,21 @@ fn same_result_for_any_thread_count() {
             &config(deck, balanced, 43),
             games,
             2,
-            &AtomicBool::new(false),
-            |_| true,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| true,
         );
         assert_ne!(one, other_seed);
     }
     // The 8-plain deck has cycling deals, found through the reference engine.
     let c = config("2J,2Q,2K,2A,8-", false, 42);
     assert!(
-        search(&c, Some(GAMES_PER_UNIT), 2, &AtomicBool::new(false), |_| {
-            true
-        })
+        search(
+            &c,
+            Some(GAMES_PER_UNIT),
+            2,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| { true }
+        )
         .cycling
             > 0
     );
@@ -55,12 +78,20 @@ fn same_result_for_any_thread_count() {
 #[test]
 fn a_stopped_run_keeps_a_whole_prefix_of_units() {
     let c = config("standard", false, 7);
-    let stopped = search(&c, None, 2, &AtomicBool::new(false), |s| {
-        s.games < 2 * GAMES_PER_UNIT
-    });
+    let stopped = search(
+        &c,
+        None,
+        2,
+        &mut Job::quiet(&AtomicBool::new(false)),
+        |_, s| s.games < 2 * GAMES_PER_UNIT,
+    );
     assert!(stopped.games >= 2 * GAMES_PER_UNIT && stopped.games % GAMES_PER_UNIT == 0);
-    let same = search(&c, Some(stopped.games), 1, &AtomicBool::new(false), |_| {
-        true
-    });
+    let same = search(
+        &c,
+        Some(stopped.games),
+        1,
+        &mut Job::quiet(&AtomicBool::new(false)),
+        |_, _| true,
+    );
     assert_eq!(stopped, same);
 }

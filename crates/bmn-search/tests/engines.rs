@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Rules};
+use bmn_job::Job;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
 use bmn_search::{DEFAULT_GIVE_UP, DealSource, Engine, SearchConfig, Stats, search, stream};
 
@@ -35,9 +36,9 @@ fn kernel_and_reference_give_the_same_statistics() {
                 &config(deck, balanced, engine),
                 Some(games),
                 2,
-                &AtomicBool::new(false),
+                &mut Job::quiet(&AtomicBool::new(false)),
                 &Stats::default(),
-                |_| true,
+                |_, _| true,
             )
         };
         let fast = run(Engine::Kernel(Kernel::best_available()));
@@ -58,15 +59,15 @@ fn kernel_and_reference_give_the_same_search() {
         &config("standard", false, Engine::Kernel(Kernel::Portable)),
         games,
         2,
-        &stop,
-        |_| true,
+        &mut Job::quiet(&stop),
+        |_, _| true,
     );
     let slow = search(
         &config("standard", false, REFERENCE),
         games,
         2,
-        &stop,
-        |_| true,
+        &mut Job::quiet(&stop),
+        |_, _| true,
     );
     assert_eq!(fast, slow);
 }
@@ -148,7 +149,14 @@ fn statistics_on_a_device_are_added_up_there_and_equal_the_kernel_s() {
                 ..config(deck, false, engine)
             };
             let stop = AtomicBool::new(false);
-            stream(&config, Some(20_000), 2, &stop, &Stats::default(), |_| true)
+            stream(
+                &config,
+                Some(20_000),
+                2,
+                &mut Job::quiet(&stop),
+                &Stats::default(),
+                |_, _| true,
+            )
         };
         let on_device =
             run(Engine::Kernel(Kernel::Portable)

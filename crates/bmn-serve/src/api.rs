@@ -15,13 +15,13 @@ use axum::http::Uri;
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use bmn_app::LedgerChoice;
 use bmn_app::backward::BasinRequest;
 use bmn_app::error::Spelling;
 use bmn_app::input::{RulesInput, TableInput, TimeInput};
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
-use bmn_app::{LedgerChoice, Observer};
-use bmn_job::Hooks;
+use bmn_job::{Hooks, Job};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -222,9 +222,9 @@ pub async fn basin(State(shared): State<Shared>, Params(p): Params<BasinQuery>) 
         .acquire_owned()
         .await
         .expect("the semaphore is never closed");
-    // A request's basin is bounded by its limit; nothing stops it part-way.
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut bmn_job::Quiet, &stop)?)).await
+    // A request's basin is bounded by its limit: its job's flag is never raised.
+    let stop = AtomicBool::new(false);
+    blocking(move || to_json(&bmn_app::backward::basin(&req, &mut Job::quiet(&stop))?)).await
 }
 
 /// Progress of a search, sent as server-sent events at most every [`PROGRESS_EVERY`].
@@ -262,8 +262,6 @@ impl Hooks for Stream {
         )
     }
 }
-
-impl Observer for Stream {}
 
 /// `/api/search?seconds=S`: a time-limited search (`bmn search --time S --json`); with
 /// `stream=true` progress events and then the result as server-sent events.
@@ -308,21 +306,23 @@ pub async fn search(State(shared): State<Shared>, Params(p): Params<SearchQuery>
     if !p.stream {
         let report = blocking(move || {
             let _permit = permit;
+            // Bounded by its time limit: its job's flag is never raised.
             let stop = AtomicBool::new(false);
-            Ok(bmn_app::search::search(&req, &mut bmn_job::Quiet, &stop)?)
+            Ok(bmn_app::search::search(&req, &mut Job::quiet(&stop))?)
         })
         .await?;
         return to_json(&report);
     }
     let (sender, receiver) = mpsc::channel::<Event>(16);
     tokio::task::spawn_blocking(move || {
-        let mut observer = Stream {
+        let mut hooks = Stream {
             sender: sender.clone(),
             started: Instant::now(),
             sent: None,
         };
+        // Bounded by its time limit, and stopped by its hooks when the page goes away.
         let stop = AtomicBool::new(false);
-        let last = match bmn_app::search::search(&req, &mut observer, &stop) {
+        let last = match bmn_app::search::search(&req, &mut Job::new(&mut hooks, &stop)) {
             Ok(report) => Event::default()
                 .event("result")
                 .data(serde_json::to_string(&report).unwrap_or_default()),

@@ -19,6 +19,7 @@ pub mod cost;
 pub mod report;
 pub mod shards;
 
+use bmn_job::Job;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,7 +33,6 @@ use crate::error::{Error, Result};
 use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
 use crate::input::{self, RulesInput, TableInput, TimeInput};
-use crate::observer::Observer;
 
 pub use report::{
     CensusCycleJson, CensusDealJson, CensusReport, ClassCount, ClassesJson, DealsRun, EstimateJson,
@@ -263,12 +263,8 @@ fn enumerable(source: &DealSource, deals_max: u64) -> bool {
 }
 
 /// Runs the census a request asks for (see [`run`]).
-pub fn census(
-    req: &CensusRequest,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<CensusReport> {
-    run(&CensusPlan::try_from(req)?, observer, stop)
+pub fn census(req: &CensusRequest, job: &mut Job) -> Result<CensusReport> {
+    run(&CensusPlan::try_from(req)?, job)
 }
 
 /// Every cycle reached: a position reaching it, and the methods that reached it.
@@ -287,35 +283,31 @@ impl Reached {
 
 /// Runs the census: each method that applies, then every cycle reached described, then the
 /// report.
-pub fn run(
-    plan: &CensusPlan,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<CensusReport> {
+pub fn run(plan: &CensusPlan, job: &mut Job) -> Result<CensusReport> {
     let started = Instant::now();
     let mut reached = Reached::default();
     let mut pieces = None;
     if let Some(factory) = &plan.factory {
-        pieces = Some(pieces_stage(factory, &mut reached, observer, stop)?);
+        pieces = Some(pieces_stage(factory, &mut reached, job)?);
     }
     let mut hands = None;
     if let Some(config) = &plan.hands
-        && !stop.load(Ordering::Relaxed)
+        && !job.interrupted()
     {
-        hands = Some(hands_stage(plan, config, &mut reached, observer, stop)?);
+        hands = Some(hands_stage(plan, config, &mut reached, job)?);
     }
     let (mut deals, mut enumerated) = (None, None);
     if let Some(source) = &plan.deals
-        && !stop.load(Ordering::Relaxed)
+        && !job.interrupted()
     {
-        let (run, e) = deals_stage(plan, source, &mut reached, observer, stop)?;
+        let (run, e) = deals_stage(plan, source, &mut reached, job)?;
         (deals, enumerated) = (Some(run), Some(e));
     }
-    let catalogue = catalogue_stage(plan, &reached, observer, stop);
+    let catalogue = catalogue_stage(plan, &reached, job);
     // A catalogue cut short by a stop lacks cycles: no check against the truth then.
     let truth = enumerated
         .as_ref()
-        .filter(|e| e.complete && !stop.load(Ordering::Relaxed));
+        .filter(|e| e.complete && !job.interrupted());
     if let Some(e) = truth {
         e.agrees_with(&catalogue)?;
     }
@@ -329,20 +321,15 @@ pub fn run(
         reached.0.len(),
         catalogue,
         truth.map(|e| e.classes.iter().map(|(id, c)| (*id, c.1)).collect()),
-        stop.load(Ordering::Relaxed),
+        job.interrupted(),
         started.elapsed().as_secs_f64(),
     ))
 }
 
 /// `pieces`: the factory's catalogue, each cycle with balanced deals noted.
-fn pieces_stage(
-    factory: &FactoryPlan,
-    reached: &mut Reached,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<PiecesRun> {
+fn pieces_stage(factory: &FactoryPlan, reached: &mut Reached, job: &mut Job) -> Result<PiecesRun> {
     let t = Instant::now();
-    let found = crate::factory::play(factory, observer, stop)?;
+    let found = crate::factory::play(factory, job)?;
     for listed in found.catalogue.listing() {
         let c = listed.entry;
         reached.note(c.cycle_id, &c.representative, Method::Pieces);
@@ -359,41 +346,46 @@ fn hands_stage(
     plan: &CensusPlan,
     config: &HandsConfig,
     reached: &mut Reached,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Result<HandsRun> {
     let positions = config.positions();
     let limited = positions > HANDS_TO_THE_END || plan.hands_time.is_some();
     let hands_time = plan.hands_time.unwrap_or(DEFAULT_HANDS_TIME);
     let t = Instant::now();
-    // The time limit stops this stage only: the caller's flag means Ctrl-C.
+    // The time limit stops this stage only: the caller's flag means Ctrl-C. The stage's own
+    // flag is raised on either, for the units under way (a unit runs for minutes) to see.
+    let ctrl_c = job.stop_flag();
     let stop_hands = AtomicBool::new(false);
     // Counted in positions, not units: a unit of a big deck takes tens of seconds, and its walk
     // reports the positions it decides as it goes.
-    observer.start(Some(positions as u64), 0, "positions decided");
+    job.start(Some(positions as u64), 0, "positions decided");
     // The count shown moves while units run; what it says of them is apart, so that the last
     // line shown, after the stop drops the units under way, is the report's count.
-    let result = bmn_census::hands(config, plan.threads, &stop_hands, |p| {
-        let units = format!(
-            "{} of {} hand units; {} more in units under way",
-            p.units_done,
-            p.units,
-            crate::words::count(p.under_way)
-        );
-        let shown = (p.decided + p.under_way) as u64;
-        let go = observer.progress(shown, Some(&units)) && !stop.load(Ordering::Relaxed);
-        let go = go && !(limited && t.elapsed() >= hands_time);
-        // The units under way watch this stage's flag (a unit runs for minutes): raise it.
-        if !go {
-            stop_hands.store(true, Ordering::Relaxed);
-        }
-        go
-    })
+    let result = bmn_census::hands(
+        config,
+        plan.threads,
+        &mut job.stage(&stop_hands),
+        |job, p| {
+            let units = format!(
+                "{} of {} hand units; {} more in units under way",
+                p.units_done,
+                p.units,
+                crate::words::count(p.under_way)
+            );
+            let shown = (p.decided + p.under_way) as u64;
+            let go = job.progress(shown, Some(&units)) && !ctrl_c.load(Ordering::Relaxed);
+            let go = go && !(limited && t.elapsed() >= hands_time);
+            if !go {
+                stop_hands.store(true, Ordering::Relaxed);
+            }
+            go
+        },
+    )
     // The plan checked the configuration: a refusal here is bmn's fault.
     .map_err(|e| Error::Failed(format!("the small-hand enumeration: {e}")))?;
     let merged = format!("{} of {} hand units", result.units_done, result.units);
-    observer.progress(result.decided as u64, Some(&merged));
-    observer.finish();
+    job.progress(result.decided as u64, Some(&merged));
+    job.finish();
     for (id, c) in &result.cycles {
         reached.note(*id, &c.first, Method::Hands);
     }
@@ -423,11 +415,10 @@ fn deals_stage(
     plan: &CensusPlan,
     source: &DealsSource,
     reached: &mut Reached,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
+    job: &mut Job,
 ) -> Result<(DealsRun, Enumerated)> {
     let t = Instant::now();
-    let e = every_deal(plan, source, observer, stop)?;
+    let e = every_deal(plan, source, job)?;
     if e.complete {
         for (id, (p, _)) in &e.classes {
             reached.note(*id, p, Method::Deals);
@@ -453,23 +444,18 @@ fn deals_stage(
 }
 
 /// Every deal's outcome, played here or read from the shards' files.
-fn every_deal(
-    plan: &CensusPlan,
-    source: &DealsSource,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Result<Enumerated> {
+fn every_deal(plan: &CensusPlan, source: &DealsSource, job: &mut Job) -> Result<Enumerated> {
     match source {
         DealsSource::Play(enumeration) => {
-            let r = exhaustive::run(enumeration, observer, stop)?;
+            let r = exhaustive::run(enumeration, job)?;
             Enumerated::of_summary(&r.summary, r.leader, r.range_done)
         }
         DealsSource::Files(f) => Enumerated::of_summary(&f.report.summary, f.report.leader, true),
         DealsSource::Reference => {
-            observer.start(None, 0, "deals (reference engine)");
-            let r = bmn_census::every_deal(&plan.source, &plan.rules, plan.threads, stop)
+            job.start(None, 0, "deals (reference engine)");
+            let r = bmn_census::every_deal(&plan.source, &plan.rules, plan.threads, job)
                 .map_err(|e| Error::bad("deck", e))?;
-            observer.finish();
+            job.finish();
             Ok(Enumerated {
                 deals: r.deals,
                 cycling: r.cycles.values().map(|c| c.1).sum(),
@@ -483,21 +469,16 @@ fn every_deal(
 }
 
 /// Every cycle reached described (its basin searched backward, its balanced deals ranked,
-/// its class), those with balanced deals kept, most deals first (then by id). Once `stop` is
-/// raised, the cycles not yet described, and the one whose basin the stop cut, are left out
+/// its class), those with balanced deals kept, most deals first (then by id). Once the job
+/// stops, the cycles not yet described, and the one whose basin the stop cut, are left out
 /// (the report says it was interrupted).
-fn catalogue_stage(
-    plan: &CensusPlan,
-    reached: &Reached,
-    observer: &mut dyn Observer,
-    stop: &AtomicBool,
-) -> Vec<CensusCycle> {
+fn catalogue_stage(plan: &CensusPlan, reached: &Reached, job: &mut Job) -> Vec<CensusCycle> {
     let ids: Vec<CycleId> = reached.0.keys().copied().collect();
     let starts: Vec<Position> = reached.0.values().map(|(p, _)| p.clone()).collect();
-    observer.start(Some(starts.len() as u64), 0, "basins");
+    job.start(Some(starts.len() as u64), 0, "basins");
     let entries =
-        bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads, stop);
-    observer.finish();
+        bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads, job);
+    job.finish();
     let mut catalogue: Vec<CensusCycle> = Vec::new();
     for (id, entry) in ids.iter().zip(entries) {
         let Some(mut c) = entry else { continue };
@@ -528,7 +509,6 @@ mod tests {
             !self.0.windows(2).any(|w| w[1] > w[0])
         }
     }
-    impl Observer for Watch {}
 
     /// The hands stage's progress moves while a long unit runs: on one thread, Camicia's
     /// unit 6 (of hands of at most two cards) takes minutes, and the positions decided grow
@@ -547,7 +527,7 @@ mod tests {
         })
         .unwrap();
         let mut watch = Watch::default();
-        let report = run(&plan, &mut watch, &AtomicBool::new(false)).unwrap();
+        let report = run(&plan, &mut Job::new(&mut watch, &AtomicBool::new(false))).unwrap();
         assert!(
             watch.0.windows(2).any(|w| w[1] > w[0]),
             "progress while unit 6 ran: {:?}",

@@ -14,6 +14,7 @@ use anyhow::Result;
 use bmn_app::backward::BasinRequest;
 use bmn_app::backward::ExtendRequest;
 use bmn_app::backward::TreesRequest;
+use bmn_job::Job;
 use clap::Args;
 
 #[derive(Args, Debug)]
@@ -79,7 +80,7 @@ impl BasinArgs {
             graph: None,
             rules: self.rules.input(),
         };
-        let report = bmn_app::backward::basin(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::backward::basin(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit_with_files(
             &report,
             self.output.json,
@@ -120,7 +121,7 @@ impl ExtendArgs {
             top: self.top.top,
             rules: self.rules.input(),
         };
-        let report = bmn_app::backward::extend(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::backward::extend(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }
@@ -167,7 +168,7 @@ impl TreesArgs {
             cap: self.cap,
             rules: self.rules.input(),
         };
-        let report = bmn_app::backward::trees(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::backward::trees(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }

@@ -2,6 +2,7 @@
 //! decks side by side.
 //! Each command's flags, and its `run`: the flags as its bmn-app request, the report printed.
 
+use bmn_job::Job;
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -103,7 +104,7 @@ impl CensusArgs {
                 self.output.json,
             );
         }
-        let report = bmn_app::census::census(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::census::census(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }

@@ -11,6 +11,7 @@ use crate::stop::stop_on_ctrl_c;
 use anyhow::Result;
 use bmn_app::exhaustive::ExhaustiveRequest;
 use bmn_app::numbers::whole;
+use bmn_job::Job;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -93,7 +94,7 @@ impl ExhaustiveArgs {
             threads: self.threads.threads,
             engine: self.engine.input(),
         };
-        let report = bmn_app::exhaustive::exhaustive(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::exhaustive::exhaustive(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(report.range_done)
     }

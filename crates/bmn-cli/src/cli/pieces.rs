@@ -5,6 +5,7 @@ use anyhow::Result;
 use bmn_app::input::TimeInput;
 use bmn_app::pieces::ConstructRequest;
 use bmn_app::pieces::PieceSearchRequest;
+use bmn_job::Job;
 use clap::Args;
 use clap::Subcommand;
 
@@ -95,7 +96,7 @@ impl ClimbArgs {
             temperature: self.temperature,
             cooling: self.cooling,
         };
-        let report = bmn_app::climb::climb(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::climb::climb(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }
@@ -195,7 +196,7 @@ impl FactoryArgs {
             complete_max_len: self.complete_max_len,
             grow: self.grow,
         };
-        let report = bmn_app::factory::factory(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::factory::factory(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }
@@ -252,7 +253,7 @@ impl PieceSearchArgs {
             give_up: self.give_up.give_up,
             forms: self.forms,
         };
-        let report = bmn_app::pieces::search(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::pieces::search(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }
@@ -307,7 +308,7 @@ impl ConstructArgs {
             threads: self.threads.threads,
             give_up: self.give_up.give_up,
         };
-        let report = bmn_app::pieces::construct(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::pieces::construct(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }

@@ -2,6 +2,7 @@
 //! that play them.
 //! Each command's flags, and its `run`: the flags as its bmn-app request, the report printed.
 
+use bmn_job::Job;
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -75,7 +76,7 @@ impl SearchArgs {
             rules: self.rules.input(),
             engine: self.engine.input(),
         };
-        let report = bmn_app::search::search(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::search::search(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }
@@ -128,7 +129,7 @@ impl BenchArgs {
             crate::callgrind::check_available()?;
         }
         let stop = stop_on_ctrl_c();
-        let mut report = bmn_app::bench::bench(&req, stop)?;
+        let mut report = bmn_app::bench::bench(&req, &mut Job::quiet(stop))?;
         if self.instructions && !report.interrupted {
             crate::callgrind::count_rows(&req, &mut report, stop)?;
         }
@@ -180,7 +181,7 @@ impl StatsArgs {
             engine: self.engine.input(),
             plot: self.plot.plot,
         };
-        let report = bmn_app::stats::stats(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::stats::stats(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }
@@ -248,7 +249,7 @@ impl OddsArgs {
             p0: self.p0,
         };
         // Stopped, the model is fitted to the games played, and says so.
-        let report = bmn_app::odds::odds(&req, bar, stop_on_ctrl_c())?;
+        let report = bmn_app::odds::odds(&req, &mut Job::new(bar, stop_on_ctrl_c()))?;
         emit(&report, self.output.json)?;
         finished(!report.interrupted)
     }

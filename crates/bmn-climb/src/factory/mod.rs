@@ -6,14 +6,13 @@
 //! then rounds of walks toward balance ([`walk`], driven by [`crate::rounds`]), and the
 //! catalogue of every cycle reached ([`listing`]: which cycles are relatives of others).
 //!
-//! Nothing here prints: progress goes to the caller's [`Hooks`]. Results depend only on the
-//! configuration, the table and the number of rounds.
+//! Nothing here prints: progress goes to the caller through the [`Job`]. Results depend only
+//! on the configuration, the table and the number of rounds.
 
 mod listing;
 mod seeds;
 mod walk;
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bmn_core::Rules;
@@ -22,7 +21,7 @@ use bmn_search::DealSource;
 
 use crate::eval::Evaluator;
 use crate::moves::MoveSet;
-use bmn_job::Hooks;
+use bmn_job::Job;
 
 use crate::rounds::{RoundLimits, Rounds, run_rounds};
 
@@ -214,16 +213,15 @@ pub enum FactoryError {
 }
 
 /// Runs the factory at `source`'s table until `limits` (timed from the start, the search for
-/// starting games included) or `stop`, on `threads` threads: the starting games (stages that
-/// count units of piece searches, decks and basins, or games of a random search), then the
-/// walks (stage "rounds", one progress per round).
+/// starting games included) or the job's stop, on `threads` threads: the starting games
+/// (stages that count units of piece searches, decks and basins, or games of a random
+/// search), then the walks (stage "rounds", one progress per round).
 pub fn run(
     config: &FactoryConfig,
     source: &DealSource,
     limits: RoundLimits,
     threads: usize,
-    stop: &AtomicBool,
-    hooks: &mut dyn Hooks,
+    job: &mut Job,
 ) -> Result<FactoryRun, FactoryError> {
     let started = Instant::now();
     let mut evaluator = Evaluator::new(config.rules);
@@ -234,8 +232,8 @@ pub fn run(
         .unwrap_or_else(|| table.map_or(Completion::None, |t| t.default_completion(u32::MAX)));
     // The first stage counts what each of its steps counts (units of a piece search, decks,
     // games); until the first of them reports, it says what it does.
-    hooks.start(None, 0, "units");
-    hooks.progress(0, Some("finding endless games to start from"));
+    job.start(None, 0, "units");
+    job.progress(0, Some("finding endless games to start from"));
     let (seeds, completed) = match &table {
         Some(table) => {
             let decks = config.seeds.unwrap_or(config.seeds_from_pieces);
@@ -245,50 +243,45 @@ pub fn run(
                 target: table.target,
                 completion,
             };
-            seeds::from_pieces(&plan, threads, stop, hooks)?
+            seeds::from_pieces(&plan, threads, job)?
         }
         None => {
             let wanted = config.seeds.unwrap_or(config.seeds_from_search);
-            let found = seeds::from_search(config, wanted, source, threads, stop, hooks);
+            let found = seeds::from_search(config, wanted, source, threads, job);
             (found, Completed::default())
         }
     };
-    hooks.finish();
+    job.finish();
     // Stopped before any seed was found: an empty catalogue, interrupted.
-    if seeds.is_empty() && !stop.load(Ordering::Relaxed) {
+    if seeds.is_empty() && !job.stopped() {
         return Err(FactoryError::NoSeeds);
     }
     let mut factory = Factory::new(config.clone(), &evaluator);
     // Each seed's cycle gets its basin searched (a second or more on the standard deck): once
     // stopped, the seeds catalogued so far are what the walks start from.
-    hooks.start(Some(seeds.len() as u64), 0, "seeds");
+    job.start(Some(seeds.len() as u64), 0, "seeds");
     for (i, p) in seeds.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
+        if job.stopped() {
             break;
         }
-        factory.add(p, stop);
-        hooks.progress(i as u64 + 1, Some("cataloguing the cycles of the seeds"));
+        factory.add(p, job.stop_flag());
+        job.progress(i as u64 + 1, Some("cataloguing the cycles of the seeds"));
     }
-    hooks.start(limits.rounds, 0, "rounds");
+    job.start(limits.rounds, 0, "rounds");
     let mut walking = Walking {
         closest: vec![factory.catalogue.closest()],
         factory,
-        hooks,
         threads,
-        stop,
         finished: true,
     };
-    let ended = match run_rounds(&mut walking, limits, started, stop) {
+    let ended = match run_rounds(&mut walking, limits, started, job) {
         Ok(ended) => ended,
         Err(never) => match never {},
     };
     let Walking {
-        factory,
-        closest,
-        hooks,
-        ..
+        factory, closest, ..
     } = walking;
-    hooks.finish();
+    job.finish();
     Ok(FactoryRun {
         seeds_from: if table.is_some() {
             SeedsFrom::Pieces
@@ -307,30 +300,28 @@ pub fn run(
 
 /// The factory's rounds, as the round driver plays them: a round of walks, then the closest
 /// imbalance recorded and reported.
-struct Walking<'a, 'e> {
+struct Walking<'e> {
     factory: Factory<'e>,
     closest: Vec<usize>,
-    hooks: &'a mut dyn Hooks,
     threads: usize,
-    /// Ctrl-C: ends a round's basin searches, and the round with them.
-    stop: &'a AtomicBool,
     /// Whether the last round finished (a stopped one is dropped whole).
     finished: bool,
 }
 
-impl Rounds for Walking<'_, '_> {
+impl Rounds for Walking<'_> {
     type Error = std::convert::Infallible;
 
     fn done(&self) -> u64 {
         self.factory.catalogue.round
     }
 
-    fn play(&mut self, _: Duration) -> Result<(), Self::Error> {
-        self.finished = self.factory.round(self.threads, self.stop);
+    fn play(&mut self, _: Duration, job: &mut Job) -> Result<(), Self::Error> {
+        // The stop ends a round's basin searches, and the round with them.
+        self.finished = self.factory.round(self.threads, job.stop_flag());
         Ok(())
     }
 
-    fn played(&mut self) -> Result<bool, Self::Error> {
+    fn played(&mut self, job: &mut Job) -> Result<bool, Self::Error> {
         if !self.finished {
             return Ok(false);
         }
@@ -342,7 +333,7 @@ impl Rounds for Walking<'_, '_> {
             c.balanced_cycles(),
             c.closest()
         );
-        Ok(self.hooks.progress(c.round, Some(&message)))
+        Ok(job.progress(c.round, Some(&message)))
     }
 }
 
@@ -404,7 +395,7 @@ mod tests {
         stages: Vec<String>,
     }
 
-    impl Hooks for Stopper {
+    impl bmn_job::Hooks for Stopper {
         fn start(&mut self, _: Option<u64>, _: u64, what: &str) {
             self.stages.push(what.into());
         }
@@ -427,10 +418,16 @@ mod tests {
             rounds: Some(3),
             time: None,
         };
-        let no = AtomicBool::new(false);
+        let no = std::sync::atomic::AtomicBool::new(false);
         let run_on = |threads| {
-            let mut hooks = bmn_job::Quiet;
-            run(&config, &source(deck, 2), limits, threads, &no, &mut hooks).unwrap()
+            run(
+                &config,
+                &source(deck, 2),
+                limits,
+                threads,
+                &mut Job::quiet(&no),
+            )
+            .unwrap()
         };
         let one = run_on(1);
         assert_eq!(one.seeds_from, SeedsFrom::Search);
@@ -447,7 +444,8 @@ mod tests {
             stop_at: 2,
             stages: Vec::new(),
         };
-        let stopped = run(&config, &source(deck, 2), limits, 2, &no, &mut hooks).unwrap();
+        let mut job = Job::new(&mut hooks, &no);
+        let stopped = run(&config, &source(deck, 2), limits, 2, &mut job).unwrap();
         assert_eq!((stopped.catalogue.round, stopped.interrupted), (2, true));
         // The search for starting games counts games, their catalogue seeds, the walks rounds.
         assert_eq!(hooks.stages, ["units", "games", "seeds", "rounds"]);

@@ -3,7 +3,6 @@
 //! cycling deals from a seeded random search at tables where pieces do not fill the deck.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Player, Position};
 use bmn_pieces::{
@@ -13,7 +12,7 @@ use bmn_pieces::{
 use bmn_search::{DealSource, SearchConfig, Summary};
 
 use super::{Completion, FactoryConfig, FactoryError};
-use bmn_job::Hooks;
+use bmn_job::Job;
 
 /// A card list searched for third pieces (or grown), with what it gave: its pieces and the
 /// endless decks built around them that the factory started from.
@@ -56,8 +55,7 @@ pub(super) struct SeedPlan<'a> {
 pub(super) fn from_pieces(
     plan: &SeedPlan,
     threads: usize,
-    stop: &AtomicBool,
-    hooks: &mut dyn Hooks,
+    job: &mut Job,
 ) -> Result<(Vec<Position>, Completed), FactoryError> {
     let SeedPlan {
         config,
@@ -73,11 +71,8 @@ pub(super) fn from_pieces(
         faces: Vec::new(),
         give_up: config.give_up,
     };
-    let mut pool = bmn_pieces::build_pool(&pool_config, threads, stop, |_, done, total| {
-        hooks.start(Some(total), done, "units");
-        hooks.progress(done, Some("searching pieces"));
-    })?;
-    let construct = |pool: &[FoundPiece], around, hooks: &mut dyn Hooks| {
+    let mut pool = bmn_pieces::build_pool(&pool_config, threads, job)?;
+    let construct = |pool: &[FoundPiece], around, job: &mut Job| {
         let construct = ConstructConfig {
             seed: config.seed,
             decks,
@@ -86,17 +81,10 @@ pub(super) fn from_pieces(
             target,
             around,
         };
-        bmn_pieces::construct(pool, &construct, threads, stop, |stage, done, total| {
-            let (what, doing) = match stage {
-                0 => ("decks", "playing decks"),
-                _ => ("basins", "searching basins backward"),
-            };
-            hooks.start(Some(total), done, what);
-            hooks.progress(done, Some(doing));
-        })
-        .map(|c| c.decks.into_iter().map(|g| g.deal).collect::<Vec<_>>())
+        bmn_pieces::construct(pool, &construct, threads, job)
+            .map(|c| c.decks.into_iter().map(|g| g.deal).collect::<Vec<_>>())
     };
-    let mut seeds = construct(&pool, None, hooks)?;
+    let mut seeds = construct(&pool, None, job)?;
     let mut done = Completed::default();
     let wanted = match completion {
         Completion::None => return Ok((seeds, done)),
@@ -122,7 +110,7 @@ pub(super) fn from_pieces(
             i + 1,
             wanted.len()
         );
-        let Some(found) = search_pieces(&search, &message, threads, stop, hooks)? else {
+        let Some(found) = search_pieces(&search, &message, threads, job)? else {
             done.searched = i as u64;
             return Ok((seeds, done));
         };
@@ -135,7 +123,7 @@ pub(super) fn from_pieces(
         let around = if pieces.is_empty() {
             Vec::new()
         } else {
-            construct(&pool, Some(cards), hooks)?
+            construct(&pool, Some(cards), job)?
         };
         done.completions.push(CompletionFound {
             composition: cards,
@@ -174,7 +162,7 @@ pub(super) fn from_pieces(
             i + 1,
             prefixes.len()
         );
-        let Some(found) = search_pieces(&search, &message, threads, stop, hooks)? else {
+        let Some(found) = search_pieces(&search, &message, threads, job)? else {
             return Ok((seeds, done));
         };
         for p in found.pieces {
@@ -187,7 +175,7 @@ pub(super) fn from_pieces(
         }
     }
     for (cards, pieces) in new {
-        let around = construct(&pool, Some(cards), hooks)?;
+        let around = construct(&pool, Some(cards), job)?;
         done.grown.push(CompletionFound {
             composition: cards,
             pieces,
@@ -204,13 +192,12 @@ fn search_pieces(
     search: &PieceSearchConfig,
     message: &str,
     threads: usize,
-    stop: &AtomicBool,
-    hooks: &mut dyn Hooks,
+    job: &mut Job,
 ) -> Result<Option<PieceSearchResult>, FactoryError> {
-    let found = bmn_pieces::search_until(search, threads, stop, |done, total| {
-        hooks.start(Some(total), done, "units");
-        hooks.progress(done, Some(message));
-    })?;
+    // The search counts "units", the stage begun here: the message stays with it.
+    job.start(None, 0, "units");
+    job.progress(0, Some(message));
+    let found = bmn_pieces::search(search, threads, job)?;
     Ok((found.units_done == found.units).then_some(found))
 }
 
@@ -221,8 +208,7 @@ pub(super) fn from_search(
     wanted: u64,
     source: &DealSource,
     threads: usize,
-    stop: &AtomicBool,
-    hooks: &mut dyn Hooks,
+    job: &mut Job,
 ) -> Vec<Position> {
     let engine = bmn_search::Engine::choose(
         bmn_kernel::Kernel::best_available(),
@@ -239,11 +225,12 @@ pub(super) fn from_search(
         max_tricks: config.max_tricks,
     };
     let fresh = Summary::keeping(0, wanted as usize);
-    // Enough seeds stop the stream through its progress, which leaves `stop` the caller's.
+    // Enough seeds stop the stream through its progress, which leaves the caller's stop flag
+    // unset (not an interruption).
     let games = Some(config.search_games);
-    hooks.start(games, 0, "games");
-    let s = bmn_search::stream(&search, games, threads, stop, &fresh, |s| {
-        hooks.progress(s.games, Some(&format!("{} cycling deals", s.cycling))) && s.cycling < wanted
+    job.start(games, 0, "games");
+    let s = bmn_search::stream(&search, games, threads, job, &fresh, |job, s| {
+        job.progress(s.games, Some(&format!("{} cycling deals", s.cycling))) && s.cycling < wanted
     });
     s.cycles
         .iter()

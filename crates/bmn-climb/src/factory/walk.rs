@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_backward::BasinConfig;
 use bmn_core::{CycleId, Outcome, Player, Position, Span, cycle_positions, play_out};
+use bmn_job::Job;
 
 use super::FactoryConfig;
 use crate::cards::Cards;
@@ -164,7 +165,7 @@ impl<'a> Factory<'a> {
                 limit: self.config.basin_limit,
                 keep_members: true,
             },
-            |_| !stop.load(Ordering::Relaxed),
+            &mut Job::quiet(stop),
         );
         if basin.as_ref().is_ok_and(|b| b.interrupted) {
             return None;

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_gpu::Gpu;
+use bmn_job::Job;
 use bmn_kernel::Played;
 use bmn_search::device::{DeviceBatch, DeviceDeals, DevicePlayer};
 use bmn_search::{DealIndex, Engine, Summary};
@@ -38,7 +39,12 @@ pub fn enumerate(
         list_cycles: true,
     };
     let mut p = e.start();
-    e.run(&mut p, 2, &AtomicBool::new(false), |_, _| true);
+    e.run(
+        &mut p,
+        2,
+        &mut Job::quiet(&AtomicBool::new(false)),
+        |_, _, _| true,
+    );
     assert!(e.is_complete(&p));
     p.summary
 }
