@@ -375,7 +375,7 @@ impl BenchReport {
         if disagree.is_empty() {
             return Ok(());
         }
-        Err(Error::Failed(format!(
+        Err(Error::failed(format!(
             "kernels disagree with the reference engine: {}",
             disagree.join(", ")
         )))

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, TimeInput};
+use crate::message::message;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
 /// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are
@@ -185,7 +186,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             if req.balanced && cards.kinds()[0] != cards.kinds()[1] {
                 return Err(Error::bad_with(
                     "start",
-                    format!(" {text}: with --balanced both hands hold the same kinds"),
+                    message!(" {}: with --balanced both hands hold the same kinds", text),
                 ));
             }
             starts.push(cards);
@@ -216,9 +217,9 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
         let temperature = req.temperature.unwrap_or(d.temperature);
         let cooling = req.cooling.unwrap_or(d.cooling);
         if !(temperature > 0.0 && cooling > 0.0 && cooling <= 1.0) {
-            return Err(Error::input(
-                "bad --temperature or --cooling: a positive temperature, a cooling factor in (0, 1]",
-            ));
+            return Err(Error::input(message!(
+                "bad --temperature or --cooling: a positive temperature, a cooling factor in (0, 1]"
+            )));
         }
         let (evals, time) =
             input::count_or_time(req.evals, "evals", req.time.as_ref(), default.evals)?;
@@ -284,14 +285,14 @@ impl ClimbPlan {
 pub fn check_state(state: ClimbState, config: &ClimbConfig) -> Result<ClimbState> {
     state
         .check(config)
-        .map_err(|e| Error::Failed(format!("the recorded climb cannot be resumed: {e}")))?;
+        .map_err(|e| Error::failed(format!("the recorded climb cannot be resumed: {e}")))?;
     Ok(state)
 }
 
 /// A climb's state as JSON, read and checked (see [`check_state`]).
 pub fn read_state(saved: &serde_json::Value, config: &ClimbConfig) -> Result<ClimbState> {
     let state: ClimbState = serde_json::from_value(saved.clone())
-        .map_err(|e| Error::Failed(format!("the recorded climb cannot be read: {e}")))?;
+        .map_err(|e| Error::failed(format!("the recorded climb cannot be read: {e}")))?;
     check_state(state, config)
 }
 
@@ -336,7 +337,7 @@ impl Rounds for Climbing<'_> {
                 self.threads,
                 elapsed.as_secs_f64(),
             )
-            .map_err(|e| Error::Failed(e.to_string()))?;
+            .map_err(|e| Error::failed(e.to_string()))?;
         Ok(())
     }
 

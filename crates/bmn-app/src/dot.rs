@@ -153,7 +153,7 @@ fn quote(text: &str) -> String {
 /// Writes `dot` to `path`.
 pub fn write(path: &Path, dot: &str) -> Result<()> {
     std::fs::write(path, dot).map_err(|e| {
-        Error::Failed(format!(
+        Error::failed(format!(
             "writing {}: {}",
             path.display(),
             bmn_run::chain(&e)

@@ -3,17 +3,20 @@
 use bmn_run::RunError;
 use bmn_run::{SchedulerError, ShardError};
 
+use crate::message::{Message, Spelling, message};
+
 /// Why a command gave no answer. `Input` is the user's to fix and names the parameter or value
 /// at fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
 /// everything else (a file that cannot be written, kernels that disagree: exit code 1). Shown
-/// on one line whatever it quotes ([`one_line`]), in the command line's words (`--on-empty`);
-/// [`Error::spelled`] gives the other front ends' (`on_empty`).
+/// on one line whatever it quotes ([`crate::one_line`]), in the command line's words
+/// (`--on-empty`); [`Error::spelled`] gives the other front ends' (`on_empty`). Every parameter
+/// a message names is typed as one ([`Message`]): no front end rewrites text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     #[error("{}", .0.spelled(Spelling::Flags))]
     Input(Input),
-    #[error("{}", one_line(.0))]
-    Failed(String),
+    #[error("{}", .0.spelled(Spelling::Flags))]
+    Failed(Message),
 }
 
 /// The user's error: the parameter at fault, when it is one parameter's, and what is wrong.
@@ -23,59 +26,40 @@ pub struct Input {
     /// line spells `--on-empty`.
     pub parameter: Option<&'static str>,
     /// What follows `bad PARAMETER` (`: is negative`, ` 'x': not a number`), or the whole
-    /// message when no one parameter is at fault. Other parameters it mentions are written as
-    /// the command line spells them, and re-spelled for the other front ends.
-    pub detail: String,
-}
-
-/// How a front end spells a parameter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Spelling {
-    /// The command line's flags: `--on-empty`.
-    Flags,
-    /// The web API's query parameters and Python's keywords: `on_empty`.
-    Names,
+    /// message when no one parameter is at fault, with the other parameters it names typed.
+    pub detail: Message,
 }
 
 impl Input {
+    /// The whole message: `bad PARAMETER` and the detail, or the detail alone.
+    pub fn message(&self) -> Message {
+        match self.parameter {
+            Some(p) => message!("bad ")
+                .then(Message::parameter(p))
+                .then(self.detail.clone()),
+            None => self.detail.clone(),
+        }
+    }
+
     /// The message in `spelling`'s words, on one line.
     pub fn spelled(&self, spelling: Spelling) -> String {
-        let text = match (self.parameter, spelling) {
-            (Some(p), Spelling::Flags) => format!("bad --{}{}", p.replace('_', "-"), self.detail),
-            (Some(p), Spelling::Names) => format!("bad {p}{}", parameter_names(&self.detail)),
-            (None, Spelling::Flags) => self.detail.clone(),
-            (None, Spelling::Names) => parameter_names(&self.detail),
-        };
-        one_line(&text).into_owned()
+        self.message().spelled(spelling)
     }
-}
-
-/// `text` with its control characters escaped (`\n`, `\r`, `\u{0}`): a message quotes what
-/// the user typed, and a line break or a terminal escape in it must not reach their screen or
-/// a log as if it were bmn's own (found by fuzzing the page).
-pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return text.into();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect::<String>()
-        .into()
 }
 
 impl Error {
-    /// The user's error, not one parameter's (a deal, two flags at odds).
-    pub fn input(message: impl Into<String>) -> Error {
+    /// The user's error, not one parameter's (a deal, two flags at odds): text, or a
+    /// [`message!`] that names parameters.
+    pub fn input(message: impl Into<Message>) -> Error {
         Error::Input(Input {
             parameter: None,
             detail: message.into(),
         })
+    }
+
+    /// bmn's failure, not the user's: text, or a [`message!`] that names parameters.
+    pub fn failed(message: impl Into<Message>) -> Error {
+        Error::Failed(message.into())
     }
 
     /// `bad PARAMETER: error`: the user's error about one parameter, named as the web API
@@ -85,7 +69,7 @@ impl Error {
     }
 
     /// `bad PARAMETER` then `detail` (`: ...`, or ` 'value': ...`).
-    pub fn bad_with(parameter: &'static str, detail: impl Into<String>) -> Error {
+    pub fn bad_with(parameter: &'static str, detail: impl Into<Message>) -> Error {
         Error::Input(Input {
             parameter: Some(parameter),
             detail: detail.into(),
@@ -99,10 +83,9 @@ impl Error {
 
     /// The message in `spelling`'s words, on one line.
     pub fn spelled(&self, spelling: Spelling) -> String {
-        match (self, spelling) {
-            (Error::Input(i), _) => i.spelled(spelling),
-            (Error::Failed(m), Spelling::Flags) => one_line(m).into_owned(),
-            (Error::Failed(m), Spelling::Names) => parameter_names(&one_line(m)),
+        match self {
+            Error::Input(i) => i.spelled(spelling),
+            Error::Failed(m) => m.spelled(spelling),
         }
     }
 }
@@ -110,11 +93,11 @@ impl Error {
 impl From<RunError> for Error {
     fn from(e: RunError) -> Error {
         let input = e.is_input();
-        let text = run_message(e);
+        let message = run_message(e);
         if input {
-            Error::input(text)
+            Error::input(message)
         } else {
-            Error::Failed(text)
+            Error::Failed(message)
         }
     }
 }
@@ -122,27 +105,32 @@ impl From<RunError> for Error {
 /// A run's error as the user reads it: bmn-run says what is wrong in its own words, and where
 /// the fix is another flag (`--db`, `--resume`, `--no-db`) this layer, which knows the flags,
 /// names it.
-fn run_message(e: RunError) -> String {
+fn run_message(e: RunError) -> Message {
     match e {
-        RunError::Input(m) | RunError::Io(m) => m,
-        RunError::DatabaseBusy { doing, cause } => format!(
-            "{doing} (another process holds the database: wait for it, or give another --db): \
-             {cause}"
+        RunError::Input(m) | RunError::Io(m) => Message::text(m),
+        RunError::DatabaseBusy { doing, cause } => message!(
+            "{} (another process holds the database: wait for it, or give another --db): {}",
+            doing,
+            cause
         ),
-        RunError::DatabaseDamaged { doing, cause } => format!(
-            "{doing} (the database is damaged: move it away, or give another --db): {cause}"
+        RunError::DatabaseDamaged { doing, cause } => message!(
+            "{} (the database is damaged: move it away, or give another --db): {}",
+            doing,
+            cause
         ),
-        RunError::NotADatabase { doing, cause } => {
-            format!("{doing} (the file is not a run database: give another --db): {cause}")
-        }
-        RunError::NoSuchRun { path } => format!(
+        RunError::NotADatabase { doing, cause } => message!(
+            "{} (the file is not a run database: give another --db): {}",
+            doing,
+            cause
+        ),
+        RunError::NoSuchRun { path } => message!(
             "--resume: {} holds no run with these parameters (start it without --resume)",
             path.display()
         ),
         RunError::NoDatabasePlace => {
-            "no place for the run database: set HOME or BMN_DB, give --db, or --no-db".into()
+            message!("no place for the run database: set HOME or BMN_DB, give --db, or --no-db")
         }
-        RunError::ResumeNeedsDatabase => "--resume needs a run database: drop --no-db".into(),
+        RunError::ResumeNeedsDatabase => message!("--resume needs a run database: drop --no-db"),
     }
 }
 
@@ -157,11 +145,11 @@ pub fn not_recording(e: &RunError) -> String {
 impl From<ShardError> for Error {
     fn from(e: ShardError) -> Error {
         match e {
-            ShardError::Scheduler(SchedulerError::NoIndex) => Error::input(format!(
+            ShardError::Scheduler(SchedulerError::NoIndex) => Error::input(message!(
                 "--shard auto: {}; give --shard i/N",
                 SchedulerError::NoIndex
             )),
-            ShardError::Scheduler(s) => Error::input(format!("--shard auto: {s}")),
+            ShardError::Scheduler(s) => Error::input(message!("--shard auto: {}", s)),
             e => Error::bad("shard", e),
         }
     }
@@ -169,39 +157,15 @@ impl From<ShardError> for Error {
 
 impl From<bmn_plot::PlotError> for Error {
     fn from(e: bmn_plot::PlotError) -> Error {
-        Error::Failed(bmn_run::chain(&e))
+        Error::failed(bmn_run::chain(&e))
     }
 }
 
 /// Results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// `text` with every `--flag-name` it mentions spelled `flag_name`: the other parameters a
-/// message names besides the one at fault, which its words write as the command line does.
-fn parameter_names(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("--") {
-        let (before, flag) = rest.split_at(at);
-        out.push_str(before);
-        let name_len = flag[2..]
-            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
-            .unwrap_or(flag.len() - 2);
-        let name = &flag[2..2 + name_len];
-        if name.starts_with(|c: char| c.is_ascii_lowercase()) {
-            out.push_str(&name.replace('-', "_"));
-        } else {
-            out.push_str(&flag[..2 + name_len]); // not a flag: `--` in a deal, say
-        }
-        rest = &flag[2 + name_len..];
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::parameter_names;
     use super::{Error, Spelling};
 
     #[test]
@@ -221,14 +185,25 @@ mod tests {
         );
         assert_eq!(
             e.spelled(Spelling::Names),
+            "bad on_empty 'keep': give pass or collect (--basin-limit too)"
+        );
+        let e = Error::bad_with(
+            "on_empty",
+            crate::message::message!(" '{}': give pass or collect (--basin-limit too)", "keep"),
+        );
+        assert_eq!(
+            e.spelled(Spelling::Names),
             "bad on_empty 'keep': give pass or collect (basin_limit too)"
         );
         assert_eq!(
             Error::bad("fit_games", "must be at least 1").spelled(Spelling::Names),
             "bad fit_games: must be at least 1"
         );
-        // A deal's plain cards are not a flag.
-        assert_eq!(parameter_names("bad deal '--K/J-'"), "bad deal '--K/J-'");
+        // A deal's plain cards are not a flag, nor is anything the user typed.
+        assert_eq!(
+            Error::bad("deal", "'--on-empty': no such card").spelled(Spelling::Names),
+            "bad deal: '--on-empty': no such card"
+        );
         assert_eq!(
             Error::input("bad deal '--K/J-'").spelled(Spelling::Names),
             "bad deal '--K/J-'"

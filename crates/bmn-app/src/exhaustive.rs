@@ -15,6 +15,7 @@ use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::input::{self, EngineInput, EnginePlan, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
+use crate::message::message;
 use crate::plural;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
@@ -239,9 +240,10 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
         if end - start > u128::from(u64::MAX) {
             return Err(Error::bad_with(
                 "deck",
-                format!(
-                    ": {deck} has {} deals, more than one run plays (2^64 - 1): give a \
-                 block (--from K --count M, or --block B) or --shard i/N",
+                message!(
+                    ": {} has {} deals, more than one run plays (2^64 - 1): give a block \
+                     (--from K --count M, or --block B) or --shard i/N",
+                    deck,
                     deals.count()
                 ),
             ));
@@ -369,7 +371,9 @@ fn block(req: &ExhaustiveRequest, deals: u128) -> Result<[u128; 2]> {
     let [first, end] = match (index, size) {
         (Some(b), size) => {
             if from.is_some() || count.is_some() {
-                return Err(Error::input("give --block or --from/--count, not both"));
+                return Err(Error::input(message!(
+                    "give --block or --from/--count, not both"
+                )));
             }
             let size = input::at_least_one(size.unwrap_or(DEFAULT_BLOCK_SIZE), "block_size")?;
             let first = b.saturating_mul(size);

@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput, TimeInput};
 use crate::json::{PositionJson, SpanJson};
+use crate::message::message;
 use crate::plural;
 
 /// What to run.
@@ -226,9 +227,10 @@ fn completion(
         (Some(mode), None, _) => {
             return Err(Error::bad_with(
                 "complete",
-                format!(
-                    " {mode}: pieces fill two-player decks of four jacks played with \
-                 the standard penalties, not {} with {} players; use --complete none",
+                message!(
+                    " {}: pieces fill two-player decks of four jacks played with the standard \
+                     penalties, not {} with {} players; use --complete none",
+                    mode,
                     source.deck(),
                     source.players()
                 ),
@@ -239,9 +241,9 @@ fn completion(
         (Some(_), Some(_), _) => {
             return Err(Error::bad_with(
                 "complete",
-                format!(
-                    " template: the test template (`--J {} J TEST J- / J-`) does not \
-                 fit in the deck {}; use --complete pairs or none",
+                message!(
+                    " template: the test template (`--J {} J TEST J- / J-`) does not fit in \
+                     the deck {}; use --complete pairs or none",
                     bmn_pieces::DEFAULT_FILTER,
                     source.deck()
                 ),
@@ -251,7 +253,7 @@ fn completion(
     if req.complete_max_len.is_some() && !matches!(complete, Completion::Pairs(_)) {
         return Err(Error::bad_with(
             "complete_max_len",
-            format!(
+            message!(
                 ": it bounds --complete pairs, and this run completes with {}",
                 complete.name()
             ),
@@ -279,13 +281,13 @@ pub(crate) fn play(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryRun> {
     };
     let source = &plan.source;
     bmn_climb::factory::run(&plan.config, source, limits, plan.threads, job).map_err(|e| match e {
-        FactoryError::NoSeeds => Error::Failed(format!(
+        FactoryError::NoSeeds => Error::failed(message!(
             "no game that never ends was found at this table to start from ({} {} players); \
              try more --seeds",
             source.deck(),
             source.players()
         )),
-        FactoryError::Pieces(e) => Error::Failed(e.to_string()),
+        FactoryError::Pieces(e) => Error::failed(e.to_string()),
     })
 }
 

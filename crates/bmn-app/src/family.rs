@@ -12,9 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::Message;
 use crate::census::{ClassCount, ClassesJson, PeriodCount};
 use crate::error::{Error, Result};
 use crate::json::LongGameJson;
+use crate::message::message;
 use crate::thousands;
 
 /// What `bmn family` is asked.
@@ -156,21 +158,23 @@ fn read_row(path: &Path) -> Result<((String, usize, String, String), FamilyRow)>
     let text =
         std::fs::read_to_string(path).map_err(|e| Error::input(format!("reading {name}: {e}")))?;
     let f: CensusFile = serde_json::from_str(&text).map_err(|e| {
-        Error::input(format!(
-            "{name} is not the --json of `bmn census` (as this version writes it): {e}"
+        Error::input(message!(
+            "{} is not the --json of `bmn census` (as this version writes it): {}",
+            name,
+            e
         ))
     })?;
-    let refuse = |why: &str| Error::input(format!("{name} ({}): {why}", f.deck));
+    let refuse = |why: Message| Error::input(message!("{} ({}): ", name, f.deck).then(why));
     if f.interrupted {
-        return Err(refuse(
+        return Err(refuse(Message::text(
             "the census was interrupted, so its counts are partial; run it to the end",
-        ));
+        )));
     }
     let Some(d) = f.deals_run.as_ref().filter(|_| f.exact) else {
-        return Err(refuse(
+        return Err(refuse(message!(
             "not every deal was played, so its counts are a floor, not the deck's; a family \
-             row needs `bmn census --methods deals` (or --enumeration)",
-        ));
+             row needs `bmn census --methods deals` (or --enumeration)"
+        )));
     };
     let (family, n) = split_deck(&f.deck);
     let row = FamilyRow {

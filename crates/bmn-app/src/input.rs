@@ -10,6 +10,7 @@ use bmn_kernel::Kernel;
 use bmn_search::{DealSource, Engine, SearchError};
 
 use crate::error::{Error, Result};
+use crate::message::message;
 
 /// The deck a table deals when none is named.
 pub const DEFAULT_DECK: &str = "standard";
@@ -77,9 +78,12 @@ impl TableInput {
                     players,
                 } => Error::bad_with(
                     "balanced",
-                    format!(
-                        ": deck {deck}: its {kind} cards cannot be shared equally \
-                     among {players} players (--balanced)"
+                    message!(
+                        ": deck {}: its {} cards cannot be shared equally among {} players \
+                         (--balanced)",
+                        deck,
+                        kind,
+                        players
                     ),
                 ),
             })
@@ -155,7 +159,7 @@ impl EngineInput {
             _ if self.device.is_some() => {
                 return Err(Error::bad_with(
                     "device",
-                    ": it picks the GPU of --kernel gpu or --kernel all",
+                    message!(": it picks the GPU of --kernel gpu or --kernel all"),
                 ));
             }
             _ => None,

@@ -27,6 +27,7 @@ pub mod family;
 pub mod input;
 pub mod json;
 pub mod merge;
+mod message;
 pub mod numbers;
 pub mod odds;
 pub mod pieces;
@@ -38,7 +39,8 @@ pub mod stats;
 pub mod words;
 
 pub use bmn_run::LedgerChoice;
-pub use error::{Error, Result, one_line};
+pub use error::{Error, Result};
+pub use message::{Message, Spelling, one_line};
 
 /// `n` and its noun, singular for one: `plural(1, "trick")` is "1 trick", `plural(2, "trick")`
 /// "2 tricks" (for the nouns of the reports, whose plurals add an s).

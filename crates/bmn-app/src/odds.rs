@@ -16,8 +16,10 @@ use bmn_search::stats::{TAIL_FROM_QUANTILE, quantile};
 use bmn_search::{DealSource, SearchConfig, Stats, TailModel};
 use serde::Serialize;
 
+use crate::Message;
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, EnginePlan};
+use crate::message::message;
 use crate::records;
 
 /// Round numbers of games at which the chance of a new record is always reported.
@@ -184,7 +186,7 @@ pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsJson> {
                 Some(model) => model,
                 None => TailModel::fit(&fit.stats.cards, fit.stats.games, TAIL_FROM_QUANTILE)
                     .ok_or_else(|| match job.interrupted() {
-                        true => Error::Failed(format!(
+                        true => Error::failed(format!(
                             "interrupted: the fit run stopped after {} games, too few to fit",
                             fit.stats.games
                         )),
@@ -212,18 +214,23 @@ fn given_model(req: &OddsRequest) -> Result<Option<TailModel>> {
         (None, None, None) => return Ok(None),
         (Some(mu), Some(x0), Some(p0)) => (mu, x0, p0),
         given => {
-            let missing: Vec<&str> = [
-                ("--mu", given.0.is_none()),
-                ("--x0", given.1.is_none()),
-                ("--p0", given.2.is_none()),
+            let missing = [
+                ("mu", given.0.is_none()),
+                ("x0", given.1.is_none()),
+                ("p0", given.2.is_none()),
             ]
             .into_iter()
-            .filter_map(|(flag, missing)| missing.then_some(flag))
-            .collect();
-            return Err(Error::input(format!(
-                "bad --mu/--x0/--p0: a model given needs all three (missing {})",
-                missing.join(" and ")
-            )));
+            .filter(|&(_, missing)| missing)
+            .enumerate()
+            .fold(Message::default(), |m, (i, (name, _))| {
+                let and = if i > 0 { " and " } else { "" };
+                m.then(Message::text(and)).then(Message::parameter(name))
+            });
+            return Err(Error::input(
+                message!("bad --mu/--x0/--p0: a model given needs all three (missing ")
+                    .then(missing)
+                    .then(Message::text(")")),
+            ));
         }
     };
     let mu = positive(mu, "mu")?;

@@ -11,6 +11,7 @@ use crate::dot;
 use crate::error::{Error, Result};
 use crate::input::{self, RulesInput};
 use crate::json::{PositionJson, SpanJson};
+use crate::message::message;
 use crate::plural;
 
 /// Tricks after which `play` gives up on a game that neither ends nor repeats: some penalty
@@ -150,9 +151,10 @@ impl TryFrom<&PlayRequest> for PlayPlan {
         if let Some(players) = req.players
             && players != start.players()
         {
-            return Err(Error::input(format!(
-                "bad deal: it has {} hands, but --players {players}",
-                start.players()
+            return Err(Error::input(message!(
+                "bad deal: it has {} hands, but --players {}",
+                start.players(),
+                players
             )));
         }
         if let Some(path) = &req.plot {
@@ -188,9 +190,10 @@ pub fn run(plan: &PlayPlan) -> Result<PlayReport> {
             (Played::Bounded(game), tricks)
         }
         None => match play_out_within(&rules, start, give_up).ok_or_else(|| {
-            Error::Failed(format!(
-                "gave up: the game neither ended nor repeated a position within {give_up} tricks \
-                 (--give-up); `--tricks K` shows where it got to"
+            Error::failed(message!(
+                "gave up: the game neither ended nor repeated a position within {} tricks \
+                 (--give-up); `--tricks K` shows where it got to",
+                give_up
             ))
         })? {
             Outcome::Cycle(c) => {

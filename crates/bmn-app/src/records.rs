@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::input;
+use crate::message::message;
 
 const DATA: &str = include_str!("../data/records.json");
 
@@ -155,7 +156,7 @@ impl RecordsReport {
         if disagreements.is_empty() {
             return Ok(());
         }
-        Err(Error::Failed(format!(
+        Err(Error::failed(message!(
             "--verify: {} record(s) disagree: {}",
             disagreements.len(),
             disagreements.join("; ")

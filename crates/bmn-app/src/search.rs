@@ -20,6 +20,7 @@ use crate::input::{
     self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeInput,
 };
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
+use crate::message::message;
 use crate::plural;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
@@ -175,9 +176,9 @@ impl TryFrom<&SearchRequest> for SearchPlan {
             input::count_or_time(req.games, "games", req.time.as_ref(), default.games)?;
         let shard = req.shard.as_deref().map(Shard::parse_or_auto).transpose()?;
         if time.is_some() && (shard.is_some() || req.out.is_some()) {
-            return Err(Error::input(
-                "--shard and --out need a run of a known size: give --games, not --time",
-            ));
+            return Err(Error::input(message!(
+                "--shard and --out need a run of a known size: give --games, not --time"
+            )));
         }
         let threads = input::threads(req.threads)?;
         let engine = req
@@ -357,7 +358,7 @@ fn same_run(
         format!("shard {} against {}", old.shard, new.shard)
     };
     Err(format!(
-        "the --out file holds another run ({what}); remove it or choose another file"
+        "the result file holds another run ({what}); remove it or choose another file"
     ))
 }
 

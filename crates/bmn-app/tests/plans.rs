@@ -690,3 +690,37 @@ fn a_file_to_write_needs_its_folder() {
     });
     assert!(plan.is_ok(), "a bare file name is in the current folder");
 }
+
+/// The other parameters a message names are typed, not found in its text: each front end
+/// spells them (`--players`, `players`), and nothing the user typed is taken for one.
+#[test]
+fn a_message_names_every_parameter_in_each_front_ends_words() {
+    use bmn_app::Spelling::{Flags, Names};
+    let odds = OddsPlan::try_from(&OddsRequest {
+        mu: Some(2.0),
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert_eq!(
+        odds.spelled(Flags),
+        "bad --mu/--x0/--p0: a model given needs all three (missing --x0 and --p0)"
+    );
+    assert_eq!(
+        odds.spelled(Names),
+        "bad mu/x0/p0: a model given needs all three (missing x0 and p0)"
+    );
+    let play = PlayPlan::try_from(&PlayRequest {
+        deal: "--/J-".into(),
+        players: Some(3),
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(play.spelled(Flags).ends_with("but --players 3"), "{play}");
+    assert!(play.spelled(Names).ends_with("but players 3"), "{play}");
+    let methods = CensusPlan::try_from(&CensusRequest {
+        methods: Some("--on-empty".into()),
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(methods.spelled(Names).contains("'--on-empty'"), "{methods}");
+}

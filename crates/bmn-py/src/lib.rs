@@ -27,7 +27,7 @@ use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
     // Python's keywords are spelled `on_empty`, not `--on-empty`.
-    let message = e.spelled(bmn_app::error::Spelling::Names);
+    let message = e.spelled(bmn_app::Spelling::Names);
     match e {
         bmn_app::Error::Input(_) => PyValueError::new_err(message),
         bmn_app::Error::Failed(_) => PyRuntimeError::new_err(message),

@@ -143,7 +143,7 @@ macro_rules! whole_number {
                 Err(why) => Err(QueryError(format!(
                     "bad {}: {}",
                     self.name.escape_debug(),
-                    bmn_app::error::one_line(&why)
+                    bmn_app::one_line(&why)
                 ))),
             }
         }

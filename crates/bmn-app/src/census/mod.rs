@@ -33,6 +33,7 @@ use crate::error::{Error, Result};
 use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
 use crate::input::{self, RulesInput, TableInput, TimeInput};
+use crate::message::message;
 
 pub use report::{
     CensusCycleJson, CensusDealJson, CensusReport, ClassCount, ClassesJson, DealsRun, EstimateJson,
@@ -112,7 +113,7 @@ fn methods(
     if from_files && !chosen.contains(&Method::Deals) {
         return Err(Error::bad_with(
             "methods",
-            ": --enumeration is the deals method, which --methods leaves out",
+            message!(": --enumeration is the deals method, which --methods leaves out"),
         ));
     }
     Ok(chosen)
@@ -382,7 +383,7 @@ fn hands_stage(
         },
     )
     // The plan checked the configuration: a refusal here is bmn's fault.
-    .map_err(|e| Error::Failed(format!("the small-hand enumeration: {e}")))?;
+    .map_err(|e| Error::failed(format!("the small-hand enumeration: {e}")))?;
     let merged = format!("{} of {} hand units", result.units_done, result.units);
     job.progress(result.decided as u64, Some(&merged));
     job.finish();

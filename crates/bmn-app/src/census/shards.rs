@@ -15,10 +15,12 @@ use bmn_census::CensusCycle;
 use bmn_core::{CycleId, Deck, Player, Position, Rules};
 use bmn_search::{DealSource, Summary};
 
-use crate::error::{Error, Result, Spelling};
+use crate::Message;
+use crate::error::{Error, Result};
 use crate::exhaustive::ExhaustiveReport;
 use crate::json::LongGameJson;
 use crate::merge::{MergeReport, merge};
+use crate::message::message;
 
 /// The shards' files, read and merged.
 #[derive(Clone, Debug)]
@@ -40,8 +42,10 @@ impl Sharded {
     pub fn read(files: &[PathBuf]) -> Result<Sharded> {
         let t = Instant::now();
         let bad = |e: Error| match e {
-            Error::Input(m) => Error::bad("enumeration", m.spelled(Spelling::Flags)),
-            Error::Failed(m) => Error::Failed(format!("--enumeration: {m}")),
+            Error::Input(m) => {
+                Error::bad_with("enumeration", Message::text(": ").then(m.message()))
+            }
+            Error::Failed(m) => Error::Failed(message!("--enumeration: ").then(m)),
         };
         let report = match merge(files).map_err(bad)? {
             MergeReport::Exhaustive(r) => r,
@@ -59,9 +63,11 @@ impl Sharded {
         if !report.list_cycles {
             return Err(Error::bad_with(
                 "enumeration",
-                ": the files are of a `bmn exhaustive` run without \
-                 --list-cycles; the census checks every cycling deal against its basins, so \
-                 run the shards with --list-cycles",
+                message!(
+                    ": the files are of a `bmn exhaustive` run without --list-cycles; the census \
+                     checks every cycling deal against its basins, so run the shards with \
+                     --list-cycles"
+                ),
             ));
         }
         if !report.all_shards {
@@ -199,7 +205,7 @@ impl Enumerated {
             let found: BTreeSet<String> = c.deals.iter().map(|d| d.deal.clone()).collect();
             let want = listed.get(&c.id).unwrap_or(&none);
             if &found != want {
-                return Err(Error::Failed(format!(
+                return Err(Error::failed(format!(
                     "cycle {}: its basin holds {} balanced deals and the enumeration lists {} \
                      ({} in common); this is a bug in bmn, please report it",
                     c.id,
@@ -218,7 +224,7 @@ impl Enumerated {
 // failure, not the user's input.
 fn representative(deal: &str, leader: usize) -> Result<Position> {
     Position::parse(deal, Player(leader.saturating_sub(1)))
-        .map_err(|e| Error::Failed(format!("a cycle's representative '{deal}': {e}")))
+        .map_err(|e| Error::failed(format!("a cycle's representative '{deal}': {e}")))
 }
 
 #[cfg(test)]
