@@ -78,7 +78,7 @@ pub fn describe(
         .unwrap_or(0);
     let pieces = on_cycle
         .iter()
-        .filter_map(bmn_climb::factory::template_pieces)
+        .filter_map(bmn_pieces::template_pieces)
         .min();
     let anti_periodic = anti_periodic(&on_cycle, &c.start);
     let splits_at_rest_state = splits_at_rest_state(rules, &c.start, c.period.tricks);

@@ -32,7 +32,6 @@ pub fn every_deal(
     threads: usize,
     job: &mut Job,
 ) -> Result<EveryDeal, CensusError> {
-    let sizes = source.sizes().to_vec();
     let mut arrangement: Vec<u8> = source
         .deck()
         .cards()
@@ -54,11 +53,7 @@ pub fn every_deal(
         let played = bmn_job::in_parallel(&batch, threads, |part| {
             part.iter()
                 .map(|a| {
-                    let p = bmn_climb::Cards {
-                        codes: a.clone(),
-                        sizes: sizes.clone(),
-                    }
-                    .position();
+                    let p = source.position(a);
                     match play_out(rules, &p) {
                         Outcome::Cycle(c) => Some((c.id, p)),
                         Outcome::Finished { .. } => None,

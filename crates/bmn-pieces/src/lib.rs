@@ -34,5 +34,5 @@ pub use pool::{PoolConfig, build_pool, pair_completions};
 pub use search::{FoundPiece, PieceSearchConfig, PieceSearchResult, TemplateCycle, search};
 pub use template::{
     DEFAULT_FILTER, DEFAULT_GIVE_UP, check_filter, jack_position, play, template,
-    template_completion, template_completion_of,
+    template_completion, template_completion_of, template_pieces,
 };

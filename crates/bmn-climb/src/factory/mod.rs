@@ -27,7 +27,7 @@ use crate::rounds::{RoundLimits, Rounds, run_rounds};
 
 pub use listing::{Kinship, Listed};
 pub use seeds::{Completed, CompletionFound};
-pub use walk::{Catalogue, CycleEntry, Factory, template_pieces};
+pub use walk::{Catalogue, CycleEntry, Factory};
 
 /// How to run the factory: every tuning constant of the pipeline, each with its default in
 /// [`FactoryConfig::default`] (what `bmn pieces factory` runs when told nothing).

@@ -157,7 +157,10 @@ impl<'a> Factory<'a> {
     ) -> Option<CycleEntry> {
         let rules = &self.config.rules;
         let positions = cycle_positions(rules, on_cycle, period.tricks);
-        let pieces = positions.iter().filter_map(template_pieces).min();
+        let pieces = positions
+            .iter()
+            .filter_map(bmn_pieces::template_pieces)
+            .min();
         let basin = bmn_backward::basin(
             rules,
             on_cycle,
@@ -309,21 +312,4 @@ impl<'a> Factory<'a> {
                 .collect()
         })
     }
-}
-
-/// Player 1's stack split at its jacks, if `position` has Casella's template form: player 1
-/// leads with `Δ1 J Δ2 J ... Δk J -` against player 2's `J -` (seats renamed if need be).
-pub fn template_pieces(position: &Position) -> Option<Vec<String>> {
-    let p = position.rotated_to_leader();
-    if p.players() != 2 {
-        return None;
-    }
-    let text = p.deal_text();
-    let (one, two) = text.split_once('/')?;
-    if two != "J-" {
-        return None;
-    }
-    let body = one.strip_suffix("J-")?;
-    let pieces: Vec<String> = body.split('J').map(String::from).collect();
-    (pieces.len() >= 2 && pieces.iter().all(|s| !s.is_empty())).then_some(pieces)
 }
