@@ -604,8 +604,7 @@ pub fn hands(
     let mut merged = UnitResult::default();
     let stop = job.stop_flag();
     bmn_job::run_units(
-        0,
-        Some(total),
+        0..total,
         threads,
         job,
         &mut merged,

@@ -17,17 +17,15 @@ use crate::pace::{Claims, Rates, Worker};
 /// How often `progress` is called when no unit finishes.
 const TICK: Duration = Duration::from_millis(200);
 
-/// Runs units `first..end` (`end: None`: until stopped) as `play(unit)` on `threads` threads and
+/// Runs `units` (`first..u64::MAX`: until stopped) as `play(unit)` on `threads` threads and
 /// merges each result into `merged` in unit order with `merge`. A unit that `play` abandons
 /// part-way (`None`: it saw the stop inside a long unit) is not merged, nor any after it, and
 /// ends the run. `progress(job, &merged, next)` is called as units merge and at least every
 /// 200 ms, `next` being the first unit not yet merged, to report through `job`; returning
-/// `false` stops the run, as does the job's stop. Returns the first unit not merged: `end` if
-/// the run completed.
-#[allow(clippy::too_many_arguments)]
+/// `false` stops the run, as does the job's stop. Returns the first unit not merged:
+/// `units.end` if the run completed.
 pub fn run_units<S: Send>(
-    first: u64,
-    end: Option<u64>,
+    units: Range<u64>,
     threads: usize,
     job: &mut Job,
     merged: &mut S,
@@ -36,8 +34,8 @@ pub fn run_units<S: Send>(
     progress: impl FnMut(&mut Job, &S, u64) -> bool,
 ) -> u64 {
     let blocks = Blocks {
-        first,
-        end,
+        first: units.start,
+        end: (units.end != u64::MAX).then_some(units.end),
         claims: Claims::Each(1),
     };
     run_unit_blocks(
@@ -154,8 +152,7 @@ mod tests {
         for threads in 1..=4 {
             let mut seen = Vec::new();
             let next = run_units(
-                3,
-                Some(40),
+                3..40,
                 threads,
                 &mut Job::quiet(&AtomicBool::new(false)),
                 &mut seen,
@@ -231,8 +228,7 @@ mod tests {
     fn a_stopped_run_keeps_a_prefix_and_says_where_to_resume() {
         let mut seen = Vec::new();
         let next = run_units(
-            0,
-            None,
+            0..u64::MAX,
             2,
             &mut Job::quiet(&AtomicBool::new(false)),
             &mut seen,
@@ -249,8 +245,7 @@ mod tests {
         for threads in 1..=3 {
             let mut seen = Vec::new();
             let next = run_units(
-                0,
-                Some(1000),
+                0..1000,
                 threads,
                 &mut Job::quiet(&AtomicBool::new(false)),
                 &mut seen,

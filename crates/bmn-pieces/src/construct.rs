@@ -216,8 +216,7 @@ pub fn construct(
     let mut played: Vec<Played> = Vec::new();
     job.start(Some(config.decks), 0, "decks");
     bmn_job::run_units(
-        0,
-        Some(config.decks),
+        0..config.decks,
         threads,
         job,
         &mut played,
@@ -287,8 +286,7 @@ pub fn construct(
     let stop = job.stop_flag();
     job.start(Some(total), 0, "basins");
     bmn_job::run_units(
-        0,
-        Some(total),
+        0..total,
         threads,
         job,
         &mut basins,

@@ -284,8 +284,7 @@ pub fn search(
     job.start(Some(total), 0, "units");
     let mut merged = Unit::default();
     bmn_job::run_units(
-        0,
-        Some(total),
+        0..total,
         threads,
         job,
         &mut merged,
