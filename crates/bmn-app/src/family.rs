@@ -109,7 +109,7 @@ struct DealsFile {
 pub fn family(req: &FamilyRequest) -> Result<FamilyReport> {
     if req.files.is_empty() {
         return Err(Error::input(
-            "no census reports given: name the `bmn census --json` files of a family's decks",
+            "no census reports given: name the files of a family's census reports (one per deck)",
         ));
     }
     if let Some(p) = &req.plot {
