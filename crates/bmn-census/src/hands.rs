@@ -656,6 +656,16 @@ mod tests {
     use super::*;
     use bmn_core::Game;
 
+    /// The whole enumeration on `threads` threads, never stopped, reporting to no one.
+    fn quietly(config: &HandsConfig, threads: usize) -> Result<HandsResult, CensusError> {
+        hands(
+            config,
+            threads,
+            &mut Job::quiet(&AtomicBool::new(false)),
+            |_, _| true,
+        )
+    }
+
     fn config(deck: &str, m: usize) -> HandsConfig {
         HandsConfig {
             deck: Deck::parse(deck).unwrap(),
@@ -744,13 +754,7 @@ mod tests {
     #[test]
     fn equals_playing_every_position() {
         let config = config("2J,2Q,2K,2A,6-", 2);
-        let found = hands(
-            &config,
-            2,
-            &mut Job::quiet(&AtomicBool::new(false)),
-            |_, _| true,
-        )
-        .unwrap();
+        let found = quietly(&config, 2).unwrap();
         let mut want: BTreeMap<CycleId, u64> = BTreeMap::new();
         let mut positions = 0u64;
         for hand in config.hands() {
@@ -788,15 +792,7 @@ mod tests {
     #[test]
     fn any_thread_count_gives_the_same_result() {
         let config = config("2J,2Q,2K,2A,7-", 2);
-        let run = |t| {
-            hands(
-                &config,
-                t,
-                &mut Job::quiet(&AtomicBool::new(false)),
-                |_, _| true,
-            )
-            .unwrap()
-        };
+        let run = |t| quietly(&config, t).unwrap();
         let (one, three) = (run(1), run(3));
         assert_eq!(one.cycles, three.cycles);
         assert_eq!((one.nodes, one.leaves), (three.nodes, three.leaves));
@@ -831,33 +827,9 @@ mod tests {
 
     #[test]
     fn refuses_what_it_cannot_enumerate() {
-        assert!(
-            hands(
-                &config("2J,2-", 4),
-                1,
-                &mut Job::quiet(&AtomicBool::new(false)),
-                |_, _| true
-            )
-            .is_err()
-        );
-        assert!(
-            hands(
-                &config("2J,2-", 0),
-                1,
-                &mut Job::quiet(&AtomicBool::new(false)),
-                |_, _| true
-            )
-            .is_err()
-        );
-        assert!(
-            hands(
-                &config("2xstandard", 2),
-                1,
-                &mut Job::quiet(&AtomicBool::new(false)),
-                |_, _| true
-            )
-            .is_err()
-        );
+        assert!(quietly(&config("2J,2-", 4), 1).is_err());
+        assert!(quietly(&config("2J,2-", 0), 1).is_err());
+        assert!(quietly(&config("2xstandard", 2), 1).is_err());
     }
 }
 
@@ -866,10 +838,6 @@ mod progress_tests {
     use super::*;
     use std::sync::Mutex;
 
-    /// A long unit reports the positions it decides while it runs: stopped as soon as its
-    /// first report arrives, it has not finished, and its reports sum to its count. Unit 6
-    /// of Camicia's hands of at most two cards is its first long one (units 0 to 5 take a few
-    /// cards each; it takes minutes): the one a display counting units stuck on.
     #[test]
     fn a_stop_while_the_units_are_planned_ends_the_run_with_none() {
         // Cutting Camicia's subspace of hands of 8 cards takes seconds: the progress callback
@@ -896,6 +864,10 @@ mod progress_tests {
         assert!(r.positions > 1e15);
     }
 
+    /// A long unit reports the positions it decides while it runs: stopped as soon as its
+    /// first report arrives, it has not finished, and its reports sum to its count. Unit 6
+    /// of Camicia's hands of at most two cards is its first long one (units 0 to 5 take a few
+    /// cards each; it takes minutes): the one a display counting units stuck on.
     #[test]
     fn a_long_unit_reports_before_it_ends() {
         let config = HandsConfig {
