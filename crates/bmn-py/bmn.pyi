@@ -17,7 +17,7 @@ keys are listed in ``docs/json.md``; a key marked deprecated there is kept for a
 its clearer name.
 """
 
-from typing import Any, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 # A count: an int, a whole float (1e6) or text in the command line's syntax ("1_000_000").
 Count = Union[int, float, str]
@@ -189,3 +189,34 @@ def deal(
 ) -> dict[str, Any]:
     """Deal ``index`` of ``seed``'s stream (``bmn deal --json``): the deal ``search`` and
     ``stats`` play as game ``index`` with the same seed and table."""
+
+def deals(
+    seed: Count,
+    count: Count,
+    index: Optional[Count] = None,
+    players: Optional[Count] = None,
+    deck: Optional[str] = None,
+    balanced: bool = False,
+) -> list[str]:
+    """``count`` deals of ``seed``'s stream from ``index`` (``bmn deal --count``): the games
+    ``search`` and ``stats`` play as games ``index .. index + count - 1``."""
+
+def play_many(
+    deals: Iterable[str],
+    leader: Optional[Count] = None,
+    players: Optional[Count] = None,
+    deck: Optional[str] = None,
+    penalties: Optional[str] = None,
+    on_empty: Optional[str] = None,
+    give_up: Optional[Count] = None,
+    threads: Optional[Count] = None,
+) -> dict[str, Any]:
+    """Plays every deal of ``deals`` on the fast kernels (``bmn play --deals``), without the GIL
+    and on every core unless ``threads`` says otherwise; Ctrl-C raises ``KeyboardInterrupt``.
+
+    Returns NumPy arrays, one entry a deal in order: ``winner`` (1-based, 0 where none),
+    ``cards`` and ``tricks`` (of the whole game; of the preperiod for an endless one),
+    ``endless``, ``period`` and ``period_cards`` (0 where none), ``unresolved`` (given up on
+    after ``give_up`` tricks; ``tricks`` is then the give-up). The deals are of one deck:
+    ``deck`` checks each, else each must hold the first one's cards. A bad deal raises
+    ``ValueError`` naming it by its place from 1 (``bad deals: line 2: ...``)."""

@@ -184,6 +184,9 @@ impl TryFrom<&BasinRequest> for BasinPlan {
         let rules = req.rules.rules()?;
         let start = input::position(&req.position, req.leader)?;
         let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
+        if let Some(path) = &req.dot {
+            input::writable(path, "dot")?;
+        }
         Ok(BasinPlan {
             start,
             rules,

@@ -82,6 +82,64 @@ pub fn deal(req: &DealRequest) -> Result<DealReport> {
     })
 }
 
+/// Deals `count` deals of the seed's stream from the request's index, in order, handing each
+/// to `each` until it says stop (false). Returns how many were handed over. The seed is drawn
+/// from the clock where none was given, as for one deal.
+pub fn deals(
+    req: &DealRequest,
+    count: u64,
+    mut each: impl FnMut(&DealReport) -> bool,
+) -> Result<u64> {
+    let DealPlan {
+        source,
+        seed,
+        index,
+    } = DealPlan::try_from(req)?;
+    let count = crate::input::at_least_one(count, "count")?;
+    if index.checked_add(count - 1).is_none() {
+        return Err(Error::bad_with(
+            "count",
+            format!(
+                " {count}: from --index {index} it passes the stream's last deal, {}",
+                u64::MAX
+            ),
+        ));
+    }
+    // Dealt a batch at a time (the stream's SIMD dealer), each deal the one `deal` gives.
+    const BATCH: u64 = 1024;
+    let len = source.len();
+    let mut codes = vec![0u8; BATCH as usize * len];
+    let mut report = DealReport {
+        deal: String::new(),
+        leader: 1,
+        players: source.players(),
+        deck: source.deck().to_string(),
+        balanced_by_kind: source.balanced(),
+        seed,
+        index,
+        hand_sizes: source.sizes().to_vec(),
+    };
+    let mut done = 0;
+    while done < count {
+        let n = (count - done).min(BATCH);
+        let batch = &mut codes[..n as usize * len];
+        source.deal_batch(seed, index + done, batch);
+        for (i, deal) in batch.chunks_exact(len).enumerate() {
+            report.index = index + done + i as u64;
+            report.deal = if source.players() == 2 {
+                bmn_search::two_hand_text(deal, source.split())
+            } else {
+                source.position(deal).deal_text()
+            };
+            if !each(&report) {
+                return Ok(done + i as u64 + 1);
+            }
+        }
+        done += n;
+    }
+    Ok(done)
+}
+
 impl DealReport {
     /// How to deal it again: `player 1 leads; 4 players, ...; deal it again with --seed S`.
     pub fn replay_note(&self) -> String {

@@ -431,11 +431,14 @@ impl crate::Report for FactoryReport {
         let _ = writeln!(
             t,
             "cycles:  {} distinct; {} with balanced deals ({} balanced deals, player 1 leading); \
-             closest to balance: {} card(s) away",
+             closest to balance: {}",
             self.distinct_cycle_count,
             self.balanced_cycles,
             self.balanced_deals,
-            self.closest.last().copied().unwrap_or(usize::MAX)
+            self.closest.last().map_or_else(
+                || "none yet (no cycle catalogued)".to_string(),
+                |n| format!("{n} card(s) away")
+            )
         );
         for c in &self.catalogue {
             let _ = writeln!(

@@ -10,7 +10,7 @@ use bmn_kernel::Kernel;
 use bmn_search::{DealSource, Engine, SearchError};
 
 use crate::error::{Error, Result};
-use crate::message::message;
+use crate::message::{Message, message};
 
 /// The deck a table deals when none is named.
 pub const DEFAULT_DECK: &str = "standard";
@@ -238,34 +238,68 @@ pub fn position(text: &str, leader: Option<u64>) -> Result<Position> {
     Position::parse(text, seat(leader)?).map_err(|e| Error::input(format!("bad position: {e}")))
 }
 
-/// A plot file the back ends can write: .svg or .png, checked before any game is played.
+/// A plot file the back ends can write: .svg or .png, in a folder that exists, checked
+/// before any game is played.
 pub fn plot_path(path: &Path) -> Result<()> {
-    bmn_plot::Format::of(path).map(drop).map_err(|_| {
+    bmn_plot::Format::of(path).map_err(|_| {
         Error::bad_with(
             "plot",
             format!(" '{}': name the file .svg or .png", path.display()),
         )
-    })
+    })?;
+    writable(path, "plot")
 }
 
-/// A file a run will write (`--out`, `--checkpoint`): its folder must exist, checked before
-/// anything is played (bmn makes no folder it was not asked for).
+/// A file a command will write (`--out`, `--checkpoint`, `--plot`, `--dot`), checked before
+/// any work, so that a long run does not end unable to say what it found: its folder exists
+/// (bmn makes no folder it was not asked for), it is not a folder, and it can be written (an
+/// existing file is opened for writing and left as it was; a new one is made and removed).
+pub fn writable(path: &Path, flag: &'static str) -> Result<()> {
+    let bad = |why: String| Error::bad_with(flag, format!(" '{}': {why}", path.display()));
+    if path.is_dir() {
+        return Err(bad("is a folder; name a file (in it, say)".into()));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(bad(format!("the folder {} does not exist", dir.display())));
+    }
+    // A file the machine will not let bmn write (permissions, a read-only or full disk) is
+    // the machine's failure, exit 1, said before any work all the same.
+    let cannot = |e: std::io::Error| {
+        Error::failed(
+            Message::text("cannot write ")
+                .then(Message::parameter(flag))
+                .then(Message::text(format!(
+                    " '{}': {}",
+                    path.display(),
+                    bmn_run::chain(&e)
+                ))),
+        )
+    };
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(cannot)?;
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(cannot)?;
+        // Made only to see that it could be: the command writes it when it has something.
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// A file a run will write (`--out`, `--checkpoint`), checked by [`writable`].
 pub fn file_to_write(path: Option<&Path>, flag: &'static str) -> Result<Option<PathBuf>> {
     let Some(path) = path else {
         return Ok(None);
     };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        && !dir.is_dir()
-    {
-        return Err(Error::bad_with(
-            flag,
-            format!(
-                " '{}': the folder {} does not exist",
-                path.display(),
-                dir.display()
-            ),
-        ));
-    }
+    writable(path, flag)?;
     Ok(Some(path.to_path_buf()))
 }
 

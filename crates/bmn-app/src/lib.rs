@@ -24,6 +24,7 @@ pub mod error;
 pub mod exhaustive;
 pub mod factory;
 pub mod family;
+pub mod given;
 pub mod input;
 pub mod json;
 pub mod merge;

@@ -12,6 +12,9 @@ pub enum Spelling {
     Flags,
     /// The web API's query parameters and Python's keywords: `on_empty`.
     Names,
+    /// Names, but for the parameters a front end calls otherwise: `(name, its own)` pairs
+    /// (Python's `seconds` for a search's `time`).
+    Renamed(&'static [(&'static str, &'static str)]),
 }
 
 /// A message: text, and parameters named by the web API's and Python's name (`on_empty`).
@@ -95,6 +98,12 @@ impl Message {
                     text.push_str(&p.replace('_', "-"));
                 }
                 (Part::Parameter(p), Spelling::Names) => text.push_str(p),
+                (Part::Parameter(p), Spelling::Renamed(pairs)) => text.push_str(
+                    pairs
+                        .iter()
+                        .find(|(name, _)| name == p)
+                        .map_or(p.as_str(), |(_, own)| own),
+                ),
             }
         }
         one_line(&text).into_owned()
@@ -184,6 +193,18 @@ mod tests {
             "bad deal '--k/--on-empty': with on_empty pass, see x0"
         );
         assert_eq!(m.parameters().collect::<Vec<_>>(), ["on_empty", "x0"]);
+    }
+
+    #[test]
+    fn a_front_end_renames_the_parameters_it_calls_otherwise() {
+        let m = message!("bad --time '{}': see --hands-time and --games", "-3");
+        assert_eq!(
+            m.spelled(Spelling::Renamed(&[
+                ("time", "seconds"),
+                ("hands_time", "hands_seconds")
+            ])),
+            "bad seconds '-3': see hands_seconds and games"
+        );
     }
 
     #[test]

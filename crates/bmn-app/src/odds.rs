@@ -300,6 +300,9 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJ
     let history = records::search_history();
     let mut games_list: Vec<f64> = history.iter().map(|h| h.games).collect();
     games_list.extend(plan.games);
+    // One table by the number of games, the asked-for rows among the published ones.
+    games_list.sort_by(f64::total_cmp);
+    games_list.dedup();
     let records: Vec<RecordJson> = games_list
         .iter()
         .map(|&games| {
@@ -389,7 +392,21 @@ impl crate::Report for OddsJson {
             "           record of N games ~ x0 + mu (gamma + ln(N p0)), sd {:.0} cards (Casella et al. 2024)",
             self.record_spread
         );
-        let _ = writeln!(t, "records:   {:>9}  {:>9}  published", "games", "expected");
+        // The counts' column as wide as its widest ("3.30 quadrillion").
+        let width = self
+            .expected_records
+            .iter()
+            .map(|r| r.games)
+            .chain(self.probabilities.iter().map(|p| p.games))
+            .map(|games| crate::words::count(games).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(9);
+        let _ = writeln!(
+            t,
+            "records:   {:>width$}  {:>9}  published",
+            "games", "expected"
+        );
         for r in &self.expected_records {
             let published = match (r.published_record, &r.source, r.model_probability_below) {
                 (Some(c), Some(who), Some(below)) => format!(
@@ -400,7 +417,7 @@ impl crate::Report for OddsJson {
             };
             let _ = writeln!(
                 t,
-                "           {:>9}  {:>9.0}  {published}",
+                "           {:>width$}  {:>9.0}  {published}",
                 crate::words::count(r.games),
                 r.expected_record
             );
@@ -419,7 +436,7 @@ impl crate::Report for OddsJson {
         for p in &self.probabilities {
             let _ = writeln!(
                 t,
-                "           {:>9} games: chance {:.3e}",
+                "           {:>width$} games: chance {:.3e}",
                 crate::words::count(p.games),
                 p.probability
             );

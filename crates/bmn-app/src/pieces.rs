@@ -67,8 +67,9 @@ pub struct ConstructRequest {
 
 /// A library error about the input (bad piece, bad faces, a filter that is no piece) is
 /// the user's.
+/// A pieces error naming `flag`, or the setting the error itself names (`--max-len 0`).
 fn user_error(flag: &'static str) -> impl FnOnce(PiecesError) -> Error {
-    move |e| Error::bad(flag, e)
+    move |e| Error::bad(e.field().unwrap_or(flag), e)
 }
 
 fn filter(text: Option<&str>) -> Result<Piece> {

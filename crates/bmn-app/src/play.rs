@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use bmn_core::{Game, Outcome, Position, Rules, Span, play_out_within};
+use bmn_core::{Game, Outcome, Position, Rules, Span};
 use serde::Serialize;
 
 use crate::dot;
@@ -160,6 +160,9 @@ impl TryFrom<&PlayRequest> for PlayPlan {
         if let Some(path) = &req.plot {
             input::plot_path(path)?;
         }
+        if let Some(path) = &req.dot {
+            input::writable(path, "dot")?;
+        }
         let give_up = input::at_least_one(req.give_up.unwrap_or(PLAY_GIVE_UP), "give_up")?;
         Ok(PlayPlan {
             start,
@@ -180,34 +183,60 @@ pub fn play(req: &PlayRequest) -> Result<PlayReport> {
 
 /// Plays the plan's deal; writes its plot and graph if asked.
 pub fn run(plan: &PlayPlan) -> Result<PlayReport> {
+    match run_watched(plan, &mut |_, _| true)? {
+        PlayRun::Done(report) => Ok(report),
+        PlayRun::Stopped { .. } => unreachable!("a watch that never stops"),
+    }
+}
+
+/// How a watched play ended.
+#[derive(Debug, Clone)]
+pub enum PlayRun {
+    Done(PlayReport),
+    /// The watch stopped it: where the game had got to (a `stopped` report), and its period
+    /// where its cycle had been found (and was being measured).
+    Stopped {
+        report: PlayReport,
+        period: Option<u64>,
+    },
+}
+
+/// [`run`], showing `go` every [`bmn_core::WATCH_EVERY`] tricks the tricks played so far and
+/// the game furthest ahead; `go` returning false stops it (a game of millions of tricks runs
+/// for minutes: a long job).
+pub fn run_watched(plan: &PlayPlan, go: &mut dyn FnMut(u64, &Game) -> bool) -> Result<PlayRun> {
     let (rules, start, give_up) = (plan.rules, &plan.start, plan.give_up);
+    let stopped = |game: &Game, period| PlayRun::Stopped {
+        report: report(Played::Bounded(game.clone()), None),
+        period,
+    };
     // The result decides how long the trace is, so play first, then replay for the trace.
     let (result, trace_len) = match plan.tricks {
         Some(limit) => {
             let mut game = Game::new(rules, start.clone());
-            game.run(limit);
+            while game.tricks() < limit && game.winner().is_none() {
+                game.run(bmn_core::WATCH_EVERY.min(limit - game.tricks()));
+                if !go(game.tricks(), &game) {
+                    return Ok(stopped(&game, None));
+                }
+            }
             let tricks = game.tricks();
             (Played::Bounded(game), tricks)
         }
-        None => match play_out_within(&rules, start, give_up).ok_or_else(|| {
-            Error::failed(message!(
-                "gave up: the game neither ended nor repeated a position within {} tricks \
-                 (--give-up); `--tricks K` shows where it got to",
-                give_up
-            ))
-        })? {
-            Outcome::Cycle(c) => {
-                let len = c.preperiod.tricks + c.period.tricks;
-                (Played::Out(Outcome::Cycle(c)), len)
-            }
-            finished => {
-                let tricks = match finished {
-                    Outcome::Finished { tricks, .. } => tricks,
-                    Outcome::Cycle(_) => unreachable!(),
-                };
-                (Played::Out(finished), tricks)
-            }
-        },
+        None => {
+            let outcome = match bmn_core::play_out_watched(&rules, start, give_up, go) {
+                Err(s) => return Ok(stopped(&s.game, s.period)),
+                Ok(outcome) => outcome,
+            };
+            let outcome = outcome.ok_or_else(|| {
+                Error::failed(message!(
+                    "gave up: the game neither ended nor repeated a position within {} tricks \
+                     (--give-up); `--tricks K` shows where it got to",
+                    give_up
+                ))
+            })?;
+            played_out(outcome)
+        }
     };
     let trace = plan
         .trace
@@ -223,7 +252,7 @@ pub fn run(plan: &PlayPlan) -> Result<PlayReport> {
             &bmn_core::stack_sizes(&rules, start, trace_len),
         )?;
     }
-    Ok(report(result, trace))
+    Ok(PlayRun::Done(report(result, trace)))
 }
 
 /// A game for a replay: the report (the same keys as `play`), the start, and every card laid.
@@ -375,6 +404,20 @@ fn trace_json(t: &[(Position, Span)]) -> Vec<TraceJson> {
             cards: s.cards,
         })
         .collect()
+}
+
+/// A game played out, and the tricks its trace covers (to the end, or to the cycle's repeat).
+fn played_out(outcome: Outcome) -> (Played, u64) {
+    let tricks = match &outcome {
+        Outcome::Finished { tricks, .. } => *tricks,
+        Outcome::Cycle(c) => c.preperiod.tricks + c.period.tricks,
+    };
+    (Played::Out(outcome), tricks)
+}
+
+/// A game played out (to its end or its cycle) as `play --json` reports it, without a trace.
+pub fn outcome_report(outcome: Outcome) -> PlayReport {
+    report(Played::Out(outcome), None)
 }
 
 fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {

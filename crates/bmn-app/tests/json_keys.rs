@@ -414,3 +414,26 @@ fn every_other_report_is_documented() {
     );
     documented("devices", &value(&bmn_app::devices::devices()));
 }
+
+/// `play --deals`: a finished game, a cycle and a game given up on, each line's keys documented.
+#[test]
+fn given_deals_document_their_keys() {
+    use bmn_app::given::{Given, GivenGame, GivenRequest, deal_lines};
+    let text = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---\n\
+                ---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA\n";
+    for give_up in [None, Some(100)] {
+        let mut given = Given::try_from(&GivenRequest {
+            give_up,
+            threads: Some(1),
+            ..GivenRequest::default()
+        })
+        .unwrap();
+        let lines: Vec<_> = deal_lines(text, 1).collect();
+        let (parts, error) = given.play(&lines, |v: &mut Vec<GivenGame>, g| v.push(g));
+        assert!(error.is_none());
+        for game in parts.into_iter().flatten() {
+            let v = serde_json::to_value(&game).unwrap();
+            documented("play --deals", &v);
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::sync::LazyLock;
 
 use clap::CommandFactory;
-use clap::error::ErrorKind as ClapKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind as ClapKind};
 
 use crate::args::{CompletionsArgs, numbers_everywhere};
 use crate::cli::Cli;
@@ -64,6 +64,52 @@ pub fn positional_tip(err: &clap::Error, args: &[String]) -> Option<String> {
             path.join(" ")
         ))
     })
+}
+
+/// Clap's refusal of an argument that is not UTF-8, which says only that one of them is not,
+/// made to name it: its place among `args` (those after the program's name) and its text,
+/// read lossily. Any other refusal as it is.
+pub fn with_culprit(err: clap::Error, args: &[std::ffi::OsString]) -> clap::Error {
+    // An argument that is not UTF-8 and starts `--` (a deal such as `--K-/--J-\xff`) is taken
+    // for an unknown flag, whose name clap reads lossily.
+    let unknown_lossy = err.kind() == ClapKind::UnknownArgument
+        && matches!(
+            err.get(ContextKind::InvalidArg),
+            Some(ContextValue::String(arg)) if arg.contains('\u{fffd}')
+        );
+    if err.kind() != ClapKind::InvalidUtf8 && !unknown_lossy {
+        return err;
+    }
+    let Some(at) = args.iter().position(|a| a.to_str().is_none()) else {
+        return err;
+    };
+    // The command the argument was given to: the subcommands named before it.
+    let mut command = command();
+    let mut path = vec!["bmn".to_string()];
+    let mut first = 0;
+    for arg in &args[..at] {
+        let Some(sub) = arg.to_str().and_then(|a| command.find_subcommand(a)) else {
+            break;
+        };
+        path.push(sub.get_name().to_string());
+        command = sub.clone();
+        first += 1;
+    }
+    let culprit = args[at].to_string_lossy();
+    let mut named = clap::Error::raw(
+        ClapKind::InvalidUtf8,
+        format!(
+            "argument {} of `{}` ('{}') is not UTF-8 text",
+            at + 1 - first,
+            path.join(" "),
+            culprit.escape_debug()
+        ),
+    );
+    named.insert(
+        ContextKind::InvalidValue,
+        ContextValue::String(culprit.into_owned()),
+    );
+    named
 }
 
 /// `bmn --help`'s commands by what a user wants, in this order; every command is in one group

@@ -131,7 +131,7 @@ pub fn refuse(err: &clap::Error, tip: Option<String>) -> ExitCode {
 /// What clap refused, on one line. A value bmn's own parsers refused is `bad FLAG: why`, in
 /// bmn-app's words for its own refusals (the why quotes the value); anything else is clap's
 /// first paragraph, its lines joined.
-fn what(err: &clap::Error) -> String {
+pub fn what(err: &clap::Error) -> String {
     let arg = match err.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) => Some(arg.as_str()),
         _ => None,

@@ -98,6 +98,11 @@ pub fn start_deals(values: &[String]) -> Result<Vec<String>> {
                 ))
                 .into());
             }
+        } else if path.is_dir() {
+            return Err(BadInput(format!(
+                "bad --start {v}: is a folder; name a file of deals in it"
+            ))
+            .into());
         } else if v.starts_with('/')
             || v.starts_with("./")
             || v.ends_with(".json")

@@ -36,7 +36,9 @@ impl Default for Bar {
 }
 
 /// Progress as plain lines: `bmn: 12,345,678 of 100,000,000 games (12.3%), 3.21 M games/s,
-/// 41 s, best 2228 cards`, at most one every [`LOG_EVERY`].
+/// ETA 4 min 32 s, 41 s, best 2228 cards`, at most one every [`LOG_EVERY`]: what the bar
+/// says. The rate is that of the last line's interval (the bar's is as recent), so a stage
+/// that slows down says so, and the ETA follows it.
 struct Log {
     /// When the command started: the time each line gives.
     began: Instant,
@@ -49,8 +51,8 @@ struct Log {
 struct Stage {
     what: String,
     total: Option<u64>,
-    first: u64,
-    began: Instant,
+    /// The count and the moment the rate is measured from: the stage's start, then each line.
+    since: (u64, Instant),
     message: Option<String>,
 }
 
@@ -62,8 +64,7 @@ impl Log {
                 self.stage = Some(Stage {
                     what: what.to_string(),
                     total,
-                    first: done,
-                    began: Instant::now(),
+                    since: (done, Instant::now()),
                     message: None,
                 });
             }
@@ -78,6 +79,9 @@ impl Log {
         if now.duration_since(self.last) >= LOG_EVERY {
             self.last = now;
             eprintln!("{}", self.line(now, done, message));
+            if let Some(stage) = &mut self.stage {
+                stage.since = (done, now);
+            }
         }
     }
 
@@ -97,10 +101,17 @@ impl Log {
                 );
             }
             parts.push(count);
-            let seconds = now.duration_since(s.began).as_secs_f64();
+            let seconds = now.duration_since(s.since.1).as_secs_f64();
             if seconds >= 1.0 {
-                let rate = done.saturating_sub(s.first) as f64 / seconds;
+                let rate = done.saturating_sub(s.since.0) as f64 / seconds;
                 parts.push(rate_text(rate, &s.what));
+                if let Some(total) = s.total.filter(|&t| t > done && rate > 0.0) {
+                    let left = (total - done) as f64 / rate;
+                    parts.push(format!(
+                        "ETA {}",
+                        elapsed(Duration::from_secs_f64(left.min(1e9)))
+                    ));
+                }
             }
             message = message.or_else(|| s.message.clone());
         } else {
@@ -129,13 +140,14 @@ fn grouped(n: u64) -> String {
     bmn_app::thousands(&n.to_string())
 }
 
-/// "41 s", "12 min 05 s", "3 h 07 min".
+/// "41 s", "12 min 05 s", "3 h 07 min", "4 d 02 h".
 fn elapsed(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0..60 => format!("{s} s"),
         60..3600 => format!("{} min {:02} s", s / 60, s % 60),
-        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+        3600..86400 => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+        _ => format!("{} d {:02} h", s / 86400, s / 3600 % 24),
     }
 }
 
@@ -224,5 +236,34 @@ impl Hooks for Bar {
             Some((bar, _)) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_line_says_the_recent_rate_and_the_eta_as_the_bar_does() {
+        let t0 = Instant::now();
+        let mut log = Log {
+            began: t0,
+            last: t0,
+            stage: None,
+        };
+        log.start(Some(1_000), 0, "games");
+        let stage = log.stage.as_mut().unwrap();
+        // 400 games in the last 10 s: 40 a second, 500 left, 12.5 s to go.
+        stage.since = (100, t0);
+        let line = log.line(t0 + Duration::from_secs(10), 500, None);
+        assert_eq!(
+            line,
+            "bmn: 500 of 1,000 games (50.0%), 40.00 games/s, ETA 12 s, 10 s"
+        );
+        // No total, no ETA.
+        log.start(None, 0, "units");
+        log.stage.as_mut().unwrap().since = (0, t0);
+        let line = log.line(t0 + Duration::from_secs(2), 10, Some("best 7"));
+        assert_eq!(line, "bmn: 10 units, 5.00 units/s, 2 s, best 7");
     }
 }

@@ -46,7 +46,7 @@ fn main() {
             *periods.entry(c.period.tricks).or_insert(0) += 1;
         }
         println!(
-            "round {r}: {} cycles, {} balanced {:?}, closest {}, endless {}/{} {:.1}s",
+            "round {r}: {} cycles, {} balanced {:?}, closest {:?}, endless {}/{} {:.1}s",
             f.catalogue.cycles.len(),
             f.catalogue.balanced_cycles(),
             periods,

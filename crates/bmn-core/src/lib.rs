@@ -18,7 +18,10 @@ pub mod position;
 pub mod rules;
 pub mod walk;
 
-pub use cycle::{Cycle, CycleId, Outcome, Span, canonical, fnv1a64, play_out, play_out_within};
+pub use cycle::{
+    Cycle, CycleId, Outcome, Span, Stopped, WATCH_EVERY, canonical, fnv1a64, play_out,
+    play_out_watched, play_out_within,
+};
 pub use dealing::{dealt_sizes, has_dealt_sizes};
 pub use deck::Deck;
 pub use engine::{CardLaid, Game, Trick, play_trick, play_trick_observed};

@@ -195,12 +195,14 @@ pub fn construct(
     if config.give_up == 0 {
         return Err(PiecesError::TooSmall {
             what: "the give-up limit",
+            field: "give_up",
             min: 1,
         });
     }
     if config.basin_limit == 0 {
         return Err(PiecesError::TooSmall {
             what: "the basin limit",
+            field: "basin_limit",
             min: 1,
         });
     }

@@ -13,12 +13,31 @@ pub enum PiecesError {
     Faces { text: String, why: String },
     #[error("the filter piece {filter} does not keep the template game going: {why}")]
     Filter { filter: String, why: String },
+    /// `field` names the setting at fault as its configuration spells it (`max_len`), so a
+    /// front end can name its own parameter for it.
     #[error("{what} must be at least {min}")]
-    TooSmall { what: &'static str, min: u64 },
+    TooSmall {
+        what: &'static str,
+        field: &'static str,
+        min: u64,
+    },
     #[error("{what} must be at most {max}, got {found}")]
     TooLarge {
         what: &'static str,
+        field: &'static str,
         max: u64,
         found: u64,
     },
+}
+
+impl PiecesError {
+    /// The setting at fault, for the errors about one setting's value.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            PiecesError::TooSmall { field, .. } | PiecesError::TooLarge { field, .. } => {
+                Some(field)
+            }
+            _ => None,
+        }
+    }
 }

@@ -160,12 +160,14 @@ impl PieceSearchConfig {
         if self.max_len == 0 {
             return Err(PiecesError::TooSmall {
                 what: "the length limit",
+                field: "max_len",
                 min: 1,
             });
         }
         if self.max_len > 64 {
             return Err(PiecesError::TooLarge {
                 what: "the length limit",
+                field: "max_len",
                 max: 64,
                 found: self.max_len.into(),
             });
@@ -173,12 +175,14 @@ impl PieceSearchConfig {
         if self.give_up == 0 {
             return Err(PiecesError::TooSmall {
                 what: "the give-up limit",
+                field: "give_up",
                 min: 1,
             });
         }
         if self.prefix.len() > 64 {
             return Err(PiecesError::TooLarge {
                 what: "the prefix",
+                field: "prefix",
                 max: 64,
                 found: self.prefix.len() as u64,
             });
@@ -188,6 +192,7 @@ impl PieceSearchConfig {
             if len > 64 {
                 return Err(PiecesError::TooLarge {
                     what: "a piece with these faces",
+                    field: "faces",
                     max: 64,
                     found: len.into(),
                 });
@@ -195,6 +200,7 @@ impl PieceSearchConfig {
             if f.faces() == 0 && plain == Some(0) {
                 return Err(PiecesError::TooSmall {
                     what: "the cards of a piece",
+                    field: "faces",
                     min: 1,
                 });
             }

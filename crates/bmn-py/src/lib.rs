@@ -24,10 +24,14 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValue
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
+/// The parameters whose Python keyword is not their name in bmn-app.
+const KEYWORDS: &[(&str, &str)] = &[("time", "seconds"), ("hands_time", "hands_seconds")];
+
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
-    // Python's keywords are spelled `on_empty`, not `--on-empty`.
-    let message = e.spelled(bmn_app::Spelling::Names);
+    // Python's keywords are spelled `on_empty`, not `--on-empty`; a length of time is
+    // `seconds` (and `hands_seconds`), where the command line says `--time`.
+    let message = e.spelled(bmn_app::Spelling::Renamed(KEYWORDS));
     match e {
         bmn_app::Error::Input(_) => PyValueError::new_err(message),
         bmn_app::Error::Failed(_) => PyRuntimeError::new_err(message),
@@ -619,6 +623,179 @@ fn deal<'py>(
     to_dict(py, &bmn_app::deal::deal(&req).map_err(py_err)?)
 }
 
+/// Deals of a call to `play_many` at a time: played without the GIL, then Ctrl-C looked at.
+const MANY_CHUNK: usize = 1 << 16;
+
+/// `play_many`'s columns, one entry a deal.
+#[derive(Default)]
+struct Columns {
+    winner: Vec<u64>,
+    cards: Vec<u64>,
+    tricks: Vec<u64>,
+    endless: Vec<u8>,
+    period: Vec<u64>,
+    period_cards: Vec<u64>,
+    unresolved: Vec<u8>,
+}
+
+impl Columns {
+    fn add(&mut self, game: &bmn_app::given::GivenGame) {
+        use bmn_app::given::GivenResult;
+        use bmn_app::play::PlayReport;
+        let (winner, cards, tricks, period, unresolved) = match &game.result {
+            GivenResult::Played(PlayReport::Finished {
+                winner,
+                cards,
+                tricks,
+                ..
+            }) => (*winner as u64, *cards, *tricks, None, false),
+            GivenResult::Played(PlayReport::Cycle {
+                preperiod, period, ..
+            }) => (0, preperiod.cards, preperiod.tricks, Some(*period), false),
+            GivenResult::Played(PlayReport::Stopped { cards, tricks, .. }) => {
+                (0, *cards, *tricks, None, true)
+            }
+            GivenResult::GaveUp { give_up, .. } => (0, 0, *give_up, None, true),
+        };
+        self.winner.push(winner);
+        self.cards.push(cards);
+        self.tricks.push(tricks);
+        self.endless.push(u8::from(period.is_some()));
+        self.period.push(period.map_or(0, |p| p.tricks));
+        self.period_cards.push(period.map_or(0, |p| p.cards));
+        self.unresolved.push(u8::from(unresolved));
+    }
+
+    fn append(&mut self, mut other: Columns) {
+        self.winner.append(&mut other.winner);
+        self.cards.append(&mut other.cards);
+        self.tricks.append(&mut other.tricks);
+        self.endless.append(&mut other.endless);
+        self.period.append(&mut other.period);
+        self.period_cards.append(&mut other.period_cards);
+        self.unresolved.append(&mut other.unresolved);
+    }
+}
+
+/// A column as a NumPy array of `dtype`, from its native-endian bytes.
+fn column<'py>(py: Python<'py>, bytes: Vec<u8>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = PyModule::import(py, "numpy")?;
+    let bytes = pyo3::types::PyBytes::new(py, &bytes);
+    numpy
+        .getattr("frombuffer")?
+        .call1((bytes, dtype))?
+        .call_method0("copy")
+}
+
+fn words(values: &[u64]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_ne_bytes()).collect()
+}
+
+/// Plays every deal of `deals` (any iterable of deal strings) on the fast kernels: a dict of
+/// NumPy arrays, one entry a deal in order (`winner`, 0 where none; `cards`, `tricks`;
+/// `endless`; `period` and `period_cards`, 0 where none; `unresolved`, given up on). A bad
+/// deal raises `ValueError` naming it by its place, from 1.
+#[pyfunction]
+#[pyo3(signature = (deals, leader=None, players=None, deck=None, penalties=None, on_empty=None, give_up=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn play_many<'py>(
+    py: Python<'py>,
+    deals: &Bound<'py, PyAny>,
+    leader: Option<Count<u64>>,
+    players: Option<Count<usize>>,
+    deck: Option<String>,
+    penalties: Option<String>,
+    on_empty: Option<String>,
+    give_up: Option<Count<u64>>,
+    threads: Option<Count<usize>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = bmn_app::given::GivenRequest {
+        leader: number(leader, "leader")?,
+        deck,
+        players: number(players, "players")?,
+        rules: rules(penalties, on_empty),
+        give_up: number(give_up, "give_up")?,
+        threads: number(threads, "threads")?,
+    };
+    let mut given = bmn_app::given::Given::try_from(&req).map_err(py_err)?;
+    let mut all = Columns::default();
+    let mut lines = Vec::with_capacity(MANY_CHUNK);
+    let mut items = deals.try_iter()?;
+    let mut number = 0u64;
+    loop {
+        lines.clear();
+        for item in items.by_ref() {
+            number += 1;
+            let text: String = item?
+                .extract()
+                .map_err(|_| PyTypeError::new_err(format!("deals: item {number} is not a str")))?;
+            lines.push(bmn_app::given::Line { number, text });
+            if lines.len() == MANY_CHUNK {
+                break;
+            }
+        }
+        if lines.is_empty() {
+            break;
+        }
+        let (parts, error) = py.detach(|| given.play(&lines, |c: &mut Columns, game| c.add(&game)));
+        for part in parts {
+            all.append(part);
+        }
+        if let Some(e) = error {
+            return Err(py_err(e));
+        }
+        py.check_signals()?;
+    }
+    let dict = pyo3::types::PyDict::new(py);
+    for (name, values) in [
+        ("winner", &all.winner),
+        ("cards", &all.cards),
+        ("tricks", &all.tricks),
+        ("period", &all.period),
+        ("period_cards", &all.period_cards),
+    ] {
+        dict.set_item(name, column(py, words(values), "uint64")?)?;
+    }
+    dict.set_item("endless", column(py, all.endless, "bool")?)?;
+    dict.set_item("unresolved", column(py, all.unresolved, "bool")?)?;
+    Ok(dict.into_any())
+}
+
+/// `count` deals of `seed`'s stream from `index`: the deals `search` and `stats` play as
+/// games `index..index + count` with the same seed and table (`bmn deal --count`).
+#[pyfunction]
+#[pyo3(signature = (seed, count, index=None, players=None, deck=None, balanced=false))]
+fn deals(
+    py: Python<'_>,
+    seed: Count<u64>,
+    count: Count<u64>,
+    index: Option<Count<u64>>,
+    players: Option<Count<usize>>,
+    deck: Option<String>,
+    balanced: bool,
+) -> PyResult<Vec<String>> {
+    let seed = number(Some(seed), "seed")?;
+    let count = number(Some(count), "count")?.unwrap_or(1);
+    let req = bmn_app::deal::DealRequest {
+        table: TableInput {
+            deck,
+            players: number(players, "players")?,
+            balanced,
+        },
+        seed,
+        index: number(index, "index")?,
+    };
+    let mut out = Vec::new();
+    py.detach(|| {
+        bmn_app::deal::deals(&req, count, |d| {
+            out.push(d.deal.clone());
+            true
+        })
+    })
+    .map_err(py_err)?;
+    Ok(out)
+}
+
 /// bmn: play, analyse and search Beggar-My-Neighbour.
 #[pymodule]
 fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -633,6 +810,8 @@ fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(records, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(deals, m)?)?;
+    m.add_function(wrap_pyfunction!(play_many, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(unrank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

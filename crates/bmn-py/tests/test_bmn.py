@@ -197,12 +197,15 @@ def test_lengths_of_time_are_read_as_the_command_line_reads_them():
     # Seconds as a number, or the CLI's text ("0.3s", "1m"): the same reader, the same refusals.
     for seconds in (0.3, "0.3s", "0.005m"):
         assert bmn.search(seconds=seconds, seed=3, top=1)["games"] > 0
-    for seconds, words in (("9x", "bad time '9x': use a number with s, m, h or d"),
-                           ("-2s", "bad time: -2s is negative"),
-                           (-2, "bad time -2: use a positive number of seconds")):
+    # The refusal names the keyword as Python spells it: `seconds`, not the CLI's `time`.
+    for seconds, words in (("9x", "bad seconds '9x': use a number with s, m, h or d"),
+                           ("-2s", "bad seconds: -2s is negative"),
+                           (-2, "bad seconds -2: use a positive number of seconds"),
+                           (-3, "bad seconds -3")):
         with pytest.raises(ValueError) as error:
             bmn.search(seconds=seconds)
         assert words in str(error.value)
+        assert "bad time" not in str(error.value)
     with pytest.raises(TypeError, match="seconds"):
         bmn.search(seconds=[10])
 
@@ -302,3 +305,33 @@ def test_every_deal_has_a_number():
     assert block["longest"]["cards"] == 8344
     assert block["longest"]["index"] == 206287012603312125944
     assert (block["first_rank"], block["end_rank"]) == ("206287012603312125934", "206287012603312125954")
+
+
+def test_a_batch_of_deals_plays_as_the_cli_and_the_stream_say():
+    # The seed's stream, played as a batch: the games `stats` plays, game for game.
+    deals = bmn.deals(4, 20000)
+    assert deals[7] == bmn.deal(seed=4, index=7)["deal"]
+    games = bmn.play_many(deals, threads=2)
+    stats = bmn.stats(games=20000, seed=4)
+    assert games["cards"].dtype == np.uint64 and len(games["cards"]) == 20000
+    assert games["cards"].mean() == pytest.approx(stats["mean_cards"], abs=1e-9)
+    assert int(games["cards"].max()) == stats["cards"]["max"]
+    assert [int((games["winner"] == w).sum()) for w in (1, 2)] == stats["wins_by_seat"]
+    assert not games["endless"].any() and not games["unresolved"].any()
+    # Any iterable; the record and Casella's endless game as `play` says them.
+    endless = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+    two = bmn.play_many(iter([RECORD, endless]))
+    assert list(two["winner"]) == [2, 0] and list(two["cards"]) == [8344, 34]
+    assert list(two["endless"]) == [False, True]
+    cycle = bmn.play(endless)
+    assert (int(two["period"][1]), int(two["period_cards"][1])) == (
+        cycle["period"]["tricks"], cycle["period"]["cards"])
+    given_up = bmn.play_many([RECORD], give_up=100)
+    assert bool(given_up["unresolved"][0]) and int(given_up["tricks"][0]) == 100
+    # A bad deal is named by its place; a deal of another deck than the first's too.
+    with pytest.raises(ValueError, match="bad deals: line 2: "):
+        bmn.play_many([RECORD, "--Z-/J-"])
+    with pytest.raises(ValueError, match="a file is of one deck"):
+        bmn.play_many(["--J-/Q---", "--J-/K---"])
+    with pytest.raises(TypeError, match="item 2 is not a str"):
+        bmn.play_many([RECORD, 5])

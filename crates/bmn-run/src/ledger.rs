@@ -65,8 +65,28 @@ fn sql(context: impl std::fmt::Display) -> impl FnOnce(rusqlite::Error) -> RunEr
 }
 
 impl Ledger {
-    /// Opens (creating if needed) the ledger at `path`.
+    /// Opens (creating if needed) the ledger at `path`. A folder is refused, and so is an
+    /// existing empty file whose name does not end `.sqlite`, `.sqlite3` or `.db`: SQLite would
+    /// take it for a new database, and a text file named by mistake would become one.
     pub fn open(path: &Path) -> Result<Ledger, RunError> {
+        if path.is_dir() {
+            return Err(RunError::Input(format!(
+                "the run database {} is a folder: name a file (in it, say)",
+                path.display()
+            )));
+        }
+        let named_as_database = path
+            .extension()
+            .is_some_and(|e| ["sqlite", "sqlite3", "db"].iter().any(|d| e == *d));
+        if !named_as_database && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0)
+        {
+            return Err(RunError::Input(format!(
+                "the run database {} is an empty file, not a run database: bmn makes a new \
+                 database in an empty file only when its name ends .sqlite, .sqlite3 or .db \
+                 (or where no file is)",
+                path.display()
+            )));
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| RunError::io(format!("creating {}", dir.display()), &e))?;

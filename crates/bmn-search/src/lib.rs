@@ -12,6 +12,7 @@ pub mod bench;
 mod counts;
 pub mod deals;
 pub mod device;
+pub mod given;
 pub mod odds;
 pub mod play;
 pub mod run;
@@ -19,6 +20,7 @@ pub mod stats;
 pub mod summary;
 
 pub use deals::DealSource;
+pub use given::{kernel_plays, play_given};
 pub use odds::TailModel;
 pub use play::{
     DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals,

@@ -121,8 +121,9 @@ function familySteps(t) {
   const before = kin.filter((o) => o.n < t.n).pop();
   const after = kin.find((o) => o.n > t.n);
   for (const [id, other, text] of [
-    ["atlas-prev", before, (o) => `◀ n = ${o.n}`],
-    ["atlas-next", after, (o) => `n = ${o.n} ▶`],
+    // Said as the previous and next rows, so that neither reads as this row's n.
+    ["atlas-prev", before, (o) => `◀ previous: n = ${o.n}`],
+    ["atlas-next", after, (o) => `next: n = ${o.n} ▶`],
   ]) {
     const b = $(id);
     b.disabled = !other;

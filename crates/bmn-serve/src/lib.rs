@@ -122,6 +122,7 @@ fn routes(limits: Limits, atlas: Atlas) -> Router {
         .route("/app.js", get(assets::script))
         .route("/atlas.js", get(assets::atlas))
         .route("/style.css", get(assets::style))
+        .route("/favicon.ico", get(assets::icon))
         .route("/api/play", get(api::play))
         .route("/api/records", get(api::records))
         .route("/api/presets", get(api::presets))

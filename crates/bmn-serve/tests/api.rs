@@ -181,6 +181,11 @@ fn records_presets_and_the_page() {
     let (status, html) = get_text("/");
     assert_eq!(status, 200);
     assert!(html.contains("<script type=\"module\" src=\"/app.js\">"));
+    // The icon browsers ask for, so the console shows no failed request.
+    let (status, icon) = get_text("/favicon.ico");
+    assert_eq!(status, 200);
+    assert!(icon.starts_with("<svg"), "{icon}");
+    assert!(html.contains("<link rel=\"icon\" href=\"/favicon.ico\""));
     for asset in ["/app.js", "/style.css"] {
         let (status, body) = get_text(asset);
         assert_eq!(status, 200, "{asset}");

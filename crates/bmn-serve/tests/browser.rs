@@ -108,6 +108,14 @@ fn the_page_replays_games_in_a_real_browser() {
         true
     );
     browser.screenshot(&shots().join("4-bad-deal.png"));
+    // An empty box plays the game its grey placeholder shows (the record), and takes it.
+    browser.type_into("#deal", "");
+    browser.click("#play");
+    browser.wait_text("#summary", "player 2 wins after 8344 cards and 1164 tricks");
+    assert_eq!(
+        browser.run("return document.getElementById('deal').value;"),
+        serde_json::json!(RECORD)
+    );
 
     // The records table replays a record with one click.
     browser.click("#records tbody tr:first-child button");
@@ -275,7 +283,9 @@ fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
          s.dispatchEvent(new Event('change'));",
     );
     browser.wait_text("#atlas-info", "3J,3Q,3K,19-");
-    browser.wait_text("#atlas-next", "n = 20");
+    // Said as the previous and next rows, so that neither reads as this row's n.
+    browser.wait_text("#atlas-next", "next: n = 20 ▶");
+    browser.wait_text("#atlas-prev", "◀ previous: n = 18");
     browser.click("#atlas-next");
     browser.wait_text("#atlas-info", "3J,3Q,3K,20-, 2 players");
     browser.wait_text("#atlas-info", "2 cycles, 135 balanced deals");

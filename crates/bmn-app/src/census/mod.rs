@@ -360,8 +360,8 @@ fn hands_stage(
     // Counted in positions, not units: a unit of a big deck takes tens of seconds, and its walk
     // reports the positions it decides as it goes.
     job.start(Some(positions as u64), 0, "positions decided");
-    // The count shown moves while units run; what it says of them is apart, so that the last
-    // line shown, after the stop drops the units under way, is the report's count.
+    // The count shown is the merged units' alone, what the report will count (a stop drops
+    // the units under way); what those have decided so far is said apart, in the message.
     let result = bmn_census::hands(
         config,
         plan.threads,
@@ -373,8 +373,8 @@ fn hands_stage(
                 p.units,
                 crate::words::count(p.under_way)
             );
-            let shown = (p.decided + p.under_way) as u64;
-            let go = job.progress(shown, Some(&units)) && !ctrl_c.load(Ordering::Relaxed);
+            let go =
+                job.progress(p.decided as u64, Some(&units)) && !ctrl_c.load(Ordering::Relaxed);
             let go = go && !(limited && t.elapsed() >= hands_time);
             if !go {
                 stop_hands.store(true, Ordering::Relaxed);
@@ -497,23 +497,24 @@ mod tests {
     use super::*;
     use bmn_job::Hooks;
 
-    /// The positions decided on each progress call while the hands stage has merged six units.
+    /// Each progress call's count and message while the hands stage has merged six units.
     #[derive(Default)]
-    struct Watch(Vec<u64>);
+    struct Watch(Vec<(u64, String)>);
 
     impl Hooks for Watch {
         fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
-            if message.is_some_and(|m| m.starts_with("6 of ")) {
-                self.0.push(done);
+            if let Some(m) = message.filter(|m| m.starts_with("6 of ")) {
+                self.0.push((done, m.to_string()));
             }
             // Seen moving: enough.
-            !self.0.windows(2).any(|w| w[1] > w[0])
+            !self.0.windows(2).any(|w| w[1].1 != w[0].1)
         }
     }
 
-    /// The hands stage's progress moves while a long unit runs: on one thread, Camicia's
-    /// unit 6 (of hands of at most two cards) takes minutes, and the positions decided grow
-    /// while six units are merged.
+    /// The hands stage's progress moves while a long unit runs (on one thread, Camicia's
+    /// unit 6, of hands of at most two cards, takes minutes): its message says the positions
+    /// the unit under way has decided, while the count stays the merged units' alone, the
+    /// report's count (a stop drops the unit under way; issue 64).
     #[test]
     fn the_hands_stage_reports_positions_while_a_unit_runs() {
         let plan = CensusPlan::try_from(&CensusRequest {
@@ -530,11 +531,17 @@ mod tests {
         let mut watch = Watch::default();
         let report = run(&plan, &mut Job::new(&mut watch, &AtomicBool::new(false))).unwrap();
         assert!(
-            watch.0.windows(2).any(|w| w[1] > w[0]),
+            watch.0.windows(2).any(|w| w[1].1 != w[0].1),
             "progress while unit 6 ran: {:?}",
             watch.0
         );
         let hands = report.hands_run.unwrap();
         assert_eq!((hands.units_done, hands.complete), (6, false));
+        for (done, _) in &watch.0 {
+            assert_eq!(
+                *done, hands.decided as u64,
+                "the count shown is the report's"
+            );
+        }
     }
 }

@@ -47,18 +47,27 @@ impl Sharded {
             }
             Error::Failed(m) => Error::Failed(message!("--enumeration: ").then(m)),
         };
+        let search_file = |file: &PathBuf| {
+            Error::bad_with(
+                "enumeration",
+                format!(
+                    ": {} is a search's result file; the census reads the \
+                     files of `bmn exhaustive --list-cycles`",
+                    file.display()
+                ),
+            )
+        };
+        // Said before merging: a search's shards would otherwise be refused for what they
+        // lack as shards (a gap) rather than for what they are.
+        if let Some(file) = files
+            .iter()
+            .find(|f| bmn_run::format_of(f).is_ok_and(|format| format == crate::search::FORMAT))
+        {
+            return Err(search_file(file));
+        }
         let report = match merge(files).map_err(bad)? {
             MergeReport::Exhaustive(r) => r,
-            MergeReport::Search(_) => {
-                return Err(Error::bad_with(
-                    "enumeration",
-                    format!(
-                        ": {} is a search's result file; the census reads the \
-                     files of `bmn exhaustive --list-cycles`",
-                        files[0].display()
-                    ),
-                ));
-            }
+            MergeReport::Search(_) => return Err(search_file(&files[0])),
         };
         if !report.list_cycles {
             return Err(Error::bad_with(

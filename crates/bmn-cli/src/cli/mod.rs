@@ -11,6 +11,7 @@ use crate::args::CompletionsArgs;
 mod backward;
 mod census;
 mod exhaustive;
+mod given;
 mod pieces;
 mod play;
 mod search;

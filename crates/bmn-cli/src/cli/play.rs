@@ -2,13 +2,16 @@
 //! Each command's flags, and its `run`: the flags as its bmn-app request, the report printed.
 
 use anyhow::Result;
+use std::path::PathBuf;
+
 use bmn_app::deal::DealRequest;
+use bmn_app::given::GivenRequest;
 use bmn_app::play::PlayRequest;
 use clap::Args;
 
 use crate::args::{
     DeckArg, DotArg, GiveUpArg, LeaderArg, OutputArg, PlayersArg, PlotArg, RulesArgs, SeedArg,
-    decks, table,
+    ThreadsArg, decks, table,
 };
 use crate::output::deal_text;
 use crate::output::emit;
@@ -88,6 +91,9 @@ const PLAY_GIVE_UP: &str = "Give up on a game that has neither ended nor repeate
     after this many tricks, with an error that says so (some penalty tables make games \
     millions of tricks long; --tricks K shows where it got to) [default: 10000000]";
 
+const PLAY_THREADS: &str = "Worker threads for --deals [default: every core]. The results \
+    and their order do not depend on it";
+
 const PLAY_PLOT: &str = "Draw every player's stack size, trick by trick, into FILE (.svg or .png)";
 
 const PLAY_DOT: &str = "Write the game's positions as a Graphviz DOT graph to FILE (render: \
@@ -101,13 +107,27 @@ const PLAY_DOT: &str = "Write the game's positions as a Graphviz DOT graph to FI
     mut_arg("give_up", |a| a.help(PLAY_GIVE_UP)),
     mut_arg("plot", |a| a.help(PLAY_PLOT)),
     mut_arg("dot", |a| a.help(PLAY_DOT)),
+    mut_arg("threads", |a| a.help(PLAY_THREADS)),
 )]
 pub struct PlayArgs {
     /// The deal, hands separated by '/', top card first: e.g. "--K---A----AAJ-/J-". Symbols
     /// (-JQKAX), Paulhus digits 0-5, or real cards ("9C JH 10s Q♠"); "#K" is deal K of the
     /// deck (`bmn unrank`). "-" reads it from stdin.
-    #[arg(allow_hyphen_values = true, required_unless_present = "rank")]
+    #[arg(allow_hyphen_values = true, required_unless_present_any = ["rank", "deals"])]
     pub deal: Option<String>,
+    /// Play every deal of FILE ("-": stdin) instead, one a line in any notation DEAL takes
+    /// (blank lines and # comments skipped), on the fast kernels and --threads: a table in
+    /// the file's order, or with --json one JSON object a line. A file is of one deck (every
+    /// deal checked against --deck, or else the first deal's cards); a bad line stops the run
+    /// there, naming its line.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["deal", "rank", "trace", "tricks", "plot", "dot"]
+    )]
+    pub deals: Option<PathBuf>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Play deal K of --deck (standard unless given) instead: the same as DEAL "#K".
     #[arg(long, value_name = "K", conflicts_with = "deal", value_parser = whole, allow_negative_numbers = true)]
     pub rank: Option<String>,
@@ -138,6 +158,23 @@ pub struct PlayArgs {
 impl PlayArgs {
     /// `bmn play`: the flags as its request, the report printed.
     pub fn run(self) -> Result<()> {
+        if let Some(file) = &self.deals {
+            let req = GivenRequest {
+                leader: self.leader.leader,
+                deck: self.deck.deck.clone(),
+                players: self.players.players,
+                rules: self.rules.input(),
+                give_up: self.give_up.give_up,
+                threads: self.threads.threads,
+            };
+            return crate::cli::given::play_file(&req, file, self.output.json);
+        }
+        if self.threads.threads.is_some() {
+            return Err(crate::output::BadInput(
+                "bad --threads: one deal plays on one thread; --threads is for --deals FILE".into(),
+            )
+            .into());
+        }
         let deal = match (&self.deal, &self.rank) {
             (_, Some(k)) => format!("#{k}"),
             (Some(d), None) => deal_text(d)?,
@@ -159,7 +196,52 @@ impl PlayArgs {
             ("plot", self.plot.plot.as_deref()),
             ("graph", self.dot.dot.as_deref()),
         ];
-        emit_with_files(&bmn_app::play::play(&req)?, self.output.json, &files)
+        let plan = bmn_app::play::PlayPlan::try_from(&req)?;
+        // A long game is a long job: progress once it has run a second, Ctrl-C within one.
+        let mut bar = crate::progress::Bar::default();
+        let mut job = bmn_job::Job::new(&mut bar, crate::stop::stop_on_ctrl_c());
+        let started = std::time::Instant::now();
+        let mut shown: Option<std::time::Instant> = None;
+        let every = std::time::Duration::from_millis(100);
+        let run = bmn_app::play::run_watched(&plan, &mut |tricks, game| {
+            // Asked every few dozen tricks: the clock and the flag only, but every tenth of a
+            // second, once the game has run a second, the bar.
+            let now = std::time::Instant::now();
+            if now.duration_since(started) < std::time::Duration::from_secs(1)
+                || shown.is_some_and(|t| now.duration_since(t) < every)
+            {
+                return !job.stopped();
+            }
+            if shown.is_none() {
+                job.start(None, 0, "tricks");
+            }
+            shown = Some(now);
+            let hands: Vec<String> = game
+                .position()
+                .stacks()
+                .iter()
+                .map(|s| s.len().to_string())
+                .collect();
+            let message = format!("{} cards laid, hands of {}", game.cards(), hands.join("/"));
+            job.progress(tricks, Some(&message))
+        });
+        job.finish();
+        match run? {
+            bmn_app::play::PlayRun::Done(report) => {
+                emit_with_files(&report, self.output.json, &files)
+            }
+            bmn_app::play::PlayRun::Stopped { report, period } => {
+                // Where the game got to, as `--tricks K` would show it, then the stop.
+                emit(&report, self.output.json)?;
+                if let Some(period) = period {
+                    eprintln!(
+                        "bmn: stopped: the game never ends (a cycle of {period} tricks was \
+                         found; it was being measured)"
+                    );
+                }
+                Err(crate::exit::Stopped.into())
+            }
+        }
     }
 }
 
@@ -209,6 +291,11 @@ pub struct DealArgs {
     /// Every player holds the same number of each kind of card.
     #[arg(long)]
     pub balanced: bool,
+    /// Deal N deals, one a line: deals K..K+N-1 of the seed's stream (--index K), the games
+    /// `bmn search` and `bmn stats` with the same seed, table and --balanced play (`bmn play
+    /// --deals -` reads them back); with --json, one JSON object a line.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -221,6 +308,9 @@ impl DealArgs {
             seed: self.seed.seed,
             index: self.index,
         };
+        if let Some(count) = self.count {
+            return crate::cli::given::deal_lines(&req, count, self.output.json);
+        }
         let report = bmn_app::deal::deal(&req)?;
         if !self.output.json {
             // How to deal it again goes to stderr, so stdout holds the deal alone.

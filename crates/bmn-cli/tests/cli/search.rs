@@ -278,6 +278,23 @@ fn kernel_all_leaves_out_a_cpu_adapter_and_says_so() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let engine = report["engine"].as_str().unwrap();
     assert!(!engine.contains("gpu"), "{engine}");
+    // Named with --device, it is left out all the same (issue 64: 3.97 M games/s against
+    // 9.74 M for the CPU alone on 2 cores).
+    let out = crate::common::bmn(
+        &[
+            "search", "--games", "20000", "--kernel", "all", "--device", "0", "--no-db", "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--kernel all leaves out adapter 0"),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let engine = report["engine"].as_str().unwrap();
+    assert!(!engine.contains("gpu"), "{engine}");
 }
 
 #[test]

@@ -40,10 +40,28 @@ fn signalled(args: &[&str], signal: &str, settle: Duration) -> (Output, Duration
     signalled_when(args, signal, |_| std::thread::sleep(settle))
 }
 
+/// [`signalled_when`] with `stdin` its standard input.
+fn signalled_with(
+    args: &[&str],
+    stdin: Stdio,
+    signal: &str,
+    ready: impl Fn(u32),
+) -> (Output, Duration) {
+    signalled_from(command(args).stdin(stdin), args, signal, ready)
+}
+
 /// [`signalled`], the signal sent once it listens for one and `ready(pid)` has returned.
 fn signalled_when(args: &[&str], signal: &str, ready: impl Fn(u32)) -> (Output, Duration) {
-    let mut child: Child = command(args)
-        .stdin(Stdio::null())
+    signalled_with(args, Stdio::null(), signal, ready)
+}
+
+fn signalled_from(
+    command: &mut std::process::Command,
+    args: &[&str],
+    signal: &str,
+    ready: impl Fn(u32),
+) -> (Output, Duration) {
+    let mut child: Child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -223,4 +241,54 @@ fn bench_stops_while_callgrind_counts() {
     assert!(took < EXIT_WITHIN, "exited {took:?} after the signal");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["interrupted"], true, "{report}");
+}
+
+/// `play` is a long job too (issue 62): a game played to a trick limit it never reaches, and a
+/// game of 400,001 cards (hands of `-` x n then `J` against `J-`, whose games grow as n^2
+/// cards) stop within a second of each signal, printing where the game got to; and a file of
+/// deals stops after its chunk under way with every finished line written.
+#[test]
+fn a_long_game_and_a_file_of_deals_stop_on_each_signal() {
+    let dir = scratch("signals-play");
+    let long = dir.join("long.txt");
+    std::fs::write(&long, format!("{}J/J-\n", "-".repeat(400_000))).unwrap();
+    let casella = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA";
+    for (salt, signal) in ["-INT", "-TERM", "-HUP"].into_iter().enumerate() {
+        for (args, stdin) in [
+            (vec!["play", casella, "--tricks", "1e15", "--json"], None),
+            (vec!["play", "-", "--json"], Some(&long)),
+        ] {
+            let stdin = stdin.map_or_else(Stdio::null, |f| std::fs::File::open(f).unwrap().into());
+            let moment = early_moment(salt);
+            let (out, took) = signalled_with(&args, stdin, signal, |_| std::thread::sleep(moment));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let at = format!("{args:?} {signal} at {moment:?}");
+            assert_eq!(out.status.code(), Some(130), "{at}: {stderr}");
+            assert!(took < EXIT_WITHIN, "{at}: exited {took:?} after it");
+            let report: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{at}: no report ({e}): {stderr}"));
+            assert_eq!(report["outcome"], "stopped", "{at}: {report}");
+            assert!(report["tricks"].as_u64().unwrap() > 0, "{at}: {report}");
+            assert!(report["position"]["deal"].is_string(), "{at}: {report}");
+        }
+    }
+    // Three-player deals go to the reference engine: a file of them takes many seconds.
+    let deals = dir.join("deals.txt");
+    let deal = "-A--K--Q----JJ-/--A--K---Q--J-/---A-K--Q--J--";
+    std::fs::write(&deals, format!("{deal}\n").repeat(3_000_000)).unwrap();
+    let args = ["play", "--deals", deals.to_str().unwrap(), "--json"];
+    let (out, took) = signalled(&args, "-INT", early_moment(7));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(took < EXIT_WITHIN, "exited {took:?} after it");
+    assert!(stderr.contains("every one of them is written"), "{stderr}");
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["line"], i as u64 + 1);
+    }
+    assert!(lines.len() < 3_000_000);
 }

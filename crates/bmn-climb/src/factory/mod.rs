@@ -195,7 +195,7 @@ pub struct FactoryRun {
     pub completed: Completed,
     pub catalogue: Catalogue,
     /// The least imbalance any cycle's positions reached, before the first round and after
-    /// each.
+    /// each (from the first moment a cycle was catalogued: a run stopped before that has none).
     pub closest: Vec<usize>,
     pub interrupted: bool,
     pub elapsed: Duration,
@@ -269,7 +269,7 @@ pub fn run(
     }
     job.start(limits.rounds, 0, "rounds");
     let mut walking = Walking {
-        closest: vec![factory.catalogue.closest()],
+        closest: factory.catalogue.closest().into_iter().collect(),
         factory,
         threads,
         finished: true,
@@ -326,12 +326,13 @@ impl Rounds for Walking<'_> {
             return Ok(false);
         }
         let c = &self.factory.catalogue;
-        self.closest.push(c.closest());
+        self.closest.extend(c.closest());
         let message = format!(
             "{} cycles, {} with balanced deals, closest {}",
             c.cycles.len(),
             c.balanced_cycles(),
             c.closest()
+                .map_or_else(|| "-".to_string(), |n| n.to_string())
         );
         Ok(job.progress(c.round, Some(&message)))
     }

@@ -67,13 +67,10 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// The least imbalance of any cycle's closest position (0: a balanced deal was found).
-    pub fn closest(&self) -> usize {
-        self.cycles
-            .values()
-            .map(|c| c.closest)
-            .min()
-            .unwrap_or(usize::MAX)
+    /// The least imbalance of any cycle's closest position (0: a balanced deal was found);
+    /// `None` before any cycle is catalogued.
+    pub fn closest(&self) -> Option<usize> {
+        self.cycles.values().map(|c| c.closest).min()
     }
 
     /// Cycles with at least one balanced deal.

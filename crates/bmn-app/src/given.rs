@@ -1,0 +1,333 @@
+//! `play --deals`: given deals, one a line, played on the fast kernels and answered in their
+//! order, a chunk of lines at a time (so a file of any length plays in bounded memory). The
+//! front end reads the lines and writes what [`Given::play`] folds its games into: text or JSON
+//! lines for the command line, columns for Python.
+
+use std::fmt::Write as _;
+
+use bmn_core::{Deck, Player, Position, Rules};
+use bmn_kernel::Kernel;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::input::{self, RulesInput};
+use crate::play::PlayReport;
+
+/// How to play a file of deals: `play`'s options that the kernels can honour.
+#[derive(Clone, Debug, Default)]
+pub struct GivenRequest {
+    /// Who leads every deal, from 1 (player 1 when `None`).
+    pub leader: Option<u64>,
+    /// Every deal must hold exactly this deck; unchecked when `None`, but every deal must
+    /// then hold the first deal's cards.
+    pub deck: Option<String>,
+    /// Every deal must have this many hands; when `None`, as many as the first deal's.
+    pub players: Option<usize>,
+    pub rules: RulesInput,
+    /// Tricks before giving up on a game ([`crate::play::PLAY_GIVE_UP`] if not given).
+    pub give_up: Option<u64>,
+    /// Worker threads (every core if not given).
+    pub threads: Option<usize>,
+}
+
+/// [`GivenRequest`] checked: what every line is played with.
+#[derive(Clone, Debug)]
+pub struct Given {
+    leader: Player,
+    deck: Option<Deck>,
+    players: Option<usize>,
+    rules: Rules,
+    give_up: u64,
+    threads: usize,
+    kernel: Kernel,
+    /// The first deal's deck and hands, which every later deal must share when no deck or
+    /// player count was given: a file is of one table.
+    first: Option<(Deck, usize)>,
+}
+
+impl TryFrom<&GivenRequest> for Given {
+    type Error = Error;
+
+    fn try_from(req: &GivenRequest) -> Result<Self> {
+        let give_up = req.give_up.unwrap_or(crate::play::PLAY_GIVE_UP);
+        Ok(Given {
+            leader: input::seat(req.leader)?,
+            deck: req.deck.as_deref().map(input::deck).transpose()?,
+            players: req.players,
+            rules: req.rules.rules()?,
+            give_up: input::at_least_one(give_up, "give_up")?,
+            threads: input::threads(req.threads)?,
+            kernel: Kernel::best_available(),
+            first: None,
+        })
+    }
+}
+
+/// One line of the file: its number (from 1) and its text.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub number: u64,
+    pub text: String,
+}
+
+/// One deal's game, as `play --deals --json` prints it: the line, the deal and its leader,
+/// then what `play --json` says of it (`outcome` and its keys).
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct GivenGame {
+    pub line: u64,
+    pub deal: String,
+    pub leader: usize,
+    #[serde(flatten)]
+    pub result: GivenResult,
+}
+
+/// A game's end, its cycle, or the give-up.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum GivenResult {
+    /// `finished` or `cycle`, with `play --json`'s keys.
+    Played(PlayReport),
+    /// Neither ended nor repeated a position within `give_up` tricks.
+    GaveUp { outcome: Unresolved, give_up: u64 },
+}
+
+/// The `outcome` of a game given up on: `"unresolved"`.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Unresolved {
+    Unresolved,
+}
+
+impl GivenGame {
+    /// The game as a line of the text table (`bmn play --deals FILE`), newline included:
+    /// `line  outcome  winner  cards  tricks  deal`.
+    pub fn write_text(&self, out: &mut String) {
+        let _ = match &self.result {
+            GivenResult::Played(PlayReport::Finished {
+                winner,
+                cards,
+                tricks,
+                ..
+            }) => write!(
+                out,
+                "{:>8}  finished  {winner:>6}  {cards:>6}  {tricks:>6}",
+                self.line
+            ),
+            GivenResult::Played(PlayReport::Cycle {
+                preperiod, period, ..
+            }) => write!(
+                out,
+                "{:>8}  cycle          -  {:>6}  {:>6}  period {} tricks, {} cards",
+                self.line, preperiod.cards, preperiod.tricks, period.tricks, period.cards
+            ),
+            GivenResult::Played(PlayReport::Stopped { .. }) => {
+                unreachable!("a given deal is played to its end")
+            }
+            GivenResult::GaveUp { give_up, .. } => write!(
+                out,
+                "{:>8}  gave up        -       -  {give_up:>6}",
+                self.line
+            ),
+        };
+        let _ = writeln!(out, "  {}", self.deal);
+    }
+
+    /// The game as one line of JSON, newline included.
+    pub fn write_json(&self, out: &mut String) {
+        // Serializing into a String cannot fail: every key is a string.
+        out.push_str(&serde_json::to_string(self).expect("serializable"));
+        out.push('\n');
+    }
+}
+
+/// The text table's heading line.
+pub const TEXT_HEADING: &str =
+    "    line  outcome   winner   cards  tricks  deal (a cycle: preperiod's cards and tricks)\n";
+
+/// A part's games folded, and the error of its bad line if it had one.
+struct Part<A> {
+    games: A,
+    error: Option<Error>,
+}
+
+impl Given {
+    /// Reads, checks and plays `lines` on the plan's threads, folding each game into a
+    /// part's `A` with `add` (on the worker threads: the output's text is made in parallel
+    /// too). Returns the parts in order up to the first bad line (that part's `A` holds the
+    /// games before it), and that line's error: nothing after a bad line is answered.
+    pub fn play<A: Default + Send>(
+        &mut self,
+        lines: &[Line],
+        add: impl Fn(&mut A, GivenGame) + Sync,
+    ) -> (Vec<A>, Option<Error>) {
+        // The first deal fixes the table the others must share.
+        if self.first.is_none()
+            && let Some(line) = lines.first()
+        {
+            match self.position(line) {
+                Ok(p) => self.first = Some((p.deck(), p.players())),
+                Err(e) => return (vec![A::default()], Some(e)),
+            }
+        }
+        let this = &*self;
+        let parts =
+            bmn_job::in_parallel(lines, self.threads, |part| vec![this.play_part(part, &add)]);
+        let mut out = Vec::with_capacity(parts.len());
+        for part in parts {
+            out.push(part.games);
+            if part.error.is_some() {
+                return (out, part.error);
+            }
+        }
+        (out, None)
+    }
+
+    fn play_part<A: Default>(&self, lines: &[Line], add: &impl Fn(&mut A, GivenGame)) -> Part<A> {
+        let mut positions = Vec::with_capacity(lines.len());
+        let mut error = None;
+        for line in lines {
+            match self.position(line) {
+                Ok(p) => positions.push(p),
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let results = bmn_search::play_given(
+            &positions,
+            &self.rules,
+            self.kernel,
+            bmn_kernel::DEFAULT_MAX_TRICKS,
+            self.give_up,
+        );
+        let mut games = A::default();
+        for ((line, p), result) in lines.iter().zip(&positions).zip(results) {
+            let result = match result {
+                Some(outcome) => GivenResult::Played(crate::play::outcome_report(outcome)),
+                None => GivenResult::GaveUp {
+                    outcome: Unresolved::Unresolved,
+                    give_up: self.give_up,
+                },
+            };
+            let game = GivenGame {
+                line: line.number,
+                deal: p.deal_text(),
+                leader: p.leader().number(),
+                result,
+            };
+            add(&mut games, game);
+        }
+        Part { games, error }
+    }
+
+    /// Line `line`'s deal, checked against the deck, the players and the file's first deal.
+    fn position(&self, line: &Line) -> Result<Position> {
+        let at = |why: String| Error::bad_with("deals", format!(": line {}: {why}", line.number));
+        let p = Position::parse_deal(&line.text, self.leader).map_err(|e| at(e.to_string()))?;
+        if let Some(players) = self.players
+            && p.players() != players
+        {
+            return Err(at(format!(
+                "the deal has {} hands, not the {players} of the players given",
+                p.players()
+            )));
+        }
+        if let Some(deck) = &self.deck {
+            p.check_deck(deck).map_err(|e| at(e.to_string()))?;
+        } else if let Some((deck, players)) = &self.first {
+            if p.players() != *players {
+                return Err(at(format!(
+                    "the deal has {} hands, the file's first {players}: a file is of one table",
+                    p.players()
+                )));
+            }
+            let its = p.deck();
+            if its != *deck {
+                return Err(at(format!(
+                    "the deal holds {its}, the file's first deal {deck}: a file is of one deck \
+                     (give the deck to check every deal against it)"
+                )));
+            }
+        }
+        Ok(p)
+    }
+
+    /// The kernel that plays the deals it can.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+/// The lines of `text` that hold deals: blank lines and `#` comments skipped, numbered from
+/// `first` (the file's line number of `text`'s first line).
+pub fn deal_lines(text: &str, first: u64) -> impl Iterator<Item = Line> + '_ {
+    text.lines()
+        .zip(first..)
+        .filter_map(|(l, number)| deal_line(l, number))
+}
+
+/// Line `number`'s deal, or `None` for a blank line or a `#` comment.
+pub fn deal_line(text: &str, number: u64) -> Option<Line> {
+    let t = text.trim();
+    (!t.is_empty() && !t.starts_with('#')).then(|| Line {
+        number,
+        text: t.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn given() -> Given {
+        Given::try_from(&GivenRequest {
+            threads: Some(2),
+            ..GivenRequest::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn games_come_back_in_the_lines_order_and_stop_at_a_bad_line() {
+        let text = "# a comment\n\n---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---\n\
+                    ---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA\n\
+                    --Z-/J-\n---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---\n";
+        let lines: Vec<Line> = deal_lines(text, 1).collect();
+        assert_eq!(
+            lines.iter().map(|l| l.number).collect::<Vec<_>>(),
+            [3, 4, 5, 6]
+        );
+        let mut g = given();
+        let (parts, error) = g.play(&lines, |v: &mut Vec<GivenGame>, game| v.push(game));
+        let games: Vec<GivenGame> = parts.into_iter().flatten().collect();
+        assert_eq!(games.len(), 2);
+        let json: Vec<String> = games
+            .iter()
+            .map(|g| serde_json::to_string(g).unwrap())
+            .collect();
+        assert_eq!(
+            json[0],
+            "{\"line\":3,\"deal\":\"---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---\",\
+             \"leader\":1,\"outcome\":\"finished\",\"winner\":2,\"cards\":8344,\"tricks\":1164}"
+        );
+        assert!(
+            json[1].contains("\"outcome\":\"cycle\",\"preperiod\":{\"tricks\":4,\"cards\":34}")
+        );
+        let error = error.expect("line 5 refused").to_string();
+        assert!(error.starts_with("bad --deals: line 5: "), "{error}");
+    }
+
+    #[test]
+    fn a_file_is_of_one_deck() {
+        let lines: Vec<Line> = deal_lines("--J-/Q---\n--J-/K---\n", 1).collect();
+        let (_, error) = given().play(&lines, |n: &mut usize, _| *n += 1);
+        let error = error.expect("refused").to_string();
+        assert!(error.contains("line 2: the deal holds"), "{error}");
+        assert!(error.contains("a file is of one deck"), "{error}");
+    }
+}
