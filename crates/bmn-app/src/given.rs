@@ -3,10 +3,12 @@
 //! front end reads the lines and writes what [`Given::play`] folds its games into: text or JSON
 //! lines for the command line, columns for Python.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use bmn_core::{Deck, Player, Position, Rules};
 use bmn_kernel::Kernel;
+use bmn_search::{GivenDeal, KernelDeal};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -63,19 +65,22 @@ impl TryFrom<&GivenRequest> for Given {
     }
 }
 
-/// One line of the file: its number (from 1) and its text.
-#[derive(Clone, Debug)]
-pub struct Line {
+/// One line of the file: its number (from 1) and its text (borrowed from the chunk read: a
+/// line costs no allocation of its own).
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
     pub number: u64,
-    pub text: String,
+    pub text: &'a str,
 }
 
 /// One deal's game, as `play --deals --json` prints it: the line, the deal and its leader,
 /// then what `play --json` says of it (`outcome` and its keys).
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
-pub struct GivenGame {
+pub struct GivenGame<'a> {
     pub line: u64,
-    pub deal: String,
+    /// The line's own text where it is the deal in symbols, else the deal as `play` writes
+    /// it.
+    pub deal: Cow<'a, str>,
     pub leader: usize,
     #[serde(flatten)]
     pub result: GivenResult,
@@ -98,7 +103,15 @@ pub enum Unresolved {
     Unresolved,
 }
 
-impl GivenGame {
+impl GivenGame<'_> {
+    /// The game holding its own deal text.
+    pub fn into_owned(self) -> GivenGame<'static> {
+        GivenGame {
+            deal: Cow::Owned(self.deal.into_owned()),
+            ..self
+        }
+    }
+
     /// The game as a line of the text table (`bmn play --deals FILE`), newline included:
     /// `line  outcome  winner  cards  tricks  deal`.
     pub fn write_text(&self, out: &mut String) {
@@ -132,8 +145,26 @@ impl GivenGame {
         let _ = writeln!(out, "  {}", self.deal);
     }
 
-    /// The game as one line of JSON, newline included.
+    /// The game as one line of JSON, newline included: `serde_json` but for a finished game,
+    /// by far the most common, written directly (a deal is symbols and `/`, nothing to
+    /// escape), which halves the cost of a line.
     pub fn write_json(&self, out: &mut String) {
+        if let GivenResult::Played(PlayReport::Finished {
+            winner,
+            cards,
+            tricks,
+            trace: None,
+        }) = &self.result
+            && self.deal.bytes().all(|b| b"-JQKAX/".contains(&b))
+        {
+            let _ = writeln!(
+                out,
+                "{{\"line\":{},\"deal\":\"{}\",\"leader\":{},\"outcome\":\"finished\",\
+                 \"winner\":{winner},\"cards\":{cards},\"tricks\":{tricks}}}",
+                self.line, self.deal, self.leader
+            );
+            return;
+        }
         // Serializing into a String cannot fail: every key is a string.
         out.push_str(&serde_json::to_string(self).expect("serializable"));
         out.push('\n');
@@ -157,8 +188,8 @@ impl Given {
     /// games before it), and that line's error: nothing after a bad line is answered.
     pub fn play<A: Default + Send>(
         &mut self,
-        lines: &[Line],
-        add: impl Fn(&mut A, GivenGame) + Sync,
+        lines: &[Line<'_>],
+        add: impl for<'l> Fn(&mut A, GivenGame<'l>) + Sync,
     ) -> (Vec<A>, Option<Error>) {
         // The first deal fixes the table the others must share.
         if self.first.is_none()
@@ -182,12 +213,20 @@ impl Given {
         (out, None)
     }
 
-    fn play_part<A: Default>(&self, lines: &[Line], add: &impl Fn(&mut A, GivenGame)) -> Part<A> {
-        let mut positions = Vec::with_capacity(lines.len());
+    fn play_part<A: Default>(
+        &self,
+        lines: &[Line<'_>],
+        add: &impl for<'l> Fn(&mut A, GivenGame<'l>),
+    ) -> Part<A> {
+        let mut deals = Vec::with_capacity(lines.len());
+        let mut texts = Vec::with_capacity(lines.len());
         let mut error = None;
         for line in lines {
-            match self.position(line) {
-                Ok(p) => positions.push(p),
+            match self.deal(line) {
+                Ok((deal, text)) => {
+                    deals.push(deal);
+                    texts.push(text);
+                }
                 Err(e) => {
                     error = Some(e);
                     break;
@@ -195,14 +234,14 @@ impl Given {
             }
         }
         let results = bmn_search::play_given(
-            &positions,
+            &deals,
             &self.rules,
             self.kernel,
             bmn_kernel::DEFAULT_MAX_TRICKS,
             self.give_up,
         );
         let mut games = A::default();
-        for ((line, p), result) in lines.iter().zip(&positions).zip(results) {
+        for (((line, text), result), deal) in lines.iter().zip(texts).zip(results).zip(&deals) {
             let result = match result {
                 Some(outcome) => GivenResult::Played(crate::play::outcome_report(outcome)),
                 None => GivenResult::GaveUp {
@@ -210,10 +249,14 @@ impl Given {
                     give_up: self.give_up,
                 },
             };
+            let leader = match deal {
+                GivenDeal::Kernel(_) => self.leader.number(),
+                GivenDeal::Any(p) => p.leader().number(),
+            };
             let game = GivenGame {
                 line: line.number,
-                deal: p.deal_text(),
-                leader: p.leader().number(),
+                deal: text,
+                leader,
                 result,
             };
             add(&mut games, game);
@@ -221,10 +264,43 @@ impl Given {
         Part { games, error }
     }
 
+    /// Line `line`'s deal and its text: straight to the kernels' form where the line is two
+    /// hands in symbols that fit them and hold the cards they must (most files: no parse of
+    /// other notations, no position built), else through [`Self::position`].
+    fn deal<'l>(&self, line: &Line<'l>) -> Result<(GivenDeal, Cow<'l, str>)> {
+        let text = line.text;
+        let (mut a, mut b) = ([0; bmn_kernel::MAX_CARDS], [0; bmn_kernel::MAX_CARDS]);
+        if self.players.is_none_or(|p| p == 2)
+            && let Some((first, second)) = text.split_once('/')
+            && let (Some(n), Some(m)) = (symbols(first, &mut a), symbols(second, &mut b))
+            && n > 0
+            && m > 0
+            && let Some(deal) = KernelDeal::new(&a[..n], &b[..m], self.leader)
+        {
+            let (a, b) = (&a[..n], &b[..m]);
+            let mut counts = [0u32; 6];
+            for &c in a.iter().chain(b) {
+                counts[usize::from(c)] += 1;
+            }
+            let expected = match (&self.deck, &self.first) {
+                (Some(deck), _) => Some(deck.counts()),
+                (None, Some((deck, 2))) => Some(deck.counts()),
+                (None, Some(_)) => None,
+                (None, None) => Some(counts),
+            };
+            if expected == Some(counts) {
+                return Ok((GivenDeal::Kernel(deal), Cow::Borrowed(text)));
+            }
+        }
+        let p = self.position(line)?;
+        let text = p.deal_text();
+        Ok((GivenDeal::of(p), Cow::Owned(text)))
+    }
+
     /// Line `line`'s deal, checked against the deck, the players and the file's first deal.
-    fn position(&self, line: &Line) -> Result<Position> {
+    fn position(&self, line: &Line<'_>) -> Result<Position> {
         let at = |why: String| Error::bad_with("deals", format!(": line {}: {why}", line.number));
-        let p = Position::parse_deal(&line.text, self.leader).map_err(|e| at(e.to_string()))?;
+        let p = Position::parse_deal(line.text, self.leader).map_err(|e| at(e.to_string()))?;
         if let Some(players) = self.players
             && p.players() != players
         {
@@ -263,21 +339,38 @@ impl Given {
     }
 }
 
+/// A hand written in the symbols `-JQKAX` alone, as the kernels' codes in `out` (how many),
+/// where it fits.
+fn symbols(hand: &str, out: &mut [u8; bmn_kernel::MAX_CARDS]) -> Option<usize> {
+    if hand.len() > out.len() {
+        return None;
+    }
+    for (slot, b) in out.iter_mut().zip(hand.bytes()) {
+        *slot = match b {
+            b'-' => 0,
+            b'J' => 1,
+            b'Q' => 2,
+            b'K' => 3,
+            b'A' => 4,
+            b'X' => 5,
+            _ => return None,
+        };
+    }
+    Some(hand.len())
+}
+
 /// The lines of `text` that hold deals: blank lines and `#` comments skipped, numbered from
 /// `first` (the file's line number of `text`'s first line).
-pub fn deal_lines(text: &str, first: u64) -> impl Iterator<Item = Line> + '_ {
+pub fn deal_lines(text: &str, first: u64) -> impl Iterator<Item = Line<'_>> + '_ {
     text.lines()
         .zip(first..)
         .filter_map(|(l, number)| deal_line(l, number))
 }
 
 /// Line `number`'s deal, or `None` for a blank line or a `#` comment.
-pub fn deal_line(text: &str, number: u64) -> Option<Line> {
+pub fn deal_line(text: &str, number: u64) -> Option<Line<'_>> {
     let t = text.trim();
-    (!t.is_empty() && !t.starts_with('#')).then(|| Line {
-        number,
-        text: t.to_string(),
-    })
+    (!t.is_empty() && !t.starts_with('#')).then_some(Line { number, text: t })
 }
 
 #[cfg(test)]
@@ -303,7 +396,9 @@ mod tests {
             [3, 4, 5, 6]
         );
         let mut g = given();
-        let (parts, error) = g.play(&lines, |v: &mut Vec<GivenGame>, game| v.push(game));
+        let (parts, error) = g.play(&lines, |v: &mut Vec<GivenGame>, game| {
+            v.push(game.into_owned())
+        });
         let games: Vec<GivenGame> = parts.into_iter().flatten().collect();
         assert_eq!(games.len(), 2);
         let json: Vec<String> = games
@@ -318,6 +413,12 @@ mod tests {
         assert!(
             json[1].contains("\"outcome\":\"cycle\",\"preperiod\":{\"tricks\":4,\"cards\":34}")
         );
+        // The direct writer of a finished game's line says what serde says.
+        for (game, serde) in games.iter().zip(&json) {
+            let mut line = String::new();
+            game.write_json(&mut line);
+            assert_eq!(line, format!("{serde}\n"));
+        }
         let error = error.expect("line 5 refused").to_string();
         assert!(error.starts_with("bad --deals: line 5: "), "{error}");
     }

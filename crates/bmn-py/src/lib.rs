@@ -719,24 +719,33 @@ fn play_many<'py>(
     };
     let mut given = bmn_app::given::Given::try_from(&req).map_err(py_err)?;
     let mut all = Columns::default();
-    let mut lines = Vec::with_capacity(MANY_CHUNK);
+    let mut texts: Vec<String> = Vec::with_capacity(MANY_CHUNK);
     let mut items = deals.try_iter()?;
     let mut number = 0u64;
     loop {
-        lines.clear();
+        texts.clear();
         for item in items.by_ref() {
             number += 1;
             let text: String = item?
                 .extract()
                 .map_err(|_| PyTypeError::new_err(format!("deals: item {number} is not a str")))?;
-            lines.push(bmn_app::given::Line { number, text });
-            if lines.len() == MANY_CHUNK {
+            texts.push(text);
+            if texts.len() == MANY_CHUNK {
                 break;
             }
         }
-        if lines.is_empty() {
+        if texts.is_empty() {
             break;
         }
+        let first = number + 1 - texts.len() as u64;
+        let lines: Vec<bmn_app::given::Line> = texts
+            .iter()
+            .zip(first..)
+            .map(|(text, number)| bmn_app::given::Line {
+                number,
+                text: text.trim(),
+            })
+            .collect();
         let (parts, error) = py.detach(|| given.play(&lines, |c: &mut Columns, game| c.add(&game)));
         for part in parts {
             all.append(part);

@@ -6,40 +6,122 @@
 
 use std::collections::BTreeMap;
 
-use bmn_core::{Outcome, Player, Position, Rules, play_out_within};
+use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_within};
 use bmn_kernel::{Kernel, Played};
 
 use crate::play::{BATCH, exact};
 
-/// Whether `kernel` plays `position` under `rules`: the kernels hard-wire two seats, the
-/// standard penalties (a card's code is its penalty) and at most 64 cards.
-pub fn kernel_plays(position: &Position, rules: &Rules) -> bool {
-    position.players() == 2
-        && rules.penalties.is_standard()
-        && (1..=bmn_kernel::MAX_CARDS).contains(&position.card_count())
+/// A two-hand deal of at most 64 cards as the kernels take it, the leader's hand first: no
+/// allocation, so a file of millions of deals is read as fast as the kernels play it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelDeal {
+    codes: [u8; bmn_kernel::MAX_CARDS],
+    len: u8,
+    split: u8,
+    leader: Player,
 }
 
-/// Plays every position to its end or its cycle, the results in the positions' order: `None`
-/// where neither came within `give_up` tricks (as bmn-core's `play_out_within` says). Kernel
-/// games past `max_tricks` tricks are handed to bmn-core, so every result is the reference
+impl KernelDeal {
+    /// Player 1's and player 2's hands (codes 0 plain .. 5 joker, top card first), `leader`
+    /// leading; `None` where they are not a kernel's deal (empty, over 64 cards, a code above
+    /// 5, a leader past seat 2).
+    pub fn new(first: &[u8], second: &[u8], leader: Player) -> Option<KernelDeal> {
+        let len = first.len() + second.len();
+        let fits = (1..=bmn_kernel::MAX_CARDS).contains(&len)
+            && leader.index() < 2
+            && first
+                .iter()
+                .chain(second)
+                .all(|&c| c <= bmn_kernel::MAX_CODE);
+        if !fits {
+            return None;
+        }
+        let (lead, other) = if leader.index() == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let mut codes = [0; bmn_kernel::MAX_CARDS];
+        codes[..lead.len()].copy_from_slice(lead);
+        codes[lead.len()..len].copy_from_slice(other);
+        Some(KernelDeal {
+            codes,
+            len: len as u8,
+            split: lead.len() as u8,
+            leader,
+        })
+    }
+
+    /// The leader's hand, then the other's.
+    fn codes(&self) -> &[u8] {
+        &self.codes[..usize::from(self.len)]
+    }
+
+    /// The deal as a position, for the reference engine.
+    pub fn position(&self) -> Position {
+        let (lead, other) = self.codes().split_at(usize::from(self.split));
+        let hand = |codes: &[u8]| codes.iter().map(|&c| Kind::from_code(c)).collect();
+        let hands = if self.leader.index() == 0 {
+            vec![hand(lead), hand(other)]
+        } else {
+            vec![hand(other), hand(lead)]
+        };
+        Position::new(hands, self.leader).expect("two hands, the leader among them")
+    }
+}
+
+/// A deal given to [`play_given`]: a kernel's, or any position.
+#[derive(Clone, Debug)]
+pub enum GivenDeal {
+    Kernel(KernelDeal),
+    Any(Position),
+}
+
+impl GivenDeal {
+    /// `position` in the kernels' terms where it fits them.
+    pub fn of(position: Position) -> GivenDeal {
+        let stacks = position.stacks();
+        let kernel = (position.players() == 2)
+            .then(|| {
+                let codes = |s: &bmn_core::Stack| -> Vec<u8> {
+                    s.iter().map(|k| k.index() as u8).collect()
+                };
+                KernelDeal::new(&codes(&stacks[0]), &codes(&stacks[1]), position.leader())
+            })
+            .flatten();
+        kernel.map_or(GivenDeal::Any(position), GivenDeal::Kernel)
+    }
+
+    pub fn position(&self) -> Position {
+        match self {
+            GivenDeal::Kernel(k) => k.position(),
+            GivenDeal::Any(p) => p.clone(),
+        }
+    }
+}
+
+/// Plays every deal to its end or its cycle, the results in the deals' order: `None` where
+/// neither came within `give_up` tricks (as bmn-core's `play_out_within` says). Kernel games
+/// past `max_tricks` tricks are handed to bmn-core, so every result is the reference
 /// engine's.
 pub fn play_given(
-    positions: &[Position],
+    deals: &[GivenDeal],
     rules: &Rules,
     kernel: Kernel,
     max_tricks: u32,
     give_up: u64,
 ) -> Vec<Option<Outcome>> {
-    let mut results: Vec<Option<Option<Outcome>>> = vec![None; positions.len()];
+    let mut results: Vec<Option<Option<Outcome>>> = vec![None; deals.len()];
     // The kernel takes a batch of deals of one shape (cards, and the leader's first): a file
     // of one deck is one shape, and a mixed one a few.
-    let mut shapes: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
-    for (i, p) in positions.iter().enumerate() {
-        if kernel_plays(p, rules) {
-            let shape = (p.card_count(), p.stack(p.leader()).len());
-            shapes.entry(shape).or_default().push(i);
-        } else {
-            results[i] = Some(play_out_within(rules, p, give_up));
+    let mut shapes: BTreeMap<(u8, u8), Vec<usize>> = BTreeMap::new();
+    let standard = rules.penalties.is_standard();
+    for (i, d) in deals.iter().enumerate() {
+        match d {
+            GivenDeal::Kernel(k) if standard => {
+                shapes.entry((k.len, k.split)).or_default().push(i);
+            }
+            other => results[i] = Some(play_out_within(rules, &other.position(), give_up)),
         }
     }
     // A kernel game that has not ended by the give-up is the engine's to decide (a cycle
@@ -50,29 +132,35 @@ pub fn play_given(
     for ((len, split), members) in shapes {
         for batch in members.chunks(BATCH) {
             codes.clear();
+            let kernel_deal = |i: usize| match &deals[i] {
+                GivenDeal::Kernel(k) => k,
+                GivenDeal::Any(_) => unreachable!("grouped as a kernel's"),
+            };
             for &i in batch {
-                let p = &positions[i];
-                let leader = p.leader();
-                let other = Player(1 - leader.index());
-                for seat in [leader, other] {
-                    codes.extend(p.stack(seat).iter().map(|k| k.index() as u8));
-                }
+                codes.extend_from_slice(kernel_deal(i).codes());
             }
             played.clear();
             played.resize(batch.len(), Played::default());
-            bmn_kernel::play_many(kernel, &codes, len, split, cap, &mut played);
+            bmn_kernel::play_many(
+                kernel,
+                &codes,
+                usize::from(len),
+                usize::from(split),
+                cap,
+                &mut played,
+            );
             for (&i, &game) in batch.iter().zip(&played) {
-                let p = &positions[i];
+                let k = kernel_deal(i);
                 results[i] = Some(match game {
-                    Played::Capped { .. } => play_out_within(rules, p, give_up),
-                    finished => Some(exact(finished, p.leader(), || p.clone())),
+                    Played::Capped { .. } => play_out_within(rules, &k.position(), give_up),
+                    finished => Some(exact(finished, k.leader, || k.position())),
                 });
             }
         }
     }
     results
         .into_iter()
-        .map(|r| r.expect("every position played"))
+        .map(|r| r.expect("every deal played"))
         .collect()
 }
 
@@ -117,6 +205,12 @@ mod tests {
             )
             .unwrap(),
         );
+        let deals: Vec<GivenDeal> = positions.iter().cloned().map(GivenDeal::of).collect();
+        assert!(deals.iter().any(|d| matches!(d, GivenDeal::Kernel(_))));
+        assert!(deals.iter().any(|d| matches!(d, GivenDeal::Any(_))));
+        for (d, p) in deals.iter().zip(&positions) {
+            assert_eq!(d.position(), *p);
+        }
         let rules = Rules::STANDARD;
         let kernel = Kernel::best_available();
         for (cap, give_up) in [
@@ -124,7 +218,7 @@ mod tests {
             (20, 100_000),
             (5000, 30),
         ] {
-            let got = play_given(&positions, &rules, kernel, cap, give_up);
+            let got = play_given(&deals, &rules, kernel, cap, give_up);
             for (p, g) in positions.iter().zip(&got) {
                 assert_eq!(*g, play_out_within(&rules, p, give_up), "{}", p.deal_text());
             }
@@ -134,7 +228,7 @@ mod tests {
             penalties: PenaltyTable::parse("K3,J2,Q1,A0").unwrap(),
             ..Rules::STANDARD
         };
-        let got = play_given(&positions[..50], &rules, kernel, 5000, 100_000);
+        let got = play_given(&deals[..50], &rules, kernel, 5000, 100_000);
         for (p, g) in positions.iter().zip(&got) {
             assert_eq!(*g, play_out_within(&rules, p, 100_000));
         }

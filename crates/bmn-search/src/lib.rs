@@ -20,7 +20,7 @@ pub mod stats;
 pub mod summary;
 
 pub use deals::DealSource;
-pub use given::{kernel_plays, play_given};
+pub use given::{GivenDeal, KernelDeal, play_given};
 pub use odds::TailModel;
 pub use play::{
     DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals,

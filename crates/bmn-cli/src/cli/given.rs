@@ -5,7 +5,11 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use anyhow::Result;
 use bmn_app::Report;
@@ -88,11 +92,49 @@ struct Written {
     gave_up: u64,
 }
 
+/// A chunk of the file read: its bytes, and each line's number and range in them.
+struct Chunk {
+    bytes: Vec<u8>,
+    spans: Vec<(u64, Range<usize>)>,
+}
+
+/// Reads chunks of `chunk` lines (as it says when a chunk starts) from `reader` and sends
+/// them on, until the file ends or the receiver is gone: the next chunk is read while the one
+/// before is played.
+fn read_chunks(mut reader: impl BufRead, chunk: &AtomicUsize, to: SyncSender<io::Result<Chunk>>) {
+    let mut number = 0u64;
+    loop {
+        let mut read = Chunk {
+            bytes: Vec::new(),
+            spans: Vec::new(),
+        };
+        let wanted = chunk.load(Ordering::Relaxed);
+        while read.spans.len() < wanted {
+            let start = read.bytes.len();
+            match reader.read_until(b'\n', &mut read.bytes) {
+                Ok(0) => break,
+                Ok(_) => {
+                    number += 1;
+                    read.spans.push((number, start..read.bytes.len()));
+                }
+                Err(e) => {
+                    let _ = to.send(Err(e));
+                    return;
+                }
+            }
+        }
+        let end = read.spans.is_empty();
+        if to.send(Ok(read)).is_err() || end {
+            return;
+        }
+    }
+}
+
 /// `bmn play --deals FILE`: every deal of the file (`-`: stdin), played and written in order.
 pub fn play_file(req: &GivenRequest, file: &Path, json: bool) -> Result<()> {
     let mut given = Given::try_from(req)?;
-    let mut reader: Box<dyn BufRead> = if file.as_os_str() == "-" {
-        Box::new(io::stdin().lock())
+    let reader: Box<dyn BufRead + Send> = if file.as_os_str() == "-" {
+        Box::new(BufReader::with_capacity(1 << 20, io::stdin()))
     } else {
         if file.is_dir() {
             return Err(BadInput(format!(
@@ -105,6 +147,23 @@ pub fn play_file(req: &GivenRequest, file: &Path, json: bool) -> Result<()> {
             .map_err(|e| BadInput(format!("bad --deals {}: {e}", file.display())))?;
         Box::new(BufReader::with_capacity(1 << 20, opened))
     };
+    let chunk = Arc::new(AtomicUsize::new(1024));
+    let (to, from) = sync_channel(1);
+    // Not joined: a stop must not wait on a read of a pipe whose writer is idle (the process
+    // ends, and the thread with it).
+    let wants = Arc::clone(&chunk);
+    std::thread::spawn(move || read_chunks(reader, &wants, to));
+    play_chunks(&mut given, from, &chunk, file, json)
+}
+
+/// Plays and writes the chunks `from` sends, cutting the next ones to [`CHUNK_TIME`].
+fn play_chunks(
+    given: &mut Given,
+    from: Receiver<io::Result<Chunk>>,
+    chunk: &AtomicUsize,
+    file: &Path,
+    json: bool,
+) -> Result<()> {
     let mut bar = Bar::default();
     let mut job = Job::new(&mut bar, stop_on_ctrl_c());
     job.start(None, 0, "deals");
@@ -113,32 +172,29 @@ pub fn play_file(req: &GivenRequest, file: &Path, json: bool) -> Result<()> {
         out.write_all(given::TEXT_HEADING.as_bytes())?;
     }
     let mut totals = Written::default();
-    let mut number = 0u64;
-    let mut bytes = Vec::new();
-    let mut lines = Vec::with_capacity(CHUNK);
-    let mut last = 0;
-    let mut chunk = 1024;
-    loop {
-        lines.clear();
+    // Ends when the reader does: at the end of the file (an empty chunk), or on its error.
+    while let Ok(read) = from.recv() {
+        let read = read?;
+        if read.spans.is_empty() {
+            break;
+        }
         let began = std::time::Instant::now();
-        while lines.len() < chunk {
-            bytes.clear();
-            if reader.read_until(b'\n', &mut bytes)? == 0 {
-                break;
-            }
-            number += 1;
-            let text = std::str::from_utf8(&bytes).map_err(|_| {
+        let mut lines = Vec::with_capacity(read.spans.len());
+        for (number, span) in &read.spans {
+            let text = std::str::from_utf8(&read.bytes[span.clone()]).map_err(|_| {
                 BadInput(format!(
                     "bad --deals {}: line {number} is not UTF-8 text",
                     file.display()
                 ))
             })?;
-            lines.extend(given::deal_line(text, number));
+            lines.extend(given::deal_line(text, *number));
         }
-        if lines.is_empty() {
-            break;
-        }
+        let part_len = lines.len() / given.threads().max(1) + 1;
         let (parts, error) = given.play(&lines, |w: &mut Written, game: GivenGame| {
+            if w.text.is_empty() {
+                // About a line's worth a deal: one allocation for the part's text.
+                w.text.reserve(part_len * 110);
+            }
             match &game.result {
                 GivenResult::Played(PlayReport::Cycle { .. }) => w.cycles += 1,
                 GivenResult::GaveUp { .. } => w.gave_up += 1,
@@ -161,9 +217,10 @@ pub fn play_file(req: &GivenRequest, file: &Path, json: bool) -> Result<()> {
             return Err(e.into());
         }
         let played = totals.finished + totals.cycles + totals.gave_up;
-        last = lines.last().map_or(last, |l| l.number);
-        let rate = lines.len() as f64 / began.elapsed().as_secs_f64().max(1e-6);
-        chunk = ((rate * CHUNK_TIME.as_secs_f64()) as usize).clamp(64, CHUNK);
+        let last = read.spans.last().map_or(0, |(n, _)| *n);
+        let rate = read.spans.len() as f64 / began.elapsed().as_secs_f64().max(1e-6);
+        let wanted = ((rate * CHUNK_TIME.as_secs_f64()) as usize).clamp(64, CHUNK);
+        chunk.store(wanted, Ordering::Relaxed);
         if !job.progress(played, None) {
             out.flush()?;
             job.finish();
