@@ -123,6 +123,11 @@ fn run_message(e: RunError) -> Message {
             doing,
             cause
         ),
+        RunError::NotADatabaseFile { path, why } => message!(
+            "bad run database '{}': {} (give another --db, or --no-db)",
+            path.display(),
+            why
+        ),
         RunError::NoSuchRun { path } => message!(
             "--resume: {} holds no run with these parameters (start it without --resume)",
             path.display()

@@ -27,6 +27,10 @@ pub enum RunError {
     /// `doing` failed because the file is not a database at all (a file named by mistake).
     #[error("{doing} (the file is not a run database: name another database): {cause}")]
     NotADatabase { doing: String, cause: String },
+    /// The file named as the database cannot be one: a folder, or an empty file not named as
+    /// a database (`why` says which).
+    #[error("the run database {}: {why}", .path.display())]
+    NotADatabaseFile { path: PathBuf, why: &'static str },
     /// A resume was asked for, and the database at `path` holds no run of these parameters.
     #[error("{} holds no run with these parameters", .path.display())]
     NoSuchRun { path: PathBuf },
@@ -50,6 +54,7 @@ impl RunError {
         match self {
             RunError::Input(_)
             | RunError::NotADatabase { .. }
+            | RunError::NotADatabaseFile { .. }
             | RunError::NoSuchRun { .. }
             | RunError::NoDatabasePlace
             | RunError::ResumeNeedsDatabase => true,

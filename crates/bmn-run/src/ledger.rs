@@ -70,22 +70,22 @@ impl Ledger {
     /// take it for a new database, and a text file named by mistake would become one.
     pub fn open(path: &Path) -> Result<Ledger, RunError> {
         if path.is_dir() {
-            return Err(RunError::Input(format!(
-                "the run database {} is a folder: name a file (in it, say)",
-                path.display()
-            )));
+            return Err(RunError::NotADatabaseFile {
+                path: path.to_path_buf(),
+                why: "is a folder; name a file (in it, say)",
+            });
         }
         let named_as_database = path
             .extension()
             .is_some_and(|e| ["sqlite", "sqlite3", "db"].iter().any(|d| e == *d));
         if !named_as_database && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0)
         {
-            return Err(RunError::Input(format!(
-                "the run database {} is an empty file, not a run database: bmn makes a new \
-                 database in an empty file only when its name ends .sqlite, .sqlite3 or .db \
-                 (or where no file is)",
-                path.display()
-            )));
+            return Err(RunError::NotADatabaseFile {
+                path: path.to_path_buf(),
+                why: "is an empty file, not a run database: a new database is made in an \
+                      empty file only when its name ends .sqlite, .sqlite3 or .db (or where no \
+                      file is)",
+            });
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)

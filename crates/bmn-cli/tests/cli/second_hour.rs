@@ -88,7 +88,10 @@ fn output_files_are_checked_before_the_work() {
         ],
         "bad --checkpoint",
     );
-    bad(&["search", "--games", "1e9", "--db", folder], "is a folder");
+    bad(
+        &["search", "--games", "1e9", "--db", folder],
+        "is a folder; name a file (in it, say) (give another --db, or --no-db)",
+    );
     bad(
         &["climb", "--start", folder, "--evals", "10"],
         "bad --start",
@@ -115,6 +118,10 @@ fn an_empty_text_file_is_not_made_a_database() {
     bad(
         &["search", "--games", "10", "--db", p(&text)],
         "is an empty file, not a run database",
+    );
+    bad(
+        &["search", "--games", "10", "--db", p(&text)],
+        "(give another --db, or --no-db)",
     );
     assert_eq!(std::fs::read(&text).unwrap(), b"", "left as it was");
     // Named as a database (as `mktemp --suffix .sqlite` makes one), it becomes one.
