@@ -124,6 +124,16 @@ fn early_moment(salt: usize) -> Duration {
     Duration::from_millis(100 + ((nanos / 1000 + salt * 7919) % 800) as u64)
 }
 
+/// A run a signal stopped: exit 130 within [`EXIT_WITHIN`], and its report and stderr.
+fn stopped_report((out, took): (Output, Duration), at: &str) -> (Value, String) {
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(130), "{at}: {stderr}");
+    assert!(took < EXIT_WITHIN, "{at}: exited {took:?} after it");
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{at}: no report ({e}): {stderr}"));
+    (report, stderr)
+}
+
 #[test]
 fn every_long_command_stops_on_each_signal_with_exit_130_and_a_report() {
     let dir = scratch("signals");
@@ -177,13 +187,8 @@ fn every_long_command_stops_on_each_signal_with_exit_130_and_a_report() {
             let _ = std::fs::remove_file(checkpoint);
             let args = [args, &["--json"]].concat();
             let moment = early_moment(salt);
-            let (out, took) = signalled(&args, signal, moment);
-            let stderr = String::from_utf8_lossy(&out.stderr);
             let at = format!("{args:?} {signal} at {moment:?}");
-            assert_eq!(out.status.code(), Some(130), "{at}: {stderr}");
-            assert!(took < EXIT_WITHIN, "{at}: exited {took:?} after it");
-            let report: Value = serde_json::from_slice(&out.stdout)
-                .unwrap_or_else(|e| panic!("{at}: no report ({e}): {stderr}"));
+            let (report, stderr) = stopped_report(signalled(&args, signal, moment), &at);
             let stopped = report[key] == Value::Bool(key == "interrupted");
             assert!(stopped, "{at}: {key} in {report}");
             assert!(!stderr.contains("bmn: error"), "{at}: {stderr}");
@@ -260,13 +265,9 @@ fn a_long_game_and_a_file_of_deals_stop_on_each_signal() {
         ] {
             let stdin = stdin.map_or_else(Stdio::null, |f| std::fs::File::open(f).unwrap().into());
             let moment = early_moment(salt);
-            let (out, took) = signalled_with(&args, stdin, signal, |_| std::thread::sleep(moment));
-            let stderr = String::from_utf8_lossy(&out.stderr);
             let at = format!("{args:?} {signal} at {moment:?}");
-            assert_eq!(out.status.code(), Some(130), "{at}: {stderr}");
-            assert!(took < EXIT_WITHIN, "{at}: exited {took:?} after it");
-            let report: Value = serde_json::from_slice(&out.stdout)
-                .unwrap_or_else(|e| panic!("{at}: no report ({e}): {stderr}"));
+            let run = signalled_with(&args, stdin, signal, |_| std::thread::sleep(moment));
+            let (report, _) = stopped_report(run, &at);
             assert_eq!(report["outcome"], "stopped", "{at}: {report}");
             assert!(report["tricks"].as_u64().unwrap() > 0, "{at}: {report}");
             assert!(report["position"]["deal"].is_string(), "{at}: {report}");
