@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player, Position, Rules};
 use bmn_kernel::Kernel;
@@ -175,39 +176,56 @@ impl GivenGame<'_> {
 pub const TEXT_HEADING: &str =
     "    line  outcome   winner   cards  tricks  deal (a cycle: preperiod's cards and tricks)\n";
 
-/// A part's games folded, and the error of its bad line if it had one.
+/// A part's games folded, and why it ended early if it did.
 struct Part<A> {
     games: A,
-    error: Option<Error>,
+    early: Option<Early>,
+}
+
+/// Why [`Given::play`] answered only some of its lines.
+#[derive(Debug)]
+pub enum Early {
+    /// A bad line: the lines before it are answered.
+    Bad(Error),
+    /// The stop flag was raised while a game on the reference engine ran: the parts before
+    /// the one it ran in are answered.
+    Stopped,
 }
 
 impl Given {
     /// Reads, checks and plays `lines` on the plan's threads, folding each game into a
     /// part's `A` with `add` (on the worker threads: the output's text is made in parallel
     /// too). Returns the parts in order up to the first bad line (that part's `A` holds the
-    /// games before it), and that line's error: nothing after a bad line is answered.
+    /// games before it) or the stop (the part it came in is left out), and why it ended there:
+    /// nothing after a bad line is answered.
     pub fn play<A: Default + Send>(
         &mut self,
         lines: &[Line<'_>],
+        stop: &AtomicBool,
         add: impl for<'l> Fn(&mut A, GivenGame<'l>) + Sync,
-    ) -> (Vec<A>, Option<Error>) {
+    ) -> (Vec<A>, Option<Early>) {
         // The first deal fixes the table the others must share.
         if self.first.is_none()
             && let Some(line) = lines.first()
         {
             match self.position(line) {
                 Ok(p) => self.first = Some((p.deck(), p.players())),
-                Err(e) => return (vec![A::default()], Some(e)),
+                Err(e) => return (vec![A::default()], Some(Early::Bad(e))),
             }
         }
         let this = &*self;
-        let parts =
-            bmn_job::in_parallel(lines, self.threads, |part| vec![this.play_part(part, &add)]);
+        let parts = bmn_job::in_parallel(lines, self.threads, |part| {
+            vec![this.play_part(part, stop, &add)]
+        });
         let mut out = Vec::with_capacity(parts.len());
         for part in parts {
-            out.push(part.games);
-            if part.error.is_some() {
-                return (out, part.error);
+            match part.early {
+                Some(Early::Stopped) => return (out, Some(Early::Stopped)),
+                Some(bad) => {
+                    out.push(part.games);
+                    return (out, Some(bad));
+                }
+                None => out.push(part.games),
             }
         }
         (out, None)
@@ -216,6 +234,7 @@ impl Given {
     fn play_part<A: Default>(
         &self,
         lines: &[Line<'_>],
+        stop: &AtomicBool,
         add: &impl for<'l> Fn(&mut A, GivenGame<'l>),
     ) -> Part<A> {
         let mut deals = Vec::with_capacity(lines.len());
@@ -228,18 +247,24 @@ impl Given {
                     texts.push(text);
                 }
                 Err(e) => {
-                    error = Some(e);
+                    error = Some(Early::Bad(e));
                     break;
                 }
             }
         }
-        let results = bmn_search::play_given(
+        let Some(results) = bmn_search::play_given(
             &deals,
             &self.rules,
             self.kernel,
             bmn_kernel::DEFAULT_MAX_TRICKS,
             self.give_up,
-        );
+            stop,
+        ) else {
+            return Part {
+                games: A::default(),
+                early: Some(Early::Stopped),
+            };
+        };
         let mut games = A::default();
         for (((line, text), result), deal) in lines.iter().zip(texts).zip(results).zip(&deals) {
             let result = match result {
@@ -261,7 +286,10 @@ impl Given {
             };
             add(&mut games, game);
         }
-        Part { games, error }
+        Part {
+            games,
+            early: error,
+        }
     }
 
     /// Line `line`'s deal and its text: straight to the kernels' form where the line is two
@@ -396,9 +424,11 @@ mod tests {
             [3, 4, 5, 6]
         );
         let mut g = given();
-        let (parts, error) = g.play(&lines, |v: &mut Vec<GivenGame>, game| {
-            v.push(game.into_owned())
-        });
+        let (parts, early) = g.play(
+            &lines,
+            &AtomicBool::new(false),
+            |v: &mut Vec<GivenGame>, g| v.push(g.into_owned()),
+        );
         let games: Vec<GivenGame> = parts.into_iter().flatten().collect();
         assert_eq!(games.len(), 2);
         let json: Vec<String> = games
@@ -419,15 +449,21 @@ mod tests {
             game.write_json(&mut line);
             assert_eq!(line, format!("{serde}\n"));
         }
-        let error = error.expect("line 5 refused").to_string();
+        let Some(Early::Bad(error)) = early else {
+            panic!("line 5 refused: {early:?}")
+        };
+        let error = error.to_string();
         assert!(error.starts_with("bad --deals: line 5: "), "{error}");
     }
 
     #[test]
     fn a_file_is_of_one_deck() {
         let lines: Vec<Line> = deal_lines("--J-/Q---\n--J-/K---\n", 1).collect();
-        let (_, error) = given().play(&lines, |n: &mut usize, _| *n += 1);
-        let error = error.expect("refused").to_string();
+        let (_, early) = given().play(&lines, &AtomicBool::new(false), |n: &mut usize, _| *n += 1);
+        let Some(Early::Bad(error)) = early else {
+            panic!("refused: {early:?}")
+        };
+        let error = error.to_string();
         assert!(error.contains("line 2: the deal holds"), "{error}");
         assert!(error.contains("a file is of one deck"), "{error}");
     }

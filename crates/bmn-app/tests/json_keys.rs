@@ -429,8 +429,11 @@ fn given_deals_document_their_keys() {
         })
         .unwrap();
         let lines: Vec<_> = deal_lines(text, 1).collect();
-        let (parts, error) = given.play(&lines, |v: &mut Vec<GivenGame>, g| v.push(g.into_owned()));
-        assert!(error.is_none());
+        let stop = AtomicBool::new(false);
+        let (parts, early) = given.play(&lines, &stop, |v: &mut Vec<GivenGame>, g| {
+            v.push(g.into_owned())
+        });
+        assert!(early.is_none());
         for game in parts.into_iter().flatten() {
             let v = serde_json::to_value(&game).unwrap();
             documented("play --deals", &v);

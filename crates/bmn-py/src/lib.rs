@@ -746,11 +746,15 @@ fn play_many<'py>(
                 text: text.trim(),
             })
             .collect();
-        let (parts, error) = py.detach(|| given.play(&lines, |c: &mut Columns, game| c.add(&game)));
+        // Ctrl-C is seen between chunks; a chunk's games on the reference engine are not
+        // watched (the flag is never raised).
+        let never = AtomicBool::new(false);
+        let (parts, early) =
+            py.detach(|| given.play(&lines, &never, |c: &mut Columns, game| c.add(&game)));
         for part in parts {
             all.append(part);
         }
-        if let Some(e) = error {
+        if let Some(bmn_app::given::Early::Bad(e)) = early {
             return Err(py_err(e));
         }
         py.check_signals()?;

@@ -5,8 +5,9 @@
 //! for numbered deals.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_within};
+use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_watched};
 use bmn_kernel::{Kernel, Played};
 
 use crate::play::{BATCH, exact};
@@ -103,14 +104,19 @@ impl GivenDeal {
 /// Plays every deal to its end or its cycle, the results in the deals' order: `None` where
 /// neither came within `give_up` tricks (as bmn-core's `play_out_within` says). Kernel games
 /// past `max_tricks` tricks are handed to bmn-core, so every result is the reference
-/// engine's.
+/// engine's. Games on the reference engine (which may run millions of tricks) look at `stop`
+/// every few dozen tricks: `None` if it was raised, no result kept.
 pub fn play_given(
     deals: &[GivenDeal],
     rules: &Rules,
     kernel: Kernel,
     max_tricks: u32,
     give_up: u64,
-) -> Vec<Option<Outcome>> {
+    stop: &AtomicBool,
+) -> Option<Vec<Option<Outcome>>> {
+    let engine = |p: &Position| {
+        play_out_watched(rules, p, give_up, &mut |_, _| !stop.load(Ordering::Relaxed)).ok()
+    };
     let mut results: Vec<Option<Option<Outcome>>> = vec![None; deals.len()];
     // The kernel takes a batch of deals of one shape (cards, and the leader's first): a file
     // of one deck is one shape, and a mixed one a few.
@@ -121,7 +127,7 @@ pub fn play_given(
             GivenDeal::Kernel(k) if standard => {
                 shapes.entry((k.len, k.split)).or_default().push(i);
             }
-            other => results[i] = Some(play_out_within(rules, &other.position(), give_up)),
+            other => results[i] = Some(engine(&other.position())?),
         }
     }
     // A kernel game that has not ended by the give-up is the engine's to decide (a cycle
@@ -152,23 +158,25 @@ pub fn play_given(
             for (&i, &game) in batch.iter().zip(&played) {
                 let k = kernel_deal(i);
                 results[i] = Some(match game {
-                    Played::Capped { .. } => play_out_within(rules, &k.position(), give_up),
+                    Played::Capped { .. } => engine(&k.position())?,
                     finished => Some(exact(finished, k.leader, || k.position())),
                 });
             }
         }
     }
-    results
-        .into_iter()
-        .map(|r| r.expect("every deal played"))
-        .collect()
+    Some(
+        results
+            .into_iter()
+            .map(|r| r.expect("every deal played"))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::DealSource;
-    use bmn_core::{Deck, PenaltyTable};
+    use bmn_core::{Deck, PenaltyTable, play_out_within};
 
     /// Random deals of several shapes, leaders and tables, against the reference engine.
     #[test]
@@ -218,7 +226,15 @@ mod tests {
             (20, 100_000),
             (5000, 30),
         ] {
-            let got = play_given(&deals, &rules, kernel, cap, give_up);
+            let got = play_given(
+                &deals,
+                &rules,
+                kernel,
+                cap,
+                give_up,
+                &AtomicBool::new(false),
+            )
+            .unwrap();
             for (p, g) in positions.iter().zip(&got) {
                 assert_eq!(*g, play_out_within(&rules, p, give_up), "{}", p.deal_text());
             }
@@ -228,7 +244,20 @@ mod tests {
             penalties: PenaltyTable::parse("K3,J2,Q1,A0").unwrap(),
             ..Rules::STANDARD
         };
-        let got = play_given(&deals[..50], &rules, kernel, 5000, 100_000);
+        let got = play_given(
+            &deals[..50],
+            &rules,
+            kernel,
+            5000,
+            100_000,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        // Raised, the flag stops the engine's games: no result (Casella's endless game, past
+        // a kernel cap of 20 tricks, goes to the engine).
+        let casella = &deals[deals.len() - 1..];
+        let stop = AtomicBool::new(true);
+        assert!(play_given(casella, &Rules::STANDARD, kernel, 20, 100_000, &stop).is_none());
         for (p, g) in positions.iter().zip(&got) {
             assert_eq!(*g, play_out_within(&rules, p, 100_000));
         }

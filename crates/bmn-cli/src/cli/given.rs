@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use anyhow::Result;
 use bmn_app::Report;
 use bmn_app::deal::DealRequest;
-use bmn_app::given::{self, Given, GivenGame, GivenRequest, GivenResult};
+use bmn_app::given::{self, Early, Given, GivenGame, GivenRequest, GivenResult};
 use bmn_app::play::PlayReport;
 use bmn_job::Job;
 
@@ -64,7 +64,7 @@ pub fn deal_lines(req: &DealRequest, count: u64, json: bool) -> Result<()> {
         return Err(e.into());
     }
     out.flush()?;
-    if let Some((seed, index, players, deck, balanced)) = first {
+    if let Some((seed, index, players, deck, balanced)) = first.filter(|_| !json) {
         // How to deal them again goes to stderr, so stdout holds the deals alone.
         eprintln!(
             "{dealt} deal(s) from index {index}, player 1 leads; {players} players, {deck}{}; \
@@ -190,34 +190,52 @@ fn play_chunks(
             lines.extend(given::deal_line(text, *number));
         }
         let part_len = lines.len() / given.threads().max(1) + 1;
-        let (parts, error) = given.play(&lines, |w: &mut Written, game: GivenGame| {
-            if w.text.is_empty() {
-                // About a line's worth a deal: one allocation for the part's text.
-                w.text.reserve(part_len * 110);
-            }
-            match &game.result {
-                GivenResult::Played(PlayReport::Cycle { .. }) => w.cycles += 1,
-                GivenResult::GaveUp { .. } => w.gave_up += 1,
-                GivenResult::Played(_) => w.finished += 1,
-            }
-            if json {
-                game.write_json(&mut w.text);
-            } else {
-                game.write_text(&mut w.text);
-            }
-        });
+        let (parts, early) = given.play(
+            &lines,
+            job.stop_flag(),
+            |w: &mut Written, game: GivenGame| {
+                if w.text.is_empty() {
+                    // About a line's worth a deal: one allocation for the part's text.
+                    w.text.reserve(part_len * 110);
+                }
+                match &game.result {
+                    GivenResult::Played(PlayReport::Cycle { .. }) => w.cycles += 1,
+                    GivenResult::GaveUp { .. } => w.gave_up += 1,
+                    GivenResult::Played(_) => w.finished += 1,
+                }
+                if json {
+                    game.write_json(&mut w.text);
+                } else {
+                    game.write_text(&mut w.text);
+                }
+            },
+        );
         for part in parts {
             out.write_all(part.text.as_bytes())?;
             totals.finished += part.finished;
             totals.cycles += part.cycles;
             totals.gave_up += part.gave_up;
         }
-        if let Some(e) = error {
-            out.flush()?;
-            return Err(e.into());
-        }
         let played = totals.finished + totals.cycles + totals.gave_up;
         let last = read.spans.last().map_or(0, |(n, _)| *n);
+        match early {
+            Some(Early::Bad(e)) => {
+                out.flush()?;
+                return Err(e.into());
+            }
+            // Stopped inside the chunk (a long game on the reference engine): what it wrote
+            // is every line before the first it left out.
+            Some(Early::Stopped) => {
+                out.flush()?;
+                job.finish();
+                eprintln!(
+                    "bmn: stopped after {played} deal(s): every one of them is written, in the \
+                     file's order"
+                );
+                return Err(Stopped.into());
+            }
+            None => {}
+        }
         let rate = read.spans.len() as f64 / began.elapsed().as_secs_f64().max(1e-6);
         let wanted = ((rate * CHUNK_TIME.as_secs_f64()) as usize).clamp(64, CHUNK);
         chunk.store(wanted, Ordering::Relaxed);
