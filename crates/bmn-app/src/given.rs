@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use bmn_core::{Deck, Player, Position, Rules};
+use bmn_core::{Deck, Kind, Player, Position, Rules};
 use bmn_kernel::Kernel;
 use bmn_search::{GivenDeal, KernelDeal};
 use serde::Serialize;
@@ -266,7 +266,7 @@ impl Given {
             };
         };
         let mut games = A::default();
-        for (((line, text), result), deal) in lines.iter().zip(texts).zip(results).zip(&deals) {
+        for ((line, text), result) in lines.iter().zip(texts).zip(results) {
             let result = match result {
                 Some(outcome) => GivenResult::Played(crate::play::outcome_report(outcome)),
                 None => GivenResult::GaveUp {
@@ -274,14 +274,11 @@ impl Given {
                     give_up: self.give_up,
                 },
             };
-            let leader = match deal {
-                GivenDeal::Kernel(_) => self.leader.number(),
-                GivenDeal::Any(p) => p.leader().number(),
-            };
+            // Every deal, whichever path read it, was read with the plan's leader.
             let game = GivenGame {
                 line: line.number,
                 deal: text,
-                leader,
+                leader: self.leader.number(),
                 result,
             };
             add(&mut games, game);
@@ -367,22 +364,15 @@ impl Given {
     }
 }
 
-/// A hand written in the symbols `-JQKAX` alone, as the kernels' codes in `out` (how many),
-/// where it fits.
+/// A hand written in the symbols `-JQKAX` alone (as `play` writes them: upper case), as the
+/// kernels' codes in `out` (how many), where it fits.
 fn symbols(hand: &str, out: &mut [u8; bmn_kernel::MAX_CARDS]) -> Option<usize> {
     if hand.len() > out.len() {
         return None;
     }
-    for (slot, b) in out.iter_mut().zip(hand.bytes()) {
-        *slot = match b {
-            b'-' => 0,
-            b'J' => 1,
-            b'Q' => 2,
-            b'K' => 3,
-            b'A' => 4,
-            b'X' => 5,
-            _ => return None,
-        };
+    for (slot, c) in out.iter_mut().zip(hand.chars()) {
+        let kind = Kind::from_symbol(c).filter(|k| k.symbol() == c)?;
+        *slot = kind.index() as u8;
     }
     Some(hand.len())
 }
