@@ -15,6 +15,13 @@ the standard deck, two players, ``on_empty="pass"``, 1000000 games, the 10 longe
 defaults live in one place, the Rust library, so the three front ends cannot drift apart. The
 keys are listed in ``docs/json.md``; a key marked deprecated there is kept for a release beside
 its clearer name.
+
+Each function takes, as keywords, every parameter of its command on the command line, named as
+the flag is with ``_`` for ``-`` (``give_up``, ``max_tricks``, ``kernel``, ``out``...), read
+through the same declaration, so the signatures below list the common ones. Three keywords are
+named otherwise: ``seconds`` is ``--time``, ``hands_seconds`` ``--hands-time`` and ``first``
+``exhaustive --from``. The run database's flags (``--db``, ``--resume``, ``--no-db``) are the
+command line's alone: a Python call records no run. An unknown keyword raises ``TypeError``.
 """
 
 from typing import Any, Iterable, Optional, Union
@@ -159,6 +166,19 @@ def basin(
     """Every position whose game reaches the cycle (or final position) of ``position``'s
     (``bmn basin --json``): ``positions``, ``complete``, ``cycle_id``, ``balanced_deals_count``,
     ``balanced_counts``, ``balanced_deal_list``, ... ``limit`` caps the positions visited."""
+
+def extend(
+    deal: str,
+    leader: Optional[Count] = None,
+    depth: Optional[Count] = None,
+    limit: Optional[Count] = None,
+    top: Optional[Count] = None,
+    penalties: Optional[str] = None,
+    on_empty: Optional[str] = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Balanced deals whose games are longer, searched ``depth`` tricks backward from each
+    position of ``deal``'s finishing game (``bmn extend --json``)."""
 
 def count(deck: Optional[str] = None, players: Optional[Count] = None) -> dict[str, Any]:
     """The exact number of deals of a deck at a table (``bmn count --json``); ``deals`` and

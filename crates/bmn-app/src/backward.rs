@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::dot;
 use crate::error::{Error, Result};
+use crate::flags::{DeckArg, DotArg, LeaderArg, LimitArg, PlayersArg, SeedArg, TopArg};
 use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, DEFAULT_SEED, RulesInput};
 use crate::json::{PositionJson, SpanJson};
 use crate::plural;
@@ -48,10 +49,10 @@ pub struct BackwardReport {
     pub predecessors: Vec<PositionJson>,
 }
 
-/// Every position one trick before `position` (hands may be empty; leader from 1).
-pub fn backward(position: &str, leader: Option<u64>, rules: &RulesInput) -> Result<BackwardReport> {
-    let rules = rules.rules()?;
-    let target = input::position(position, leader)?;
+/// Every position one trick before the request's position (hands may be empty).
+pub fn backward(req: &BackwardRequest) -> Result<BackwardReport> {
+    let rules = req.rules.rules()?;
+    let target = input::position(&req.position, req.leader.leader)?;
     let preds = bmn_backward::predecessors(&rules, &target);
     Ok(BackwardReport {
         position: (&target).into(),
@@ -76,19 +77,46 @@ impl crate::Report for BackwardReport {
     }
 }
 
-/// What basin to search.
-#[derive(Clone, Debug, Default)]
-pub struct BasinRequest {
+/// Which position's predecessors: `bmn backward`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BackwardRequest {
+    /// The position, hands separated by '/', top card first; a hand may be empty ("----/" is a
+    /// finished game). "-" reads it from stdin.
+    #[arg(allow_hyphen_values = true)]
     pub position: String,
-    /// Who leads, from 1 (player 1 when `None`).
-    pub leader: Option<u64>,
-    /// List the balanced starting deals in the text.
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    #[command(flatten)]
+    pub rules: RulesInput,
+}
+
+const BASIN_DOT: &str = "Write the basin's positions as a Graphviz DOT graph to FILE (render: \
+    `dot -Tsvg FILE > out.svg`, or `sfdp` for big basins): one node per position, one edge per \
+    trick, the cycle in red, balanced starting deals filled green, the position given outlined \
+    twice";
+
+/// What basin to search: `bmn basin`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("dot", |a| a.help(BASIN_DOT)))]
+pub struct BasinRequest {
+    /// A position (hands may be empty); its basin is every position that reaches the same cycle
+    /// (players renamed or not) or, if its game finishes, the same final position.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    /// List the balanced starting deals with their game lengths (JSON always lists them).
+    #[arg(long)]
     pub balanced: bool,
-    pub limit: Option<u64>,
-    /// Write the basin as a DOT graph to this file.
-    pub dot: Option<PathBuf>,
-    /// Return the basin as a graph of at most this many positions (the nearest first).
+    #[command(flatten)]
+    pub limit: LimitArg,
+    #[command(flatten)]
+    pub dot: DotArg,
+    /// Return the basin as a graph of at most this many positions (the nearest first): the
+    /// web API's `graph`, not a flag.
+    #[arg(skip)]
     pub graph: Option<usize>,
+    #[command(flatten)]
     pub rules: RulesInput,
 }
 
@@ -182,9 +210,9 @@ impl TryFrom<&BasinRequest> for BasinPlan {
 
     fn try_from(req: &BasinRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
-        let start = input::position(&req.position, req.leader)?;
-        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
-        if let Some(path) = &req.dot {
+        let start = input::position(&req.position, req.leader.leader)?;
+        let limit = input::at_least_one(req.limit.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
+        if let Some(path) = &req.dot.dot {
             input::writable(path, "dot")?;
         }
         Ok(BasinPlan {
@@ -192,10 +220,10 @@ impl TryFrom<&BasinRequest> for BasinPlan {
             rules,
             config: BasinConfig {
                 limit,
-                keep_members: req.dot.is_some() || req.graph.is_some(),
+                keep_members: req.dot.dot.is_some() || req.graph.is_some(),
             },
             balanced: req.balanced,
-            dot: req.dot.clone(),
+            dot: req.dot.dot.clone(),
             graph: req.graph,
         })
     }
@@ -394,17 +422,22 @@ impl crate::Report for BasinReport {
     }
 }
 
-/// What to extend.
-#[derive(Clone, Debug, Default)]
+/// What to extend: `bmn extend`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct ExtendRequest {
+    /// A deal whose game finishes (e.g. a record game).
+    #[arg(allow_hyphen_values = true)]
     pub deal: String,
-    /// Who leads, from 1 (player 1 when `None`).
-    pub leader: Option<u64>,
-    /// Tricks to search backward from each position of the game (10 if not told).
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    /// Tricks to search backward from each position of the game [default: 10].
+    #[arg(long, value_name = "D")]
     pub depth: Option<u64>,
-    pub limit: Option<u64>,
-    /// How many of the longest balanced deals to list (10 if not told).
-    pub top: Option<usize>,
+    #[command(flatten)]
+    pub limit: LimitArg,
+    #[command(flatten)]
+    pub top: TopArg,
+    #[command(flatten)]
     pub rules: RulesInput,
 }
 
@@ -462,15 +495,15 @@ impl TryFrom<&ExtendRequest> for ExtendPlan {
 
     fn try_from(req: &ExtendRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
-        let deal = input::deal(&req.deal, req.leader, None, None)?;
-        let limit = input::at_least_one(req.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
+        let deal = input::deal(&req.deal, req.leader.leader, None, None)?;
+        let limit = input::at_least_one(req.limit.limit.unwrap_or(DEFAULT_LIMIT), "limit")?;
         Ok(ExtendPlan {
             deal,
             rules,
             config: ExtendConfig {
                 depth: req.depth.unwrap_or(DEFAULT_DEPTH),
                 limit,
-                keep: req.top.unwrap_or(DEFAULT_KEEP),
+                keep: req.top.top.unwrap_or(DEFAULT_KEEP),
             },
         })
     }
@@ -552,16 +585,32 @@ impl crate::Report for ExtendReport {
     }
 }
 
-/// What trees to measure.
-#[derive(Clone, Debug, Default)]
+/// What trees to measure: `bmn trees`'s parameters (`samples` absent: every final position).
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct TreesRequest {
-    /// Sample this many final positions; `None` measures every one (`--all`).
+    /// How many random final positions (player 1 holds every card) to sample.
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
     pub samples: Option<u64>,
-    pub deck: Option<String>,
-    pub players: Option<usize>,
-    pub seed: Option<u64>,
-    /// Stop counting a tree at this many positions (1000000 if not told).
+    /// Measure every final position instead (small decks): the exact mean, and the exact
+    /// number of positions that never finish.
+    #[arg(long)]
+    pub all: bool,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Stop counting a tree at this many positions (the mean is then a lower bound)
+    /// [default: 1000000].
+    #[arg(long, value_name = "M")]
     pub cap: Option<u64>,
+    #[command(flatten)]
     pub rules: RulesInput,
 }
 
@@ -608,7 +657,7 @@ impl TryFrom<&TreesRequest> for TreesPlan {
 
     fn try_from(req: &TreesRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
-        let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+        let deck = input::deck(req.deck.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         if let Some(samples) = req.samples {
             input::at_least_one(samples, "samples")?;
         }
@@ -617,8 +666,8 @@ impl TryFrom<&TreesRequest> for TreesPlan {
             rules,
             samples: req.samples,
             cap: input::at_least_one(req.cap.unwrap_or(DEFAULT_CAP), "cap")?,
-            seed: req.seed.unwrap_or(DEFAULT_SEED),
-            players: req.players.unwrap_or(DEFAULT_PLAYERS),
+            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
+            players: req.players.players.unwrap_or(DEFAULT_PLAYERS),
         })
     }
 }

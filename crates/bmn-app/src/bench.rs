@@ -18,20 +18,29 @@ use bmn_search::{DealSource, Engine, Summary};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::flags::{DeckArg, SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_DECK, DEFAULT_SEED};
 
 /// Deals played by every engine when not told.
 pub const DEFAULT_BENCH_GAMES: usize = 300_000;
 
-/// What to time.
-#[derive(Clone, Debug, Default)]
+/// What to time: `bmn bench`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("threads", |a| a.help(BENCH_THREADS)))]
 pub struct BenchRequest {
+    /// Random deals played by every engine (the same deals for each) [default: 300000].
+    #[arg(long, value_name = "N")]
     pub games: Option<usize>,
-    pub deck: Option<String>,
-    /// Threads per engine (1 if not told: the figure per core).
-    pub threads: Option<usize>,
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
 }
+
+const BENCH_THREADS: &str = "Worker threads each engine is timed on [default: 1]. Results do \
+    not depend on it";
 
 /// `bench --json`.
 #[derive(Serialize, Clone, Debug)]
@@ -183,8 +192,8 @@ impl TryFrom<&BenchRequest> for BenchPlan {
 
     fn try_from(req: &BenchRequest) -> Result<Self> {
         let games = input::at_least_one(req.games.unwrap_or(DEFAULT_BENCH_GAMES), "games")?;
-        let threads = input::threads(Some(req.threads.unwrap_or(1)))?;
-        let deck = input::deck(req.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+        let threads = input::threads(Some(req.threads.threads.unwrap_or(1)))?;
+        let deck = input::deck(req.deck.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         if deck.len() > bmn_kernel::MAX_CARDS as u32 {
             return Err(Error::bad_with(
                 "deck",
@@ -199,7 +208,7 @@ impl TryFrom<&BenchRequest> for BenchPlan {
             games,
             threads,
             source: DealSource::new(deck, false).map_err(|e| Error::bad("deck", e))?,
-            seed: req.seed.unwrap_or(DEFAULT_SEED),
+            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
         })
     }
 }

@@ -13,7 +13,8 @@ use bmn_search::DealSource;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_SEED, TimeInput};
+use crate::flags::{LedgerArgs, SeedArg, ThreadsArg, TopArg};
+use crate::input::{self, DEFAULT_SEED};
 use crate::message::message;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
@@ -28,26 +29,59 @@ pub const DEFAULT_RESTART: u32 = 5;
 /// Evaluations when neither `--evals` nor `--time` is given.
 pub const DEFAULT_EVALS: u64 = 10_000_000;
 
-/// What to climb.
-#[derive(Clone, Debug, Default)]
+/// What to climb: `bmn climb`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct ClimbRequest {
-    pub seed: Option<u64>,
-    pub time: Option<TimeInput>,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Climb for this long: 90s, 10m, 2h (whole rounds).
+    #[arg(
+        long,
+        value_name = "DURATION",
+        conflicts_with = "evals",
+        allow_hyphen_values = true
+    )]
+    pub time: Option<String>,
+    /// Evaluations (games played) in all, whole rounds [default: 10000000 unless --time].
+    #[arg(long, value_name = "N")]
     pub evals: Option<u64>,
-    pub threads: Option<usize>,
-    /// Deals to start from (deal text, or `#K`).
-    pub starts: Vec<String>,
-    pub top: Option<usize>,
-    pub ledger: LedgerChoice,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Start from these deals (deal text, #K) or from the deals in FILE (one per line, or a
+    /// `bmn search --json` report, whose longest games are taken); random deals otherwise.
+    /// Repeat it for several.
+    #[arg(long, value_name = "FILE|DEAL", allow_hyphen_values = true)]
+    pub start: Vec<String>,
+    #[command(flatten)]
+    pub top: TopArg,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+    /// Balanced deals: both hands hold the same kinds, and edits keep them so.
+    #[arg(long)]
     pub balanced: bool,
-    /// `cards` or `tricks`.
+    /// What a long game is: cards (default) or tricks.
+    #[arg(long, value_name = "cards|tricks")]
     pub by: Option<String>,
+    /// Walkers climbing at once [default: 16].
+    #[arg(long, value_name = "W")]
     pub walkers: Option<usize>,
+    /// Neighbours each walker plays per round [default: 32].
+    #[arg(long, value_name = "K")]
     pub neighbours: Option<usize>,
+    /// The edits: swap, shift, cut, exchange, mixed, or a list such as swap,cut [default: swap].
+    #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
+    /// The acceptance rule: hill (with restarts), anneal or population [default: hill].
+    #[arg(long, value_name = "RULE")]
     pub accept: Option<String>,
+    /// Rounds without a new best of its own before a walker restarts [default: 5].
+    #[arg(long, value_name = "R")]
     pub restart: Option<u32>,
+    /// Annealing's starting temperature, in the objective's units [default: 200].
+    #[arg(long, value_name = "T")]
     pub temperature: Option<f64>,
+    /// Annealing's cooling factor per round [default: 0.995].
+    #[arg(long, value_name = "C")]
     pub cooling: Option<f64>,
 }
 
@@ -164,6 +198,59 @@ impl Default for ClimbPlan {
     }
 }
 
+/// `--start FILE|DEAL...`: deals given as they are, or read from a file (one per line, `#`
+/// comments; or a `bmn search --json` report, whose longest games are taken).
+fn start_deals(values: &[String]) -> Result<Vec<String>> {
+    let bad = |v: &str, why: String| Error::bad_with("start", format!(" {v}: {why}"));
+    let mut deals = Vec::new();
+    for v in values {
+        let path = std::path::Path::new(v);
+        if !v.starts_with('#') && path.is_file() {
+            let text = std::fs::read_to_string(path).map_err(|e| bad(v, e.to_string()))?;
+            let before = deals.len();
+            if let Ok(report) = serde_json::from_str::<serde_json::Value>(&text)
+                && let Some(longest) = report["longest"].as_array()
+            {
+                deals.extend(
+                    longest
+                        .iter()
+                        .filter_map(|g| g["deal"].as_str().map(String::from)),
+                );
+            } else {
+                deals.extend(
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                        .map(String::from),
+                );
+            }
+            // A file that gives no deal is a mistake, not a request to start at random.
+            if deals.len() == before {
+                return Err(Error::bad_with(
+                    "start",
+                    message!(
+                        " {}: the file holds no deal (one a line, `#` comments, or the --json of \
+                         `bmn search`, whose longest games are taken)",
+                        v
+                    ),
+                ));
+            }
+        } else if path.is_dir() {
+            return Err(bad(v, "is a folder; name a file of deals in it".into()));
+        } else if v.starts_with('/')
+            || v.starts_with("./")
+            || v.ends_with(".json")
+            || v.ends_with(".txt")
+        {
+            // A path, not a deal (no deal starts with an empty first hand or ends so).
+            return Err(bad(v, "no such file".into()));
+        } else {
+            deals.push(v.clone());
+        }
+    }
+    Ok(deals)
+}
+
 impl TryFrom<&ClimbRequest> for ClimbPlan {
     type Error = Error;
 
@@ -173,7 +260,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
         let source =
             DealSource::new(Deck::STANDARD, req.balanced).map_err(|e| Error::bad("balanced", e))?;
         let mut starts = Vec::new();
-        for text in &req.starts {
+        for text in &start_deals(&req.start)? {
             let position = input::deal(text, None, Some("standard"), Some(2))
                 .map_err(|e| Error::bad_with("start", format!(": {e}")))?;
             let cards = Cards::of(&position).expect("player 1 leads");
@@ -222,11 +309,11 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             )));
         }
         let (evals, time) =
-            input::count_or_time(req.evals, "evals", req.time.as_ref(), default.evals)?;
-        let threads = input::threads(req.threads)?;
+            input::count_or_time(req.evals, "evals", req.time.as_deref(), default.evals)?;
+        let threads = input::threads(req.threads.threads)?;
         Ok(ClimbPlan {
             config: ClimbConfig {
-                seed: req.seed.unwrap_or(d.seed),
+                seed: req.seed.seed.unwrap_or(d.seed),
                 walkers,
                 neighbours,
                 moves,
@@ -236,14 +323,14 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 restart_after: input::or_default(req.restart, d.restart_after, "restart")?,
                 temperature,
                 cooling,
-                top: input::or_default(req.top, d.top, "top")?,
+                top: input::or_default(req.top.top, d.top, "top")?,
                 starts,
                 source,
             },
             evals,
             time,
             threads,
-            ledger: req.ledger.clone(),
+            ledger: req.ledger.choice(),
         })
     }
 }
@@ -546,9 +633,9 @@ mod tests {
 
     #[test]
     fn a_time_alone_climbs_until_it_is_up_in_seconds_or_text() {
-        for time in [TimeInput::Seconds(90.0), TimeInput::from("90s")] {
+        for time in ["90", "90s"] {
             let req = ClimbRequest {
-                time: Some(time),
+                time: Some(time.into()),
                 walkers: Some(0),
                 ..ClimbRequest::default()
             };
@@ -563,7 +650,7 @@ mod tests {
             assert_eq!(plan.params().rounds, 0);
         }
         let bad = ClimbRequest {
-            time: Some(TimeInput::Seconds(-1.0)),
+            time: Some("-1".into()),
             ..ClimbRequest::default()
         };
         let e = ClimbPlan::try_from(&bad).unwrap_err().to_string();

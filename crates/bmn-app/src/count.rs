@@ -7,6 +7,7 @@ use bmn_exhaustive::DealCount;
 use serde::Serialize;
 
 use crate::error::Result;
+use crate::flags::{DeckArg, PlayersArg};
 use crate::input::TableInput;
 use crate::thousands;
 
@@ -28,13 +29,18 @@ pub struct CountReport {
     pub balanceable: bool,
 }
 
-/// The deal counts of a table (`--deck`, `--players`).
-pub fn count(table: &TableInput) -> Result<CountReport> {
-    let source = TableInput {
-        balanced: false,
-        ..table.clone()
-    }
-    .source()?;
+/// Which table's deals to count: `bmn count`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct CountRequest {
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+}
+
+/// The deal counts of a table.
+pub fn count(req: &CountRequest) -> Result<CountReport> {
+    let source = TableInput::of(&req.deck, &req.players).source()?;
     let count = DealCount::new(source.deck(), source.players());
     let deals = count.deals.to_string();
     let balanced = count

@@ -7,17 +7,30 @@ use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::flags::SeedArg;
 use crate::input::TableInput;
 
-/// Which deal.
-#[derive(Clone, Debug, Default)]
+const DEAL_SEED: &str = "Seed of the stream: deal K (--index) is a function of (seed, K) only \
+    [default: drawn from the clock; stderr says which, to deal it again]";
+
+/// Which deal: `bmn deal`'s parameters (the seed drawn from the clock where none is given,
+/// and reported, so the deal can be dealt again).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("seed", |a| a.help(DEAL_SEED)))]
 pub struct DealRequest {
+    #[command(flatten)]
     pub table: TableInput,
-    /// The stream's seed; `None` draws one from the clock (reported, so the deal can be dealt
-    /// again).
-    pub seed: Option<u64>,
-    /// Deal K of the stream, from 0.
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Which deal of the seed's stream: deal K is the one `bmn search` and `bmn stats` with
+    /// the same seed, table and --balanced play as game K (from 0) [default: 0].
+    #[arg(long, value_name = "K")]
     pub index: Option<u64>,
+    /// Deal N deals, one a line: deals K..K+N-1 of the seed's stream (--index K), the games
+    /// `bmn search` and `bmn stats` with the same seed, table and --balanced play (`bmn play
+    /// --deals -` reads them back); with --json, one JSON object a line.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
 }
 
 /// `deal --json`.
@@ -50,7 +63,7 @@ impl TryFrom<&DealRequest> for DealPlan {
     fn try_from(req: &DealRequest) -> Result<Self> {
         Ok(DealPlan {
             source: req.table.source()?,
-            seed: req.seed.unwrap_or_else(|| {
+            seed: req.seed.seed.unwrap_or_else(|| {
                 SystemTime::now()
                     .duration_since(UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64)

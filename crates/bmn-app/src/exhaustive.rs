@@ -13,37 +13,71 @@ use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
+use crate::flags::{DeckArg, LeaderArg, LedgerArgs, ShardArg, ThreadsArg};
 use crate::input::{self, EngineInput, EnginePlan, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
+use crate::numbers::whole;
 use crate::plural;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
 /// files (before shards and searches shared one format) are refused, not misread.
 pub const FORMAT: &str = "bmn-exhaustive-2";
 
-/// What to enumerate.
-#[derive(Clone, Debug, Default)]
+const EXHAUSTIVE_DECK: &str = concat!(
+    "The deck whose every deal is played: ",
+    crate::decks!(),
+    " (required unless --merge; a deck of more than 2^64 - 1 deals, such as the standard \
+     deck, is played in blocks: --from and --count, or --block)"
+);
+
+const EXHAUSTIVE_MAX_TRICKS: &str = "Games still going after this many tricks go to exact cycle \
+    detection (any cap gives the same results) [default: 1000]";
+
+/// What to enumerate: `bmn exhaustive`'s parameters (ranks are decimal text: they pass 2^64).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(
+    mut_arg("deck", |a| a.required_unless_present("merge").help(EXHAUSTIVE_DECK)),
+    mut_arg("max_tricks", |a| a.help(EXHAUSTIVE_MAX_TRICKS)),
+)]
 pub struct ExhaustiveRequest {
-    pub deck: String,
-    /// Who leads every deal, from 1 (player 1 when `None`).
-    pub leader: Option<u64>,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    #[command(flatten)]
     pub rules: RulesInput,
-    /// Keep every cycling deal (Paulhus's Table 2).
+    /// Also list every cycling deal with its preperiod (Paulhus's Table 2).
+    #[arg(long)]
     pub list_cycles: bool,
-    /// `i/N` or `auto`: a shard of the block (or of the whole deck).
-    pub shard: Option<String>,
-    /// Only ranks `from..from + count` (decimal: ranks pass 2^64); `count` alone starts at 0,
-    /// `from` alone runs to the last deal.
+    #[command(flatten)]
+    pub shard: ShardArg,
+    /// Play only the deals of ranks K..K+M (with --count M; ranks as `bmn rank` gives them,
+    /// of any size): a block of a deck too big to play whole, such as the standard deck.
+    #[arg(long, value_name = "K", conflicts_with = "block", value_parser = whole, allow_negative_numbers = true)]
     pub from: Option<String>,
+    /// How many deals from --from (0 if --from is not given).
+    #[arg(long, value_name = "M", conflicts_with = "block", value_parser = whole, allow_negative_numbers = true)]
     pub count: Option<String>,
-    /// Only block `block` (from 0) of `block_size` deals ([`DEFAULT_BLOCK_SIZE`] if not told).
+    /// Play only block B (from 0) of --block-size deals: ranks B*M..(B+1)*M.
+    #[arg(long, value_name = "B", value_parser = whole, allow_negative_numbers = true)]
     pub block: Option<String>,
+    /// Deals in a block [default: 1000000000].
+    #[arg(long, value_name = "M", requires = "block", value_parser = whole, allow_negative_numbers = true)]
     pub block_size: Option<String>,
-    /// The checkpoint file (`--checkpoint`).
+    /// Keep the run's state in FILE: resumed from it if it exists (same deck, leader and
+    /// shard), rewritten every second and at the end. Interrupt with Ctrl-C at any time.
+    #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    pub ledger: LedgerChoice,
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+    /// Merge the checkpoints of finished shards of one run and report them as one run (the
+    /// same as `bmn merge FILE...`).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["deck", "shard", "checkpoint"])]
+    pub merge: Vec<PathBuf>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
     pub engine: EngineInput,
 }
 
@@ -216,9 +250,9 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
     type Error = Error;
 
     fn try_from(req: &ExhaustiveRequest) -> Result<Self> {
-        let deck = input::deck(&req.deck)?;
+        let deck = input::deck(req.deck.deck.as_deref().unwrap_or_default())?;
         let rules = req.rules.rules()?;
-        let leader = input::seat(req.leader)?;
+        let leader = input::seat(req.leader.leader)?;
         if leader.index() >= 2 {
             return Err(Error::bad_with(
                 "leader",
@@ -231,7 +265,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
         let default = ExhaustivePlan::of_deck(deck, leader).map_err(|e| Error::bad("deck", e))?;
         let deals = default.enumeration.deals;
         let block = block(req, deals.count())?;
-        let shard = match &req.shard {
+        let shard = match &req.shard.shard {
             Some(text) => Shard::parse_or_auto(text)?,
             None => default.shard,
         };
@@ -262,9 +296,9 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
             rules,
             block,
             shard,
-            threads: input::threads(req.threads)?,
+            threads: input::threads(req.threads.threads)?,
             checkpoint: input::file_to_write(req.checkpoint.as_deref(), "checkpoint")?,
-            ledger: req.ledger.clone(),
+            ledger: req.ledger.choice(),
             engine_note: engine.note,
         })
     }

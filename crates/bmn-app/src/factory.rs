@@ -18,37 +18,66 @@ use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput, TimeInput};
+use crate::flags::{DeckArg, PlayersArg, SeedArg, ThreadsArg};
+use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput};
 use crate::json::{PositionJson, SpanJson};
 use crate::message::message;
 use crate::plural;
 
-/// What to run.
-#[derive(Clone, Debug, Default)]
+/// What to run: `bmn pieces factory`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct FactoryRequest {
-    pub seed: Option<u64>,
-    /// How long (`30m`), or how many rounds; [`DEFAULT_ROUNDS`] rounds if neither.
-    pub time: Option<TimeInput>,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Walk for this long: 90s, 30m (whole rounds).
+    #[arg(
+        long,
+        value_name = "DURATION",
+        conflicts_with = "rounds",
+        allow_hyphen_values = true
+    )]
+    pub time: Option<String>,
+    /// Rounds of walks [default: 200 unless --time].
+    #[arg(long, value_name = "N")]
     pub rounds: Option<u64>,
-    pub table: TableInput,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
     pub rules: RulesInput,
-    pub threads: Option<usize>,
-    /// Cycles edited per round, edits of each, the moves.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Cycles whose closest positions are edited each round [default: 16].
+    #[arg(long, value_name = "W")]
     pub walkers: Option<usize>,
+    /// Edits of each per round [default: 64].
+    #[arg(long, value_name = "K")]
     pub neighbours: Option<usize>,
+    /// The edits [default: give,transfer,swap,shift].
+    #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
-    /// Positions a basin search may visit per cycle.
+    /// Positions a basin search may visit per cycle [default: 20000].
+    #[arg(long, value_name = "M")]
     pub basin_limit: Option<u64>,
-    /// Endless games to start from: decks drawn from the pieces, or cycling deals sought.
+    /// Endless games to start from [default: 60 decks of pieces; 200 cycling deals at other
+    /// tables].
+    #[arg(long, value_name = "N")]
     pub seeds: Option<u64>,
-    /// `template` (default at the standard two-player table): also start from decks around
-    /// the piece that fills the test template to a standard deck; `none`: only the pool.
+    /// Also start from decks around third pieces searched by their cards: the piece that fills
+    /// the test template to the deck (`template`, the default at the standard two-player
+    /// table: a search of some minutes), the pieces that complete the deck from any two pool
+    /// pieces (`pairs`, the default where the template does not fit, e.g. Camicia: hours on
+    /// the standard deck), or none beyond the pool's decks (`none`)
+    #[arg(long, value_name = "template|pairs|none")]
     pub complete: Option<String>,
-    /// With `pairs`, only completions of at most this many cards.
+    /// With `--complete pairs`, search only completions of at most L cards
+    #[arg(long, value_name = "L")]
     pub complete_max_len: Option<u32>,
-    /// Grow pieces from the completion's pieces: search the pieces that begin as one of their
-    /// forms does up to player 2's high water, up to this many cards longer (3 if not told;
-    /// 0: none).
+    /// Grow pieces from the completion's pieces: search every piece that begins as one of
+    /// their forms does up to player 2's high water (the most cards it holds during a pass),
+    /// up to L cards longer than that form; 0 turns it off [default: 3]
+    #[arg(long, value_name = "L")]
     pub grow: Option<u32>,
 }
 
@@ -158,11 +187,16 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
 
     fn try_from(req: &FactoryRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
-        let source = req.table.source()?;
-        let threads = input::threads(req.threads)?;
-        let at = FactoryPlan::at(source, rules, req.seed.unwrap_or(DEFAULT_SEED), threads);
+        let source = TableInput::of(&req.deck, &req.players).source()?;
+        let threads = input::threads(req.threads.threads)?;
+        let at = FactoryPlan::at(
+            source,
+            rules,
+            req.seed.seed.unwrap_or(DEFAULT_SEED),
+            threads,
+        );
         let (rounds, time) =
-            input::count_or_time(req.rounds, "rounds", req.time.as_ref(), at.rounds)?;
+            input::count_or_time(req.rounds, "rounds", req.time.as_deref(), at.rounds)?;
         let d = at.config;
         let moves = match &req.moves {
             Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("moves", e))?,
@@ -483,11 +517,8 @@ mod tests {
         assert!(matches!(c.completion, Some(Completion::Template(_))));
         // At a table pieces do not fill, nothing to complete.
         let req = FactoryRequest {
-            table: TableInput {
-                players: Some(3),
-                ..TableInput::default()
-            },
-            time: Some(TimeInput::Seconds(2.0)),
+            players: PlayersArg { players: Some(3) },
+            time: Some("2".into()),
             ..FactoryRequest::default()
         };
         let plan = FactoryPlan::try_from(&req).unwrap();

@@ -19,15 +19,21 @@ use crate::json::LongGameJson;
 use crate::message::message;
 use crate::thousands;
 
-/// What `bmn family` is asked.
-#[derive(Clone, Debug, Default)]
+/// What `bmn family` is asked: its parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct FamilyRequest {
-    /// Census reports (`bmn census --json`), in any order.
+    /// Census reports (`bmn census --methods deals --json`, or with --enumeration) of decks
+    /// alike but for their plain cards, in any order: refused if a census did not play every
+    /// deal or was interrupted.
+    #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Draw each class's endless deals and cycles against n here (.svg or .png; one family).
-    pub plot: Option<PathBuf>,
-    /// Print Markdown tables (docs/results.md's) instead of text.
+    /// Print the tables in Markdown (docs/results.md's) instead of text.
+    #[arg(long)]
     pub markdown: bool,
+    /// Draw the endless deals and the cycles of each class against n into FILE (.svg or
+    /// .png; the files must hold one family).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 /// `family --json`: the families the files hold, each row in order of n.

@@ -13,27 +13,11 @@ use bmn_search::{GivenDeal, KernelDeal};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::input::{self, RulesInput};
-use crate::play::PlayReport;
+use crate::input;
+use crate::play::{PlayReport, PlayRequest};
 
-/// How to play a file of deals: `play`'s options that the kernels can honour.
-#[derive(Clone, Debug, Default)]
-pub struct GivenRequest {
-    /// Who leads every deal, from 1 (player 1 when `None`).
-    pub leader: Option<u64>,
-    /// Every deal must hold exactly this deck; unchecked when `None`, but every deal must
-    /// then hold the first deal's cards.
-    pub deck: Option<String>,
-    /// Every deal must have this many hands; when `None`, as many as the first deal's.
-    pub players: Option<usize>,
-    pub rules: RulesInput,
-    /// Tricks before giving up on a game ([`crate::play::PLAY_GIVE_UP`] if not given).
-    pub give_up: Option<u64>,
-    /// Worker threads (every core if not given).
-    pub threads: Option<usize>,
-}
-
-/// [`GivenRequest`] checked: what every line is played with.
+/// A [`PlayRequest`] with `deals` checked: what every line is played with (its one-deal
+/// parameters, `deal`, `trace`, `tricks` and the files, are not read).
 #[derive(Clone, Debug)]
 pub struct Given {
     leader: Player,
@@ -48,18 +32,18 @@ pub struct Given {
     first: Option<(Deck, usize)>,
 }
 
-impl TryFrom<&GivenRequest> for Given {
+impl TryFrom<&PlayRequest> for Given {
     type Error = Error;
 
-    fn try_from(req: &GivenRequest) -> Result<Self> {
-        let give_up = req.give_up.unwrap_or(crate::play::PLAY_GIVE_UP);
+    fn try_from(req: &PlayRequest) -> Result<Self> {
+        let give_up = req.give_up.give_up.unwrap_or(crate::play::PLAY_GIVE_UP);
         Ok(Given {
-            leader: input::seat(req.leader)?,
-            deck: req.deck.as_deref().map(input::deck).transpose()?,
-            players: req.players,
+            leader: input::seat(req.leader.leader)?,
+            deck: req.deck.deck.as_deref().map(input::deck).transpose()?,
+            players: req.players.players,
             rules: req.rules.rules()?,
             give_up: input::at_least_one(give_up, "give_up")?,
-            threads: input::threads(req.threads)?,
+            threads: input::threads(req.threads.threads)?,
             kernel: Kernel::best_available(),
             first: None,
         })
@@ -396,9 +380,9 @@ mod tests {
     use super::*;
 
     fn given() -> Given {
-        Given::try_from(&GivenRequest {
-            threads: Some(2),
-            ..GivenRequest::default()
+        Given::try_from(&PlayRequest {
+            threads: crate::flags::ThreadsArg { threads: Some(2) },
+            ..PlayRequest::default()
         })
         .unwrap()
     }

@@ -22,9 +22,16 @@ pub const DEFAULT_SEED: u64 = 1;
 pub const DEFAULT_ON_EMPTY: &str = "pass";
 
 /// The table: penalty table and running-out rule (`--penalties`, `--on-empty`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct RulesInput {
+    /// Penalty table, e.g. "J1,Q2,K3,A4" or Knocking Dolly "K3,J2,Q1,A0" (A0: takes the pile at
+    /// once); kinds not listed keep their standard value, "A-" makes a kind plain.
+    #[arg(long, value_name = "TABLE")]
     pub penalties: Option<String>,
+    /// With more than two players, what happens when a payer runs out part-way through a debt:
+    /// `pass` the rest to the next player (Paulhus) or the player with the claim `collect`s the pile
+    /// [default: pass].
+    #[arg(long, value_name = "RULE", value_parser = ["pass", "collect"])]
     pub on_empty: Option<String>,
 }
 
@@ -48,14 +55,33 @@ impl RulesInput {
 }
 
 /// Who sits at the table and what they are dealt (`--deck`, `--players`, `--balanced`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableInput {
+    #[arg(
+        long,
+        value_name = "DECK",
+        help = concat!("The deck dealt from: ", crate::decks!(), " [default: standard]")
+    )]
     pub deck: Option<String>,
+    /// Players at the table (2 to 10), player 1 leading [default: 2]. The kernels play two
+    /// players; more go to the reference engine.
+    #[arg(long, value_name = "P")]
     pub players: Option<usize>,
+    /// Only deals where every player holds the same number of each kind of card.
+    #[arg(long)]
     pub balanced: bool,
 }
 
 impl TableInput {
+    /// The table of a command that takes no `--balanced`.
+    pub fn of(deck: &crate::flags::DeckArg, players: &crate::flags::PlayersArg) -> TableInput {
+        TableInput {
+            deck: deck.deck.clone(),
+            players: players.players,
+            balanced: false,
+        }
+    }
+
     /// The table a request that names none deals: [`DEFAULT_DECK`] among [`DEFAULT_PLAYERS`],
     /// the same table `TableInput::default().source()` gives (the plans' `Default`s use it).
     pub fn default_source() -> DealSource {
@@ -90,14 +116,22 @@ impl TableInput {
     }
 }
 
-/// How many random deals are played (`--kernel`, `--give-up`, `--max-tricks`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// How many random deals are played (`--kernel`, `--device`, `--give-up`, `--max-tricks`).
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineInput {
-    /// A CPU kernel's name, `gpu` or `all` (the GPU and the fastest CPU kernel together).
+    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512;
+    /// gpu (a GPU: `bmn devices` lists them), or all (the GPU and the fastest CPU kernel
+    /// together). Results never depend on it.
+    #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
-    /// The GPU adapter for `gpu` and `all` (`bmn devices` numbers them; 0 if not said).
+    /// The GPU of --kernel gpu or all, as `bmn devices` numbers them [default: 0].
+    #[arg(long, value_name = "N")]
     pub device: Option<usize>,
-    pub give_up: Option<u64>,
+    #[command(flatten)]
+    pub give_up: crate::flags::GiveUpArg,
+    /// Games still going after this many tricks go to exact cycle detection (any cap gives the
+    /// same results) [default: 3000].
+    #[arg(long, value_name = "M")]
     pub max_tricks: Option<u32>,
 }
 
@@ -152,7 +186,7 @@ impl EngineInput {
         cards: usize,
         default: &EnginePlan,
     ) -> Result<EnginePlan> {
-        let give_up = at_least_one(self.give_up.unwrap_or(default.give_up), "give_up")?;
+        let give_up = at_least_one(self.give_up.give_up.unwrap_or(default.give_up), "give_up")?;
         let on_device = match self.kernel.as_deref() {
             Some("gpu") => Some(false),
             Some("all") => Some(true),
@@ -303,52 +337,16 @@ pub fn file_to_write(path: Option<&Path>, flag: &'static str) -> Result<Option<P
     Ok(Some(path.to_path_buf()))
 }
 
-/// A length of time as a front end was given it: text as a person types it (`90s`, `10m`: the
-/// CLI), or a number of seconds (the server's and the Python package's `seconds`). It is
-/// checked once, by [`TimeInput::duration`], into a `Duration`: no front end formats a number
-/// as text for this crate to parse back.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TimeInput {
-    Text(String),
-    Seconds(f64),
-}
-
-impl From<&str> for TimeInput {
-    fn from(text: &str) -> Self {
-        TimeInput::Text(text.to_string())
-    }
-}
-
-impl From<String> for TimeInput {
-    fn from(text: String) -> Self {
-        TimeInput::Text(text)
-    }
-}
-
-impl From<f64> for TimeInput {
-    fn from(seconds: f64) -> Self {
-        TimeInput::Seconds(seconds)
-    }
-}
-
-impl TimeInput {
-    /// The duration, which must be positive and finite; `flag` names it in the error
-    /// (`bad --time '9x': ...`).
-    pub fn duration(&self, flag: &'static str) -> Result<Duration> {
-        match self {
-            TimeInput::Text(text) => duration_of(text, flag),
-            TimeInput::Seconds(s) if *s > 0.0 && s.is_finite() => Ok(Duration::from_secs_f64(*s)),
-            TimeInput::Seconds(s) => Err(Error::bad_with(
-                flag,
-                format!(" {s}: use a positive number of seconds"),
-            )),
-        }
-    }
-}
-
-/// `90s`, `10m`, `2h`, `1d` or plain seconds, for the flag `flag`.
-fn duration_of(text: &str, flag: &'static str) -> Result<Duration> {
+/// A length of time as a person types it (`90s`, `10m`, `2h`, `1d`), or a plain number of
+/// seconds (`90`, `0.5`: what the web API's and Python's `seconds` give), which must be
+/// positive and finite; `flag` names it in the error (`bad --time '9x': ...`).
+pub fn duration(text: &str, flag: &'static str) -> Result<Duration> {
     let t = text.trim();
+    if let Ok(seconds) = t.parse::<f64>() {
+        return positive_seconds(seconds, 1.0).ok_or_else(|| {
+            Error::bad_with(flag, format!(" {t}: use a positive number of seconds"))
+        });
+    }
     if t.starts_with('-') {
         return Err(Error::bad_with(
             flag,
@@ -360,7 +358,7 @@ fn duration_of(text: &str, flag: &'static str) -> Result<Duration> {
             .unwrap_or(t.len()),
     );
     let scale = match unit {
-        "" | "s" => 1.0,
+        "s" => 1.0,
         "m" => 60.0,
         "h" => 3600.0,
         "d" => 86400.0,
@@ -371,13 +369,23 @@ fn duration_of(text: &str, flag: &'static str) -> Result<Duration> {
             ));
         }
     };
-    match number.parse::<f64>() {
-        Ok(n) if n > 0.0 && (n * scale).is_finite() => Ok(Duration::from_secs_f64(n * scale)),
-        _ => Err(Error::bad_with(
-            flag,
-            format!(" '{text}': use a positive number with s, m, h or d, e.g. 10m"),
-        )),
-    }
+    number
+        .parse::<f64>()
+        .ok()
+        .and_then(|n| positive_seconds(n, scale))
+        .ok_or_else(|| {
+            Error::bad_with(
+                flag,
+                format!(" '{text}': use a positive number with s, m, h or d, e.g. 10m"),
+            )
+        })
+}
+
+/// `n` units of `scale` seconds, if positive and within a `Duration`.
+fn positive_seconds(n: f64, scale: f64) -> Option<Duration> {
+    (n > 0.0)
+        .then(|| Duration::try_from_secs_f64(n * scale).ok())
+        .flatten()
 }
 
 /// `BMN_SIMD`, the widest instruction set bmn may use (`bmn_kernel::SimdLimit`), checked:
@@ -463,10 +471,10 @@ pub fn at_least_one<T: PartialEq + From<u8>>(value: T, flag: &'static str) -> Re
 pub fn count_or_time(
     count: Option<u64>,
     count_flag: &'static str,
-    time: Option<&TimeInput>,
+    time: Option<&str>,
     default: Option<u64>,
 ) -> Result<(Option<u64>, Option<Duration>)> {
-    let time = time.map(|t| t.duration("time")).transpose()?;
+    let time = time.map(|t| duration(t, "time")).transpose()?;
     let count = match (count, time) {
         (Some(n), _) => Some(at_least_one(n, count_flag)?),
         (None, Some(_)) => None,

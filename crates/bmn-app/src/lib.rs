@@ -24,6 +24,8 @@ pub mod error;
 pub mod exhaustive;
 pub mod factory;
 pub mod family;
+pub mod flags;
+pub mod front;
 pub mod given;
 pub mod input;
 pub mod json;

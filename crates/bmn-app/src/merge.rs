@@ -31,6 +31,16 @@ impl crate::Report for MergeReport {
     }
 }
 
+/// `bmn merge`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct MergeRequest {
+    /// Result files (`bmn search --out`, `bmn exhaustive --checkpoint`) of every shard of one
+    /// run, in any order: refused if one is missing, given twice, unfinished, corrupt or of
+    /// another run.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
 /// Merges the files of every shard of one run. Refused, naming the file: a missing shard (a
 /// gap), a shard given twice or from another split (an overlap), files of another run, an
 /// unfinished shard, a truncated or corrupt file.

@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::Message;
 use crate::error::{Error, Result};
+use crate::flags::{SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED, EnginePlan};
 use crate::message::message;
 use crate::records;
@@ -28,21 +29,37 @@ const ROUND_GAMES: [f64; 2] = [1e12, 1e15];
 /// Games of the fit run when not told.
 pub const DEFAULT_FIT_GAMES: u64 = 2_000_000;
 
-/// What to model.
-#[derive(Clone, Debug, Default)]
+/// What to model: `bmn odds`'s parameters (the model given instead of fitted: all three of
+/// `mu`, `x0`, `p0` or none).
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct OddsRequest {
-    /// Also report the expected record after this many games.
+    /// Also report the expected record after N games (e.g. 1e12), besides the published
+    /// history (3.2e9, 1e13 and 3.3e15 games).
+    #[arg(long, value_name = "N")]
     pub games: Option<f64>,
-    /// The length whose chance to report (default: one card more than the record).
+    /// The length in cards whose chance and expected time to report [default: one card more
+    /// than the record].
+    #[arg(long, value_name = "C")]
     pub target_cards: Option<u64>,
-    /// Games per second for the times (default: measured by the fit run).
+    /// Games per second for the times [default: this machine's, measured by the fit run].
+    #[arg(long, value_name = "R")]
     pub rate: Option<f64>,
+    /// Random standard two-player deals played to fit the model and time this machine
+    /// [default: 2000000].
+    #[arg(long, value_name = "N")]
     pub fit_games: Option<u64>,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
-    /// The model given instead of fitted: all three or none.
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Use this tail mean (cards) instead of a fit; needs --x0 and --p0.
+    #[arg(long, value_name = "M", requires_all = ["x0", "p0"])]
     pub mu: Option<f64>,
+    /// Where the exponential tail starts (cards); with --mu and --p0.
+    #[arg(long, value_name = "X", requires_all = ["mu", "p0"])]
     pub x0: Option<f64>,
+    /// Share of all games at least --x0 cards long; with --mu and --x0.
+    #[arg(long, value_name = "P", requires_all = ["mu", "x0"])]
     pub p0: Option<f64>,
 }
 
@@ -163,8 +180,8 @@ impl TryFrom<&OddsRequest> for OddsPlan {
             rate,
             model,
             fit_games,
-            threads: input::threads(req.threads)?,
-            seed: req.seed.unwrap_or(default.seed),
+            threads: input::threads(req.threads.threads)?,
+            seed: req.seed.seed.unwrap_or(default.seed),
         })
     }
 }

@@ -23,46 +23,80 @@ pub const DEFAULT_BUDGET: u64 = 2000;
 pub const DEFAULT_BASIN_LIMIT: u64 = 2_000_000;
 
 use crate::error::{Error, Result};
+use crate::flags::{GiveUpArg, SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED};
 use crate::json::{PositionJson, SpanJson};
 use crate::plural;
 
-/// What pieces to search.
-#[derive(Clone, Debug, Default)]
-pub struct PieceSearchRequest {
-    /// The known piece the template tests candidates behind (`DEFAULT_FILTER` if not told).
+/// `--filter`: the piece the template tests candidates behind.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct FilterArg {
+    /// The known piece the template tests candidates behind (docs/rules.md's filter)
+    /// [default: --K---A----AA].
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
     pub filter: Option<String>,
-    /// Longest candidate, in cards (12 if not told).
+}
+
+const PIECES_GIVE_UP: &str = "Give up on a template game that has neither ended nor repeated a \
+    position after this many tricks, and count it as unresolved [default: 1000000]";
+
+/// What pieces to search: `bmn pieces search`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("give_up", |a| a.help(PIECES_GIVE_UP)))]
+pub struct PieceSearchRequest {
+    #[command(flatten)]
+    pub filter: FilterArg,
+    /// Longest candidate, in cards (every string of - Q K A up to it) [default: 12].
+    #[arg(long, value_name = "L")]
     pub max_len: Option<u32>,
-    /// Only arrangements of these faces (`Q4,K3,A1` or `Q4,K3,A1,-23`).
+    /// Only arrangements of these faces, e.g. "Q4,K3,A1" (any number of plain cards up to
+    /// --max-len) or "Q4,K3,A1,-23" (exactly 23 plain cards).
+    #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub faces: Option<String>,
-    /// Only candidates beginning with these cards.
+    /// Only candidates that begin with these cards, e.g. "--------K---------Q-" (the first 20
+    /// cards of Casella's piece, after which player 2 holds 22 cards)
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
     pub prefix: Option<String>,
-    pub threads: Option<usize>,
-    pub give_up: Option<u64>,
-    /// List every form of each piece in the text.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub give_up: GiveUpArg,
+    /// Also list every form of each piece (text output).
+    #[arg(long)]
     pub forms: bool,
 }
 
-/// What decks to build.
-#[derive(Clone, Debug, Default)]
+/// What decks to build: `bmn pieces construct`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("give_up", |a| a.help(PIECES_GIVE_UP)))]
 pub struct ConstructRequest {
-    pub seed: Option<u64>,
-    /// Decks to draw and play (2000 if not told).
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Decks to draw and play [default: 2000].
+    #[arg(long, value_name = "DECKS")]
     pub budget: Option<u64>,
-    /// The pool: every piece up to this length (14)...
+    /// The pool: every piece up to this length... [default: 14]
+    #[arg(long, value_name = "L")]
     pub max_len: Option<u32>,
-    /// ...and every piece of at most one face up to this length (30).
+    /// ...and every piece of at most one face up to this length [default: 30].
+    #[arg(long, value_name = "L")]
     pub sparse_len: Option<u32>,
-    /// Extra pieces for the pool by face list.
+    /// Extra pieces for the pool by face list, e.g. "Q4,K3,A1,-23" (repeatable).
+    #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub faces: Vec<String>,
-    /// Only decks built around a piece of exactly these cards.
+    /// Only decks built around a piece of exactly these cards, e.g. "Q4,K3,A1,-23"
+    /// (searched and added to the pool): a rare long piece is otherwise almost never drawn.
+    #[arg(long, value_name = "FACES", allow_hyphen_values = true)]
     pub around: Option<String>,
-    pub filter: Option<String>,
-    /// Positions a basin search may visit per cycle (2000000).
+    #[command(flatten)]
+    pub filter: FilterArg,
+    /// Positions a basin search may visit per cycle [default: 2000000].
+    #[arg(long, value_name = "M")]
     pub basin_limit: Option<u64>,
-    pub threads: Option<usize>,
-    pub give_up: Option<u64>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub give_up: GiveUpArg,
 }
 
 /// A library error about the input (bad piece, bad faces, a filter that is no piece) is
@@ -153,13 +187,14 @@ impl TryFrom<&PieceSearchRequest> for PieceSearchPlan {
     fn try_from(req: &PieceSearchRequest) -> Result<Self> {
         let filter_text = req
             .filter
+            .filter
             .clone()
             .unwrap_or_else(|| bmn_pieces::DEFAULT_FILTER.to_string());
         let config = PieceSearchConfig {
             filter: filter(Some(&filter_text))?,
             max_len: req.max_len.unwrap_or(DEFAULT_SEARCH_MAX_LEN),
             faces: req.faces.as_deref().map(faces).transpose()?,
-            give_up: req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
+            give_up: req.give_up.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP),
             prefix: Piece::parse(req.prefix.as_deref().unwrap_or(""))
                 .map_err(user_error("prefix"))?,
         };
@@ -167,7 +202,7 @@ impl TryFrom<&PieceSearchRequest> for PieceSearchPlan {
             config,
             filter_text,
             faces_text: req.faces.clone(),
-            threads: input::threads(req.threads)?,
+            threads: input::threads(req.threads.threads)?,
             list_forms: req.forms,
         })
     }
@@ -337,9 +372,9 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
             }
             None => None,
         };
-        let give_up = req.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP);
+        let give_up = req.give_up.give_up.unwrap_or(bmn_pieces::DEFAULT_GIVE_UP);
         let pool_config = PoolConfig {
-            filter: filter(req.filter.as_deref())?,
+            filter: filter(req.filter.filter.as_deref())?,
             max_len: req.max_len.unwrap_or(DEFAULT_POOL_MAX_LEN),
             sparse_len: req.sparse_len.unwrap_or(DEFAULT_SPARSE_LEN),
             faces: face_lists,
@@ -349,9 +384,9 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
             req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT),
             "basin_limit",
         )?;
-        let threads = input::threads(req.threads)?;
+        let threads = input::threads(req.threads.threads)?;
         let construct = ConstructConfig {
-            seed: req.seed.unwrap_or(DEFAULT_SEED),
+            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
             decks: req.budget.unwrap_or(DEFAULT_BUDGET),
             give_up,
             basin_limit,

@@ -9,37 +9,105 @@ use serde::Serialize;
 
 use crate::dot;
 use crate::error::{Error, Result};
+use crate::flags::{DeckArg, DotArg, GiveUpArg, LeaderArg, PlayersArg, PlotArg, ThreadsArg};
 use crate::input::{self, RulesInput};
 use crate::json::{PositionJson, SpanJson};
 use crate::message::message;
+use crate::numbers::whole;
 use crate::plural;
 
 /// Tricks after which `play` gives up on a game that neither ends nor repeats: some penalty
 /// tables make games millions of tricks long, and one game may take that long.
 pub const PLAY_GIVE_UP: u64 = 10_000_000;
 
-/// What to play.
-#[derive(Clone, Debug, Default)]
+const PLAY_DECK: &str = concat!(
+    "Check that the hands hold exactly this deck: ",
+    crate::decks!(),
+    ". Unchecked unless given (the hands hold any cards); with DEAL \"#K\" or --rank K, deal K \
+     is one of this deck (standard unless given)"
+);
+
+const PLAY_PLAYERS: &str = "Check that the deal has this many hands (2 to 10); unchecked \
+    unless given (as many players as the deal has hands). With DEAL \"#K\" or --rank K, deal K \
+    is dealt among this many players (2 unless given)";
+
+const PLAY_GIVE_UP_HELP: &str = "Give up on a game that has neither ended nor repeated a position \
+    after this many tricks, with an error that says so (some penalty tables make games \
+    millions of tricks long; --tricks K shows where it got to) [default: 10000000]";
+
+const PLAY_THREADS: &str = "Worker threads for --deals [default: every core]. The results \
+    and their order do not depend on it";
+
+const PLAY_PLOT: &str = "Draw every player's stack size, trick by trick, into FILE (.svg or .png)";
+
+const PLAY_DOT: &str = "Write the game's positions as a Graphviz DOT graph to FILE (render: \
+    `dot -Tsvg FILE > out.svg`): one node per position, one edge per trick, the cycle in red, \
+    the start outlined twice";
+
+/// What to play: `bmn play`'s parameters (one deal, or with `deals` a file of them, which
+/// `given.rs` plays).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(
+    mut_arg("deck", |a| a.help(PLAY_DECK)),
+    mut_arg("players", |a| a.help(PLAY_PLAYERS)),
+    mut_arg("give_up", |a| a.help(PLAY_GIVE_UP_HELP)),
+    mut_arg("plot", |a| a.help(PLAY_PLOT)),
+    mut_arg("dot", |a| a.help(PLAY_DOT)),
+    mut_arg("threads", |a| a.help(PLAY_THREADS)),
+)]
 pub struct PlayRequest {
-    /// The deal in any notation (docs/rules.md, Notation).
-    pub deal: String,
-    /// Who leads, from 1 (player 1 when `None`).
-    pub leader: Option<u64>,
-    /// Stop after this many tricks.
-    pub tricks: Option<u64>,
-    /// The hands must hold exactly this deck.
-    pub deck: Option<String>,
-    /// The deal must have this many hands.
-    pub players: Option<usize>,
-    pub rules: RulesInput,
-    /// Report every position trick by trick.
+    /// The deal, hands separated by '/', top card first: e.g. "--K---A----AAJ-/J-". Symbols
+    /// (-JQKAX), Paulhus digits 0-5, or real cards ("9C JH 10s Q♠"); "#K" is deal K of the
+    /// deck (`bmn unrank`). "-" reads it from stdin.
+    #[arg(allow_hyphen_values = true, required_unless_present_any = ["rank", "deals"])]
+    pub deal: Option<String>,
+    /// Play every deal of FILE ("-": stdin) instead, one a line in any notation DEAL takes
+    /// (blank lines and # comments skipped), on the fast kernels and --threads: a table in
+    /// the file's order, or with --json one JSON object a line. A file is of one deck (every
+    /// deal checked against --deck, or else the first deal's cards); a bad line stops the run
+    /// there, naming its line.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["deal", "rank", "trace", "tricks", "plot", "dot"]
+    )]
+    pub deals: Option<PathBuf>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Play deal K of --deck (standard unless given) instead: the same as DEAL "#K".
+    #[arg(long, value_name = "K", conflicts_with = "deal", value_parser = whole, allow_negative_numbers = true)]
+    pub rank: Option<String>,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    /// Print every position, trick by trick: `1. <stack> 2. <stack> (leader N)`.
+    #[arg(long)]
     pub trace: bool,
-    /// Draw the stack sizes trick by trick into this file (.svg or .png).
-    pub plot: Option<PathBuf>,
-    /// Write the game's positions as a DOT graph to this file.
-    pub dot: Option<PathBuf>,
-    /// Tricks before giving up ([`PLAY_GIVE_UP`] if not given).
-    pub give_up: Option<u64>,
+    /// Stop after K tricks (or earlier if the game ends) and print the position reached.
+    #[arg(long, value_name = "K")]
+    pub tricks: Option<u64>,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub rules: RulesInput,
+    #[command(flatten)]
+    pub plot: PlotArg,
+    #[command(flatten)]
+    pub dot: DotArg,
+    #[command(flatten)]
+    pub give_up: GiveUpArg,
+}
+
+impl PlayRequest {
+    /// The deal's text: `deal`, or `#K` for `rank` K.
+    pub fn deal_text(&self) -> Result<String> {
+        match (&self.deal, &self.rank) {
+            (_, Some(k)) => Ok(format!("#{k}")),
+            (Some(d), None) => Ok(d.clone()),
+            (None, None) => Err(Error::bad("deal", "give one, e.g. --K---A----AAJ-/J-")),
+        }
+    }
 }
 
 /// What `play` found, as `--json` prints it (the keys are a contract).
@@ -147,8 +215,13 @@ impl TryFrom<&PlayRequest> for PlayPlan {
 
     fn try_from(req: &PlayRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
-        let start = input::deal(&req.deal, req.leader, req.deck.as_deref(), req.players)?;
-        if let Some(players) = req.players
+        let start = input::deal(
+            &req.deal_text()?,
+            req.leader.leader,
+            req.deck.deck.as_deref(),
+            req.players.players,
+        )?;
+        if let Some(players) = req.players.players
             && players != start.players()
         {
             return Err(Error::input(message!(
@@ -157,21 +230,21 @@ impl TryFrom<&PlayRequest> for PlayPlan {
                 players
             )));
         }
-        if let Some(path) = &req.plot {
+        if let Some(path) = &req.plot.plot {
             input::plot_path(path)?;
         }
-        if let Some(path) = &req.dot {
+        if let Some(path) = &req.dot.dot {
             input::writable(path, "dot")?;
         }
-        let give_up = input::at_least_one(req.give_up.unwrap_or(PLAY_GIVE_UP), "give_up")?;
+        let give_up = input::at_least_one(req.give_up.give_up.unwrap_or(PLAY_GIVE_UP), "give_up")?;
         Ok(PlayPlan {
             start,
             rules,
             tricks: req.tricks,
             give_up,
             trace: req.trace,
-            plot: req.plot.clone(),
-            dot: req.dot.clone(),
+            plot: req.plot.plot.clone(),
+            dot: req.dot.dot.clone(),
         })
     }
 }
@@ -287,7 +360,12 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
         )));
     }
     let rules = req.rules.rules()?;
-    let start = input::deal(&req.deal, req.leader, req.deck.as_deref(), req.players)?;
+    let start = input::deal(
+        &req.deal_text()?,
+        req.leader.leader,
+        req.deck.deck.as_deref(),
+        req.players.players,
+    )?;
     let report = match (report, req.trace) {
         (report, false) => report,
         (report, true) => report.with_trace(trace_json(&bmn_core::trace(&rules, &start, tricks))),

@@ -13,7 +13,9 @@ use bmn_deals::BigUint;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::flags::{DeckArg, LeaderArg, PlayersArg};
 use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, deal_of_rank};
+use crate::numbers::whole;
 
 /// A deal with its number.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
@@ -29,9 +31,44 @@ pub struct RankReport {
     pub deals: String,
 }
 
-/// The rank of a deal among the deals of `deck` (its own cards if `None`).
-pub fn rank(deal: &str, leader: Option<u64>, deck: Option<&str>) -> Result<RankReport> {
-    let position = input::deal(deal, leader, deck, None)?;
+const RANK_DECK: &str = concat!(
+    "Rank the deal among the deals of this deck, whose cards it must hold exactly: ",
+    crate::decks!(),
+    " [default: the deal's own cards]"
+);
+
+/// Which deal to number: `bmn rank`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("deck", |a| a.help(RANK_DECK)))]
+pub struct RankRequest {
+    /// The deal (any notation `bmn play` reads); its hands must have the sizes round-robin
+    /// dealing from the leader gives. "-" reads it from stdin.
+    #[arg(allow_hyphen_values = true)]
+    pub deal: String,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+    #[command(flatten)]
+    pub deck: DeckArg,
+}
+
+/// Which number's deal: `bmn unrank`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct UnrankRequest {
+    /// The rank, from 0 (a whole number of any size).
+    #[arg(value_parser = whole, allow_negative_numbers = true)]
+    pub rank: String,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
+    pub leader: LeaderArg,
+}
+
+/// The rank of a deal among the deals of the request's deck (its own cards if none).
+pub fn rank(req: &RankRequest) -> Result<RankReport> {
+    let deck = req.deck.deck.as_deref();
+    let position = input::deal(&req.deal, req.leader.leader, deck, None)?;
     let deck = match deck {
         Some(spec) => input::deck(spec)?,
         None => Deck::of_cards(position.stacks().iter().flatten()),
@@ -67,15 +104,12 @@ pub fn rank_of(position: &Position) -> Option<String> {
     bmn_deals::rank::rank(&deck.counts(), &position.codes()).map(|k| k.to_string())
 }
 
-/// Deal `rank` of `deck` (standard if `None`) among `players` (2) with `leader` leading.
-pub fn unrank(
-    rank: &str,
-    deck: Option<&str>,
-    players: Option<usize>,
-    leader: Option<u64>,
-) -> Result<RankReport> {
-    let deck = input::deck(deck.unwrap_or(DEFAULT_DECK))?;
-    let position = deal_of_rank(rank, &deck, players.unwrap_or(DEFAULT_PLAYERS), leader)?;
+/// Deal `rank` of the deck (standard if not given) among the players (2) with the leader
+/// leading.
+pub fn unrank(req: &UnrankRequest) -> Result<RankReport> {
+    let deck = input::deck(req.deck.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+    let players = req.players.players.unwrap_or(DEFAULT_PLAYERS);
+    let position = deal_of_rank(&req.rank, &deck, players, req.leader.leader)?;
     let k = bmn_deals::rank::rank(&deck.counts(), &position.codes()).expect("a deal of the deck");
     Ok(report(&position, &deck, k))
 }

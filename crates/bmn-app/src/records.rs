@@ -106,8 +106,24 @@ pub struct RecordsReport {
     pub plot: Option<PathBuf>,
 }
 
-/// Every record replayed; the plot of record length against year drawn if asked.
-pub fn records(plot: Option<&std::path::Path>) -> Result<RecordsReport> {
+const RECORDS_PLOT: &str = "Draw record length against year (cards and tricks) into FILE (.svg \
+    or .png)";
+
+/// `bmn records`' parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("plot", |a| a.help(RECORDS_PLOT)))]
+pub struct RecordsRequest {
+    /// Exit with an error if any record disagrees with the reference engine.
+    #[arg(long)]
+    pub verify: bool,
+    #[command(flatten)]
+    pub plot: crate::flags::PlotArg,
+}
+
+/// Every record replayed; the plot of record length against year drawn if asked (`verify` is
+/// the caller's, with [`RecordsReport::verify`], once the report is shown).
+pub fn records(req: &RecordsRequest) -> Result<RecordsReport> {
+    let plot = req.plot.plot.as_deref();
     if let Some(path) = plot {
         input::plot_path(path)?;
     }

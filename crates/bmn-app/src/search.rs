@@ -16,9 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
-use crate::input::{
-    self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeInput,
-};
+use crate::flags::{LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
+use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::plural;
@@ -35,23 +34,36 @@ pub const DEFAULT_TOP: usize = 10;
 /// The engine named in the report of a merge (no games were played by it).
 pub const MERGED: &str = "merged";
 
-/// What to search.
-#[derive(Clone, Debug, Default)]
+/// What to search: `bmn search`'s parameters, and the web API's and Python's (each front end
+/// reads this one declaration: `crate::front`).
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct SearchRequest {
-    /// Games to play (`DEFAULT_GAMES` unless `time` is given).
+    /// How many random deals to play [default: 1000000 unless --time is given].
+    #[arg(long, value_name = "N", conflicts_with = "time")]
     pub games: Option<u64>,
-    /// Play for this long instead (`90s`, `10m`, ...), or stop at this time with `games`.
-    pub time: Option<TimeInput>,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
-    pub top: Option<usize>,
-    /// `i/N` or `auto`.
-    pub shard: Option<String>,
-    /// The result file (`--out`).
+    /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
+    /// finished, so it equals a --games run of the same count.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub time: Option<String>,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub top: TopArg,
+    #[command(flatten)]
+    pub shard: ShardArg,
+    /// Write the result to FILE (a self-describing JSON file for `bmn merge`), rewritten every
+    /// second; if FILE holds this run's unfinished result, the run resumes from it.
+    #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    pub ledger: LedgerChoice,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+    #[command(flatten)]
     pub table: TableInput,
+    #[command(flatten)]
     pub rules: RulesInput,
+    #[command(flatten)]
     pub engine: EngineInput,
 }
 
@@ -173,26 +185,31 @@ impl TryFrom<&SearchRequest> for SearchPlan {
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let (games, time) =
-            input::count_or_time(req.games, "games", req.time.as_ref(), default.games)?;
-        let shard = req.shard.as_deref().map(Shard::parse_or_auto).transpose()?;
+            input::count_or_time(req.games, "games", req.time.as_deref(), default.games)?;
+        let shard = req
+            .shard
+            .shard
+            .as_deref()
+            .map(Shard::parse_or_auto)
+            .transpose()?;
         if time.is_some() && (shard.is_some() || req.out.is_some()) {
             return Err(Error::input(message!(
                 "--shard and --out need a run of a known size: give --games, not --time"
             )));
         }
-        let threads = input::threads(req.threads)?;
+        let threads = input::threads(req.threads.threads)?;
         let engine = req
             .engine
             .plan(rules, source.players(), source.len(), &default.engine)?;
         Ok(SearchPlan {
             games,
             time,
-            seed: req.seed.unwrap_or(default.seed),
+            seed: req.seed.seed.unwrap_or(default.seed),
             threads,
-            top: req.top.unwrap_or(default.top),
+            top: req.top.top.unwrap_or(default.top),
             shard: shard.unwrap_or(default.shard),
             out: input::file_to_write(req.out.as_deref(), "out")?,
-            ledger: req.ledger.clone(),
+            ledger: req.ledger.choice(),
             engine,
             source,
             rules,

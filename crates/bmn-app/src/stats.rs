@@ -13,23 +13,35 @@ use bmn_search::{DealSource, SearchConfig, Stats, TailFit, stream};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::flags::{PlotArg, SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 
 /// Games played when not told.
 pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
 
-/// What to measure.
-#[derive(Clone, Debug, Default)]
+/// What to measure: `bmn stats`'s parameters (every front end reads this declaration).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(mut_arg("plot", |a| a.help(STATS_PLOT)))]
 pub struct StatsRequest {
+    /// How many random deals to play [default: 1000000].
+    #[arg(long, value_name = "N")]
     pub games: Option<u64>,
+    #[command(flatten)]
     pub table: TableInput,
+    #[command(flatten)]
     pub rules: RulesInput,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
     pub engine: EngineInput,
-    /// Draw the length distribution (uniform against balanced deals) into this file.
-    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub plot: PlotArg,
 }
+
+const STATS_PLOT: &str = "Draw the length distribution on a log scale, uniform against balanced \
+    deals, into FILE (.svg or .png)";
 
 /// The statistics of a run, with how it was made.
 #[derive(Clone, Debug)]
@@ -161,11 +173,11 @@ impl TryFrom<&StatsRequest> for StatsPlan {
         let games = input::at_least_one(req.games.unwrap_or(default.games), "games")?;
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
-        let threads = input::threads(req.threads)?;
+        let threads = input::threads(req.threads.threads)?;
         let engine = req
             .engine
             .plan(rules, source.players(), source.len(), &default.engine)?;
-        let plot = match &req.plot {
+        let plot = match &req.plot.plot {
             Some(path) => {
                 input::plot_path(path)?;
                 let other = TableInput {
@@ -180,7 +192,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
             source,
             rules,
             games,
-            seed: req.seed.unwrap_or(default.seed),
+            seed: req.seed.seed.unwrap_or(default.seed),
             threads,
             engine,
             plot,

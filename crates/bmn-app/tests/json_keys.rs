@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::sync::atomic::AtomicBool;
 
+use bmn_app::Report;
 use bmn_app::census::CensusRequest;
 use bmn_app::climb::ClimbRequest;
 use bmn_app::exhaustive::ExhaustiveRequest;
@@ -13,7 +14,6 @@ use bmn_app::input::TableInput;
 use bmn_app::odds::OddsRequest;
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
-use bmn_app::{LedgerChoice, Report};
 use bmn_job::Job;
 use serde_json::Value;
 
@@ -113,10 +113,10 @@ fn clear(v: &Value, old: &str, new: &str) {
 fn search_names_its_lists_engine_and_wins_clearly() {
     let req = SearchRequest {
         games: Some(60_000),
-        seed: Some(3),
-        threads: Some(2),
-        top: Some(3),
-        ledger: LedgerChoice::NONE,
+        seed: bmn_app::flags::SeedArg { seed: Some(3) },
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+        top: bmn_app::flags::TopArg { top: Some(3) },
+        ledger: bmn_app::flags::LedgerArgs::NONE,
         table: table(PAULHUS_6),
         ..SearchRequest::default()
     };
@@ -142,10 +142,10 @@ fn search_names_its_lists_engine_and_wins_clearly() {
 fn exhaustive_names_its_counts_lists_engine_and_wins_clearly() {
     let req = ExhaustiveRequest {
         deck: SMALL.into(),
-        leader: None,
+        leader: bmn_app::flags::LeaderArg { leader: None },
         list_cycles: true,
-        threads: Some(2),
-        ledger: LedgerChoice::NONE,
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+        ledger: bmn_app::flags::LedgerArgs::NONE,
         ..ExhaustiveRequest::default()
     };
     let v = value(&bmn_app::exhaustive::exhaustive(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -170,10 +170,12 @@ fn stats_names_its_counts_and_balance_clearly() {
     std::fs::create_dir_all(&dir).unwrap();
     let req = StatsRequest {
         games: Some(20_000),
-        seed: Some(2),
-        threads: Some(2),
+        seed: bmn_app::flags::SeedArg { seed: Some(2) },
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         table: table(PAULHUS_6),
-        plot: Some(dir.join("stats.svg")),
+        plot: bmn_app::flags::PlotArg {
+            plot: Some(dir.join("stats.svg")),
+        },
         ..StatsRequest::default()
     };
     let v = value(&bmn_app::stats::stats(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -189,13 +191,13 @@ fn stats_names_its_counts_and_balance_clearly() {
 #[test]
 fn the_factory_names_its_counts_mode_and_representatives_clearly() {
     let req = FactoryRequest {
-        seed: Some(1),
+        seed: bmn_app::flags::SeedArg { seed: Some(1) },
         rounds: Some(1),
         seeds: Some(3),
         walkers: Some(2),
         neighbours: Some(2),
-        threads: Some(2),
-        table: table(PAULHUS_6),
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+        deck: PAULHUS_6.into(),
         ..FactoryRequest::default()
     };
     let v = value(&bmn_app::factory::factory(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -215,9 +217,9 @@ fn the_factory_names_its_counts_mode_and_representatives_clearly() {
 #[test]
 fn the_census_names_its_runs_lists_and_counts_clearly() {
     let req = CensusRequest {
-        table: table(SMALL),
-        seed: Some(1),
-        threads: Some(2),
+        deck: SMALL.into(),
+        seed: bmn_app::flags::SeedArg { seed: Some(1) },
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         methods: Some("pieces,hands,deals".into()),
         hands: Some(1),
         rounds: Some(1),
@@ -251,11 +253,17 @@ fn the_census_names_its_runs_lists_and_counts_clearly() {
 #[test]
 fn the_census_plan_names_its_costs() {
     let req = CensusRequest {
-        table: table(SMALL),
-        threads: Some(2),
+        deck: SMALL.into(),
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         ..CensusRequest::default()
     };
-    let v = value(&bmn_app::census::cost::cost(&req, Some(64)).unwrap());
+    let v = value(
+        &bmn_app::census::cost::cost(&CensusRequest {
+            cores: Some(64),
+            ..req
+        })
+        .unwrap(),
+    );
     assert_eq!(v["deck_deals"], "73440");
     assert_eq!(v["cores"], 64);
     assert!(v["seconds"].as_f64().unwrap() > 0.0);
@@ -265,12 +273,12 @@ fn the_census_plan_names_its_costs() {
 #[test]
 fn construct_names_its_cycles_and_balance_clearly() {
     let req = bmn_app::pieces::ConstructRequest {
-        seed: Some(3),
+        seed: bmn_app::flags::SeedArg { seed: Some(3) },
         budget: Some(4),
         max_len: Some(12),
         sparse_len: Some(20),
         faces: vec!["Q2,K2,A2,-8".into()],
-        threads: Some(2),
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         ..Default::default()
     };
     let v = value(&bmn_app::pieces::construct(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -286,12 +294,12 @@ fn construct_names_its_cycles_and_balance_clearly() {
 #[test]
 fn climb_names_its_engine_endless_games_and_balance_clearly() {
     let req = ClimbRequest {
-        seed: Some(4),
+        seed: bmn_app::flags::SeedArg { seed: Some(4) },
         evals: Some(64),
-        threads: Some(2),
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         walkers: Some(4),
         neighbours: Some(4),
-        ledger: LedgerChoice::NONE,
+        ledger: bmn_app::flags::LedgerArgs::NONE,
         ..ClimbRequest::default()
     };
     let v = value(&bmn_app::climb::climb(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -303,7 +311,13 @@ fn climb_names_its_engine_endless_games_and_balance_clearly() {
 
 #[test]
 fn count_deal_and_odds_name_their_keys_clearly() {
-    let v = value(&bmn_app::count::count(&table(PAULHUS_6)).unwrap());
+    let v = value(
+        &bmn_app::count::count(&bmn_app::count::CountRequest {
+            deck: PAULHUS_6.into(),
+            ..Default::default()
+        })
+        .unwrap(),
+    );
     clear(&v, "cards", "deck_cards");
     clear(&v, "balanced_deals", "deals_balanced_by_kind");
     assert_eq!(v["deck_cards"], 14);
@@ -314,8 +328,9 @@ fn count_deal_and_odds_name_their_keys_clearly() {
             balanced: true,
             ..table(PAULHUS_6)
         },
-        seed: Some(1),
+        seed: bmn_app::flags::SeedArg { seed: Some(1) },
         index: Some(2),
+        count: None,
     };
     let v = value(&bmn_app::deal::deal(&req).unwrap());
     clear(&v, "balanced", "balanced_by_kind");
@@ -338,9 +353,11 @@ fn count_deal_and_odds_name_their_keys_clearly() {
 fn bench_names_each_rows_engine() {
     let req = bmn_app::bench::BenchRequest {
         games: Some(500),
-        deck: Some(PAULHUS_6.into()),
-        threads: Some(1),
-        seed: Some(1),
+        deck: bmn_app::flags::DeckArg {
+            deck: Some(PAULHUS_6.into()),
+        },
+        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+        seed: bmn_app::flags::SeedArg { seed: Some(1) },
     };
     let v = value(&bmn_app::bench::bench(&req, &mut Job::quiet(&no_stop())).unwrap());
     for row in v["kernels"].as_array().unwrap() {
@@ -353,8 +370,8 @@ fn bench_names_each_rows_engine() {
 fn every_other_report_is_documented() {
     use bmn_app::play::{PlayRequest, play};
     let deal = |text: &str, tricks: Option<u64>| PlayRequest {
-        deal: text.into(),
-        leader: None,
+        deal: Some(text.into()),
+        leader: bmn_app::flags::LeaderArg { leader: None },
         tricks,
         trace: true,
         ..PlayRequest::default()
@@ -366,12 +383,17 @@ fn every_other_report_is_documented() {
     ] {
         documented("play", &value(&play(&req).unwrap()));
     }
-    let rules = bmn_app::input::RulesInput::default();
-    let v = value(&bmn_app::backward::backward("--K---A----AAJ-/J-", None, &rules).unwrap());
+    let v = value(
+        &bmn_app::backward::backward(&bmn_app::backward::BackwardRequest {
+            position: "--K---A----AAJ-/J-".into(),
+            ..Default::default()
+        })
+        .unwrap(),
+    );
     documented("backward", &v);
     let req = bmn_app::backward::BasinRequest {
         position: "--K---A----AAJ-/J-".into(),
-        leader: None,
+        leader: bmn_app::flags::LeaderArg { leader: None },
         graph: Some(5),
         ..Default::default()
     };
@@ -380,7 +402,7 @@ fn every_other_report_is_documented() {
     clear(&v, "balanced_deals", "balanced_deal_list");
     let req = bmn_app::backward::ExtendRequest {
         deal: "-Q--J-/--K-A-".into(),
-        leader: None,
+        leader: bmn_app::flags::LeaderArg { leader: None },
         depth: Some(3),
         ..Default::default()
     };
@@ -390,22 +412,40 @@ fn every_other_report_is_documented() {
     );
     let req = bmn_app::backward::TreesRequest {
         samples: Some(20),
-        deck: Some("1J,1Q,6-".into()),
-        seed: Some(1),
+        deck: bmn_app::flags::DeckArg {
+            deck: Some("1J,1Q,6-".into()),
+        },
+        seed: bmn_app::flags::SeedArg { seed: Some(1) },
         ..Default::default()
     };
     documented(
         "trees",
         &value(&bmn_app::backward::trees(&req, &mut Job::quiet(&no_stop())).unwrap()),
     );
-    let v = value(&bmn_app::rank::rank("--Q-J/Q-J-", None, None).unwrap());
+    let v = value(
+        &bmn_app::rank::rank(&bmn_app::rank::RankRequest {
+            deal: "--Q-J/Q-J-".into(),
+            ..Default::default()
+        })
+        .unwrap(),
+    );
     documented("rank", &v);
-    let v = value(&bmn_app::rank::unrank("5", Some(PAULHUS_6), None, None).unwrap());
+    let v = value(
+        &bmn_app::rank::unrank(&bmn_app::rank::UnrankRequest {
+            rank: "5".into(),
+            deck: PAULHUS_6.into(),
+            ..Default::default()
+        })
+        .unwrap(),
+    );
     documented("unrank", &v);
-    documented("records", &value(&bmn_app::records::records(None).unwrap()));
+    documented(
+        "records",
+        &value(&bmn_app::records::records(&Default::default()).unwrap()),
+    );
     let req = bmn_app::pieces::PieceSearchRequest {
         max_len: Some(5),
-        threads: Some(2),
+        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         ..Default::default()
     };
     documented(
@@ -418,14 +458,15 @@ fn every_other_report_is_documented() {
 /// `play --deals`: a finished game, a cycle and a game given up on, each line's keys documented.
 #[test]
 fn given_deals_document_their_keys() {
-    use bmn_app::given::{Given, GivenGame, GivenRequest, deal_lines};
+    use bmn_app::given::{Given, GivenGame, deal_lines};
+    use bmn_app::play::PlayRequest;
     let text = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---\n\
                 ---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA\n";
     for give_up in [None, Some(100)] {
-        let mut given = Given::try_from(&GivenRequest {
-            give_up,
-            threads: Some(1),
-            ..GivenRequest::default()
+        let mut given = Given::try_from(&PlayRequest {
+            give_up: bmn_app::flags::GiveUpArg { give_up },
+            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+            ..PlayRequest::default()
         })
         .unwrap();
         let lines: Vec<_> = deal_lines(text, 1).collect();

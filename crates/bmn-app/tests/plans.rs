@@ -9,7 +9,8 @@ use bmn_app::census::{CensusPlan, CensusRequest};
 use bmn_app::climb::{ClimbPlan, ClimbRequest};
 use bmn_app::exhaustive::{ExhaustivePlan, ExhaustiveRequest};
 use bmn_app::factory::{FactoryPlan, FactoryRequest};
-use bmn_app::input::{EngineInput, TableInput, TimeInput};
+use bmn_app::flags::{DeckArg, LeaderArg, PlayersArg};
+use bmn_app::input::{EngineInput, TableInput};
 use bmn_app::odds::{OddsPlan, OddsRequest};
 use bmn_app::pieces::{ConstructPlan, ConstructRequest};
 use bmn_app::play::{PlayPlan, PlayRequest};
@@ -49,27 +50,24 @@ fn an_empty_request_asks_for_the_plans_default() {
 
 #[test]
 fn a_time_is_the_same_given_as_text_or_as_seconds() {
-    let plan = |time: TimeInput| {
+    let plan = |time: &str| {
         SearchPlan::try_from(&SearchRequest {
-            time: Some(time),
+            time: Some(time.into()),
             ..Default::default()
         })
     };
-    let text = plan("90s".into()).unwrap();
-    let seconds = plan(TimeInput::Seconds(90.0)).unwrap();
+    let text = plan("90s").unwrap();
+    let seconds = plan("90").unwrap();
     assert_eq!(text.time, Some(Duration::from_secs(90)));
     assert_eq!(seconds.time, text.time);
     // Only a time: play until it is up.
     assert_eq!(text.games, None);
-    assert_eq!(
-        plan("1.5m".into()).unwrap().time,
-        Some(Duration::from_secs(90))
-    );
+    assert_eq!(plan("1.5m").unwrap().time, Some(Duration::from_secs(90)));
     for bad in [-1.0, 0.0, f64::NAN, f64::INFINITY] {
-        let e = error(plan(TimeInput::Seconds(bad)));
+        let e = error(plan(&bad.to_string()));
         assert!(e.starts_with("bad --time"), "{e}");
     }
-    let e = error(plan("9x".into()));
+    let e = error(plan("9x"));
     assert!(e.contains("bad --time '9x'"), "{e}");
 }
 
@@ -129,7 +127,7 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     refused(
         error(ExhaustivePlan::try_from(&ExhaustiveRequest {
             deck: "4A,8-".into(),
-            leader: None,
+            leader: bmn_app::flags::LeaderArg { leader: None },
             block: Some("0".into()),
             block_size: Some("0".into()),
             ..Default::default()
@@ -138,7 +136,7 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     );
     refused(
         error(SearchPlan::try_from(&SearchRequest {
-            threads: Some(0),
+            threads: bmn_app::flags::ThreadsArg { threads: Some(0) },
             ..Default::default()
         })),
         "--threads",
@@ -193,7 +191,7 @@ fn a_count_of_zero_is_refused_by_its_flag() {
         ),
         (
             ClimbRequest {
-                top: Some(0),
+                top: bmn_app::flags::TopArg { top: Some(0) },
                 ..Default::default()
             },
             "--top",
@@ -226,8 +224,8 @@ fn a_count_of_zero_is_refused_by_its_flag() {
 fn a_leader_of_zero_is_refused_and_none_is_player_one() {
     let play = |leader| {
         PlayPlan::try_from(&PlayRequest {
-            deal: "--Q-J-/Q-J-".into(),
-            leader,
+            deal: Some("--Q-J-/Q-J-".into()),
+            leader: LeaderArg { leader },
             ..Default::default()
         })
     };
@@ -238,16 +236,32 @@ fn a_leader_of_zero_is_refused_and_none_is_player_one() {
     assert_eq!(
         error(ExhaustivePlan::try_from(&ExhaustiveRequest {
             deck: "2J,2Q,4-".into(),
-            leader: Some(0),
+            leader: bmn_app::flags::LeaderArg { leader: Some(0) },
             ..Default::default()
         })),
         zero
     );
-    let e = bmn_app::rank::rank("--Q-J-/Q-J-", Some(0), None).unwrap_err();
+    let leader = LeaderArg { leader: Some(0) };
+    let e = bmn_app::rank::rank(&bmn_app::rank::RankRequest {
+        deal: "--Q-J-/Q-J-".into(),
+        leader: leader.clone(),
+        ..Default::default()
+    })
+    .unwrap_err();
     assert_eq!(e.to_string(), zero);
-    let e = bmn_app::rank::unrank("5", None, None, Some(0)).unwrap_err();
+    let e = bmn_app::rank::unrank(&bmn_app::rank::UnrankRequest {
+        rank: "5".into(),
+        leader: leader.clone(),
+        ..Default::default()
+    })
+    .unwrap_err();
     assert_eq!(e.to_string(), zero);
-    let e = bmn_app::backward::backward("--Q-J-/Q-J-", Some(0), &Default::default()).unwrap_err();
+    let e = bmn_app::backward::backward(&bmn_app::backward::BackwardRequest {
+        position: "--Q-J-/Q-J-".into(),
+        leader,
+        ..Default::default()
+    })
+    .unwrap_err();
     assert_eq!(e.to_string(), zero);
 }
 
@@ -255,7 +269,9 @@ fn a_leader_of_zero_is_refused_and_none_is_player_one() {
 #[test]
 fn thousands_of_threads_are_refused() {
     let e = error(SearchPlan::try_from(&SearchRequest {
-        threads: Some(99_999),
+        threads: bmn_app::flags::ThreadsArg {
+            threads: Some(99_999),
+        },
         ..Default::default()
     }));
     assert!(
@@ -263,7 +279,9 @@ fn thousands_of_threads_are_refused() {
         "{e}"
     );
     let plan = SearchPlan::try_from(&SearchRequest {
-        threads: Some(1024),
+        threads: bmn_app::flags::ThreadsArg {
+            threads: Some(1024),
+        },
         ..Default::default()
     });
     assert_eq!(plan.unwrap().threads, 1024);
@@ -275,7 +293,7 @@ fn a_run_goes_for_its_count_its_time_or_both() {
     let climb = |evals, time: Option<&str>| {
         ClimbPlan::try_from(&ClimbRequest {
             evals,
-            time: time.map(TimeInput::from),
+            time: time.map(Into::into),
             ..Default::default()
         })
         .unwrap()
@@ -296,7 +314,7 @@ fn a_run_goes_for_its_count_its_time_or_both() {
     let rounds = |rounds, time: Option<&str>| {
         let plan = FactoryPlan::try_from(&FactoryRequest {
             rounds,
-            time: time.map(TimeInput::from),
+            time: time.map(Into::into),
             ..Default::default()
         })
         .unwrap();
@@ -320,7 +338,9 @@ fn a_search_is_checked_once_with_each_fault_named() {
     assert_eq!(e, "bad --games: must be at least 1");
     let e = error(plan(SearchRequest {
         time: Some("10s".into()),
-        shard: Some("1/2".into()),
+        shard: bmn_app::flags::ShardArg {
+            shard: Some("1/2".into()),
+        },
         ..Default::default()
     }));
     assert!(
@@ -329,7 +349,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
     );
     let e = error(plan(SearchRequest {
         engine: EngineInput {
-            give_up: Some(0),
+            give_up: bmn_app::flags::GiveUpArg { give_up: Some(0) },
             ..Default::default()
         },
         ..Default::default()
@@ -344,10 +364,12 @@ fn a_search_is_checked_once_with_each_fault_named() {
     }));
     assert!(e.starts_with("bad --players"), "{e}");
     let ok = plan(SearchRequest {
-        shard: Some("2/3".into()),
+        shard: bmn_app::flags::ShardArg {
+            shard: Some("2/3".into()),
+        },
         games: Some(5000),
         engine: EngineInput {
-            give_up: Some(77),
+            give_up: bmn_app::flags::GiveUpArg { give_up: Some(77) },
             ..Default::default()
         },
         ..Default::default()
@@ -366,11 +388,13 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
             ..Default::default()
         },
         engine: EngineInput {
-            give_up: Some(5000),
+            give_up: bmn_app::flags::GiveUpArg {
+                give_up: Some(5000),
+            },
             ..Default::default()
         },
-        ledger: bmn_app::LedgerChoice::NONE,
-        threads: Some(1),
+        ledger: bmn_app::flags::LedgerArgs::NONE,
+        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
         ..Default::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -380,7 +404,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
         games: Some(2000),
         table: req.table.clone(),
         engine: req.engine.clone(),
-        threads: Some(1),
+        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
         ..Default::default()
     };
     let report = bmn_app::stats::stats(&req, &mut bmn_job::Job::quiet(&stop)).unwrap();
@@ -417,8 +441,10 @@ fn a_model_is_given_whole_or_not_at_all_on_every_front_end() {
 fn an_enumeration_plan_holds_its_shards_ranks() {
     let req = |shard: &str| ExhaustiveRequest {
         deck: "2J,2Q,2K,2A,4-".into(),
-        leader: None,
-        shard: Some(shard.into()),
+        leader: bmn_app::flags::LeaderArg { leader: None },
+        shard: bmn_app::flags::ShardArg {
+            shard: Some(shard.into()),
+        },
         ..Default::default()
     };
     let whole = ExhaustivePlan::try_from(&req("1/1")).unwrap();
@@ -433,7 +459,7 @@ fn an_enumeration_plan_holds_its_shards_ranks() {
     assert_eq!(covered, deals);
     let e = error(ExhaustivePlan::try_from(&ExhaustiveRequest {
         deck: "2J,2Q,2K,2A,4-".into(),
-        leader: Some(3),
+        leader: bmn_app::flags::LeaderArg { leader: Some(3) },
         ..Default::default()
     }));
     assert_eq!(e, "bad --leader: 3, but an enumeration deals to 2 players");
@@ -442,14 +468,16 @@ fn an_enumeration_plan_holds_its_shards_ranks() {
 #[test]
 fn plays_and_plots_are_checked_before_anything_is_played() {
     let e = error(PlayPlan::try_from(&PlayRequest {
-        deal: "--Q-J-/Q-J-".into(),
-        leader: None,
-        give_up: Some(0),
+        deal: Some("--Q-J-/Q-J-".into()),
+        leader: bmn_app::flags::LeaderArg { leader: None },
+        give_up: bmn_app::flags::GiveUpArg { give_up: Some(0) },
         ..Default::default()
     }));
     assert_eq!(e, "bad --give-up: must be at least 1");
     let e = error(StatsPlan::try_from(&StatsRequest {
-        plot: Some("lengths.txt".into()),
+        plot: bmn_app::flags::PlotArg {
+            plot: Some("lengths.txt".into()),
+        },
         ..Default::default()
     }));
     assert!(e.starts_with("bad --plot 'lengths.txt'"), "{e}");
@@ -464,11 +492,8 @@ fn a_census_names_its_own_time_flag_and_checks_the_factory_first() {
     }));
     assert!(e.starts_with("bad --hands-time 'soon'"), "{e}");
     let plan = CensusPlan::try_from(&CensusRequest {
-        table: TableInput {
-            deck: Some("camicia".into()),
-            ..Default::default()
-        },
-        hands_time: Some(TimeInput::Seconds(5.0)),
+        deck: "camicia".into(),
+        hands_time: Some("5".into()),
         ..Default::default()
     })
     .unwrap();
@@ -490,11 +515,8 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
     use bmn_app::input::RulesInput;
     let census = |deck: &str, players, deals_max| {
         CensusPlan::try_from(&CensusRequest {
-            table: TableInput {
-                deck: Some(deck.into()),
-                players,
-                ..Default::default()
-            },
+            deck: deck.into(),
+            players: PlayersArg { players },
             methods: Some("deals".into()),
             deals_max,
             rules: RulesInput {
@@ -561,10 +583,7 @@ fn a_census_refuses_a_bad_hands_before_anything_runs() {
         }
     }
     let camicia = |hands, methods: Option<&str>| CensusRequest {
-        table: TableInput {
-            deck: Some("camicia".into()),
-            ..Default::default()
-        },
+        deck: "camicia".into(),
         hands,
         methods: methods.map(Into::into),
         ..Default::default()
@@ -606,7 +625,6 @@ fn a_census_refuses_a_bad_hands_before_anything_runs() {
 /// the same table, rules, seed, rounds and threads would make.
 #[test]
 fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
-    use bmn_app::LedgerChoice;
     use bmn_app::input::RulesInput;
     for (deck, penalties, on_empty) in [
         ("2J,2Q,2K,14-", None, None),
@@ -614,19 +632,16 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
         ("2J,2Q,2K,2A,6-", Some("K3,J2,Q1,A0"), None),
         ("standard", None, None),
     ] {
-        let table = TableInput {
-            deck: Some(deck.into()),
-            ..Default::default()
-        };
+        let table = DeckArg::from(deck);
         let rules = RulesInput {
             penalties: penalties.map(Into::into),
             on_empty: on_empty.map(Into::into),
         };
         let plan = CensusPlan::try_from(&CensusRequest {
-            table: table.clone(),
+            deck: table.clone(),
             rules: rules.clone(),
-            seed: Some(7),
-            threads: Some(3),
+            seed: bmn_app::flags::SeedArg { seed: Some(7) },
+            threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
             rounds: Some(5),
             methods: Some("pieces,deals".into()),
             deals_max: Some(u64::MAX),
@@ -634,11 +649,11 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
         })
         .unwrap();
         let factory = FactoryPlan::try_from(&FactoryRequest {
-            seed: Some(7),
+            seed: bmn_app::flags::SeedArg { seed: Some(7) },
             rounds: Some(5),
-            table: table.clone(),
+            deck: table.clone(),
             rules: rules.clone(),
-            threads: Some(3),
+            threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
             ..Default::default()
         })
         .unwrap();
@@ -654,8 +669,8 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
             deck: deck.into(),
             rules,
             list_cycles: true,
-            ledger: LedgerChoice::NONE,
-            threads: Some(3),
+            ledger: bmn_app::flags::LedgerArgs::NONE,
+            threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
             ..Default::default()
         })
         .unwrap();
@@ -710,8 +725,8 @@ fn a_message_names_every_parameter_in_each_front_ends_words() {
         "bad mu/x0/p0: a model given needs all three (missing x0 and p0)"
     );
     let play = PlayPlan::try_from(&PlayRequest {
-        deal: "--/J-".into(),
-        players: Some(3),
+        deal: Some("--/J-".into()),
+        players: bmn_app::flags::PlayersArg { players: Some(3) },
         ..Default::default()
     })
     .unwrap_err();

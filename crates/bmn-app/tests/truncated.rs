@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use bmn_app::LedgerChoice;
 use bmn_app::input::{RulesInput, TableInput};
 use bmn_app::search::SearchRequest;
 use bmn_job::Job;
@@ -14,12 +13,14 @@ fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {
         games: Some(20_000),
         time: None,
-        seed: Some(5),
-        threads: Some(1),
-        top: Some(5),
-        shard: Some("1/2".into()),
+        seed: bmn_app::flags::SeedArg { seed: Some(5) },
+        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+        top: bmn_app::flags::TopArg { top: Some(5) },
+        shard: bmn_app::flags::ShardArg {
+            shard: Some("1/2".into()),
+        },
         out: Some(out),
-        ledger: LedgerChoice::NONE,
+        ledger: bmn_app::flags::LedgerArgs::NONE,
         table: TableInput {
             deck: None,
             players: None,

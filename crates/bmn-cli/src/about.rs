@@ -9,7 +9,9 @@ use std::sync::LazyLock;
 use clap::CommandFactory;
 use clap::error::{ContextKind, ContextValue, ErrorKind as ClapKind};
 
-use crate::args::{CompletionsArgs, numbers_everywhere};
+use bmn_app::flags::numbers_everywhere;
+
+use crate::args::CompletionsArgs;
 use crate::cli::Cli;
 use crate::exit::TABLE;
 

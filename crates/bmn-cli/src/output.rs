@@ -64,59 +64,6 @@ pub fn deal_text(arg: &str) -> Result<String> {
     Ok(text.trim().to_string())
 }
 
-/// `--start FILE|DEAL...`: deals given as they are, or read from a file (one per line, `#`
-/// comments; or a `bmn search --json` report, whose longest games are taken).
-pub fn start_deals(values: &[String]) -> Result<Vec<String>> {
-    let mut deals = Vec::new();
-    for v in values {
-        let path = std::path::Path::new(v);
-        if !v.starts_with('#') && path.is_file() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| BadInput(format!("bad --start {v}: {e}")))?;
-            let before = deals.len();
-            if let Ok(report) = serde_json::from_str::<serde_json::Value>(&text)
-                && let Some(longest) = report["longest"].as_array()
-            {
-                deals.extend(
-                    longest
-                        .iter()
-                        .filter_map(|g| g["deal"].as_str().map(String::from)),
-                );
-            } else {
-                deals.extend(
-                    text.lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                        .map(String::from),
-                );
-            }
-            // A file that gives no deal is a mistake, not a request to start at random.
-            if deals.len() == before {
-                return Err(BadInput(format!(
-                    "bad --start {v}: the file holds no deal (one a line, `#` comments, or the \
-                     --json of `bmn search`, whose longest games are taken)"
-                ))
-                .into());
-            }
-        } else if path.is_dir() {
-            return Err(BadInput(format!(
-                "bad --start {v}: is a folder; name a file of deals in it"
-            ))
-            .into());
-        } else if v.starts_with('/')
-            || v.starts_with("./")
-            || v.ends_with(".json")
-            || v.ends_with(".txt")
-        {
-            // A path, not a deal (no deal starts with an empty first hand or ends so).
-            return Err(BadInput(format!("bad --start {v}: no such file")).into());
-        } else {
-            deals.push(v.clone());
-        }
-    }
-    Ok(deals)
-}
-
 /// Whether `err` is a write to a closed pipe (`bmn ... | head`), which ends quietly.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()

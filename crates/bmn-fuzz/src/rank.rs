@@ -1,7 +1,8 @@
 //! `#K` ranks (`bmn rank`, `bmn unrank`, and `#K` wherever a deal is asked for): a deal's
 //! rank unranks to the same deal, and a rank's deal ranks to the same number.
 
-use bmn_app::rank::{rank as rank_of, unrank};
+use bmn_app::flags::{DeckArg, LeaderArg, PlayersArg};
+use bmn_app::rank::{RankRequest, UnrankRequest, rank as rank_of, unrank};
 
 use crate::{check_message, text};
 
@@ -36,12 +37,31 @@ pub fn rank(data: &[u8]) {
         0 => None,
         n => Some(usize::from(n) + 1),
     };
+    let ranked = |deal: &str, leader: Option<u64>, deck: Option<&str>| {
+        rank_of(&RankRequest {
+            deal: deal.to_string(),
+            leader: LeaderArg { leader },
+            deck: DeckArg {
+                deck: deck.map(String::from),
+            },
+        })
+    };
+    let unranked = |k: &str, deck: Option<&str>, players: Option<usize>, leader: Option<u64>| {
+        unrank(&UnrankRequest {
+            rank: k.to_string(),
+            deck: DeckArg {
+                deck: deck.map(String::from),
+            },
+            players: PlayersArg { players },
+            leader: LeaderArg { leader },
+        })
+    };
     if flags & 1 == 0 {
-        let report = match rank_of(subject, leader, deck) {
+        let report = match ranked(subject, leader, deck) {
             Ok(r) => r,
             Err(e) => return check_message(&e.to_string(), "rank"),
         };
-        let back = unrank(
+        let back = unranked(
             &report.rank,
             Some(&report.deck),
             Some(report.players),
@@ -50,7 +70,7 @@ pub fn rank(data: &[u8]) {
         .unwrap_or_else(|e| panic!("{text:?}: rank {} does not unrank: {e}", report.rank));
         assert_eq!(back, report, "{text:?}");
     } else {
-        let report = match unrank(subject, deck, players, leader) {
+        let report = match unranked(subject, deck, players, leader) {
             Ok(r) => r,
             Err(e) => return check_message(&e.to_string(), "unrank"),
         };
@@ -58,7 +78,7 @@ pub fn rank(data: &[u8]) {
             report.rank.bytes().all(|b| b.is_ascii_digit()),
             "{report:?}"
         );
-        let back = rank_of(&report.deal, Some(report.leader as u64), Some(&report.deck))
+        let back = ranked(&report.deal, Some(report.leader as u64), Some(&report.deck))
             .unwrap_or_else(|e| panic!("{text:?}: deal {} does not rank: {e}", report.deal));
         assert_eq!(back, report, "{text:?}");
     }

@@ -11,21 +11,34 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bmn_app::backward::BasinRequest;
+use bmn_app::Report;
+use bmn_app::backward::{BackwardRequest, BasinRequest, ExtendRequest};
 use bmn_app::census::CensusRequest;
+use bmn_app::count::CountRequest;
+use bmn_app::deal::DealRequest;
 use bmn_app::exhaustive::ExhaustiveRequest;
-use bmn_app::input::{EngineInput, RulesInput, TableInput, TimeInput};
+use bmn_app::family::FamilyRequest;
+use bmn_app::flags::LedgerArgs;
+use bmn_app::front::{Refusal, Value};
 use bmn_app::play::PlayRequest;
+use bmn_app::rank::{RankRequest, UnrankRequest};
 use bmn_app::search::SearchRequest;
 use bmn_app::stats::StatsRequest;
-use bmn_app::{LedgerChoice, Report};
 use bmn_job::{Hooks, Job};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-/// The parameters whose Python keyword is not their name in bmn-app.
-const KEYWORDS: &[(&str, &str)] = &[("time", "seconds"), ("hands_time", "hands_seconds")];
+/// The parameters whose Python keyword is not their name in the request: `(the request's,
+/// Python's)`.
+const KEYWORDS: &[(&str, &str)] = &[
+    ("time", "seconds"),
+    ("hands_time", "hands_seconds"),
+    ("from", "first"),
+];
+
+/// Parameters no Python function takes: the run database's (a Python call records no run).
+const LEDGER: &[&str] = &["db", "resume", "no_db"];
 
 /// bmn's errors as Python's: the user's mistakes as `ValueError`, the rest `RuntimeError`.
 fn py_err(e: bmn_app::Error) -> PyErr {
@@ -38,67 +51,89 @@ fn py_err(e: bmn_app::Error) -> PyErr {
     }
 }
 
-/// A count as the command line and the web API read one (`bmn_app::numbers`): an int, a
-/// float that is whole (`1e6`), or text (`"1_000_000"`, `"1e6"`). A value that is not such a
-/// count is kept as its refusal, which [`number`] raises as a `ValueError` naming the keyword
-/// in every front end's words; a type that is no number (a list, a bool) is pyo3's `TypeError`,
-/// which names the keyword itself.
-struct Count<T>(Result<T, String>);
+/// A keyword as Python spells the request's parameter `name`.
+fn keyword(name: &str) -> &str {
+    KEYWORDS
+        .iter()
+        .find(|(ours, _)| *ours == name)
+        .map_or(name, |(_, python)| python)
+}
 
-impl<'a, 'py, T: bmn_app::numbers::Count> FromPyObject<'a, 'py> for Count<T> {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let text: String = if obj.is_instance_of::<PyString>() {
-            obj.extract()?
-        } else if obj.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err("a bool is not a count"));
-        } else if obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>() {
-            obj.str()?.to_string()
-        } else {
-            let kind = obj.get_type().name()?;
-            return Err(PyTypeError::new_err(format!(
-                "'{kind}' object is not a count"
-            )));
-        };
-        Ok(Count(bmn_app::numbers::count::<T>(&text)))
+/// A Python value as a front end's value: text, numbers as their decimal text (read by the
+/// command line's reader: `1e6`, `"1_000_000"`), a bool as a switch, a list or tuple of
+/// values (paths too), a path as its text; `None` is absent.
+fn value(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
+    let one = |obj: &Bound<'_, PyAny>| -> PyResult<String> {
+        if obj.is_instance_of::<PyString>()
+            || obj.is_instance_of::<PyInt>()
+            || obj.is_instance_of::<PyFloat>()
+        {
+            return Ok(obj.str()?.to_string());
+        }
+        let os = PyModule::import(obj.py(), "os")?;
+        if obj.is_instance(&os.getattr("PathLike")?)? {
+            return Ok(os.getattr("fspath")?.call1((obj,))?.str()?.to_string());
+        }
+        let kind = obj.get_type().name()?;
+        Err(PyTypeError::new_err(format!(
+            "{}: a '{kind}' object is not a value bmn reads",
+            keyword(name)
+        )))
+    };
+    if obj.is_none() {
+        Ok(None)
+    } else if obj.is_instance_of::<PyBool>() {
+        Ok(Some(Value::Flag(obj.extract()?)))
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let items: PyResult<Vec<String>> = obj.try_iter()?.map(|item| one(&item?)).collect();
+        Ok(Some(Value::List(items?)))
+    } else {
+        Ok(Some(Value::Text(one(obj)?)))
     }
 }
 
-/// A length of time as the command line and Python read one (`bmn_app::input::TimeInput`): a
-/// number of seconds (an int or a float), or text as the command line takes it (`"90s"`,
-/// `"10m"`, `"2h"`), checked by the same reader.
-struct Time(TimeInput);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Time {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyString>() {
-            Ok(Time(TimeInput::Text(obj.extract()?)))
-        } else if obj.is_instance_of::<PyBool>() {
-            Err(PyTypeError::new_err("a bool is not a length of time"))
-        } else if obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>() {
-            Ok(Time(TimeInput::Seconds(obj.extract()?)))
-        } else {
-            let kind = obj.get_type().name()?;
-            Err(PyTypeError::new_err(format!(
-                "'{kind}' object is not a length of time"
-            )))
+/// Function `function`'s request `R` from its arguments: `fixed` (its positional ones, by the
+/// request's names) and its keywords, each read as the command line reads the flag of the
+/// same name; `skip` the request's parameters this function does not take (beside
+/// [`LEDGER`]).
+fn request<R: bmn_app::front::Request>(
+    function: &str,
+    fixed: &[(&str, &Bound<'_, PyAny>)],
+    params: Option<&Bound<'_, PyDict>>,
+    skip: &[&str],
+) -> PyResult<R> {
+    let mut given = Vec::new();
+    for (name, obj) in fixed {
+        if let Some(v) = value(name, obj)? {
+            given.push((name.to_string(), v));
         }
     }
+    for (key, obj) in params.into_iter().flat_map(|d| d.iter()) {
+        let key: String = key.extract()?;
+        let name = KEYWORDS
+            .iter()
+            .find(|(_, python)| *python == key)
+            .map_or(key.as_str(), |(ours, _)| ours);
+        let renamed_away = KEYWORDS.iter().any(|(ours, _)| *ours == key);
+        if renamed_away || LEDGER.contains(&name) || skip.contains(&name) {
+            return Err(unexpected(function, &key));
+        }
+        if let Some(v) = value(name, &obj)? {
+            given.push((name.to_string(), v));
+        }
+    }
+    bmn_app::front::request::<R>(given).map_err(|refusal| match refusal {
+        Refusal::Unknown(name) => unexpected(function, keyword(&name)),
+        Refusal::Kind { name, why } => PyTypeError::new_err(format!("{}: {why}", keyword(&name))),
+        Refusal::Bad(e) => py_err(e),
+    })
 }
 
-/// The keyword `name`'s count, if given: `ValueError` ("bad games: -5 is negative") where it
-/// is none.
-fn number<T>(value: Option<Count<T>>, name: &str) -> PyResult<Option<T>> {
-    value
-        .map(|c| {
-            c.0.map_err(|why| {
-                PyValueError::new_err(format!("bad {name}: {}", bmn_app::one_line(&why)))
-            })
-        })
-        .transpose()
+/// Python's own words for a keyword a function does not take.
+fn unexpected(function: &str, key: &str) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{function}() got an unexpected keyword argument '{key}'"
+    ))
 }
 
 /// A report as the dict of its JSON (`json.loads` of the CLI's `--json` line).
@@ -119,13 +154,6 @@ fn as_array(py: Python<'_>, dict: &Bound<'_, PyAny>, path: &[&str]) -> PyResult<
     let list = at.get_item(last)?;
     let array = numpy.getattr("asarray")?.call1((list, "uint64"))?;
     at.set_item(last, array)
-}
-
-fn rules(penalties: Option<String>, on_empty: Option<String>) -> RulesInput {
-    RulesInput {
-        penalties,
-        on_empty,
-    }
 }
 
 /// Writes to Python's `sys.stderr` (a notebook shows it under the cell).
@@ -249,80 +277,27 @@ fn long<'py, R: Report + Send>(
 
 /// Plays one deal: `bmn play --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (deal, leader=None, players=None, deck=None, penalties=None, on_empty=None, trace=false, tricks=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (deal, **params))]
 fn play<'py>(
     py: Python<'py>,
-    deal: &str,
-    leader: Option<Count<u64>>,
-    players: Option<Count<usize>>,
-    deck: Option<String>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
-    trace: bool,
-    tricks: Option<Count<u64>>,
+    deal: &Bound<'py, PyAny>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let leader = number(leader, "leader")?;
-    let players = number(players, "players")?;
-    let tricks = number(tricks, "tricks")?;
-    let req = PlayRequest {
-        deal: deal.to_string(),
-        leader,
-        tricks,
-        deck,
-        players,
-        rules: rules(penalties, on_empty),
-        trace,
-        ..Default::default()
-    };
+    let req: PlayRequest = request("play", &[("deal", deal)], params, &["deals", "threads"])?;
     let report = py.detach(|| bmn_app::play::play(&req)).map_err(py_err)?;
     to_dict(py, &report)
 }
 
 /// Random deals on the fast kernels: `bmn search --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (games=None, seed=None, threads=None, top=None, balanced=false, players=None, deck=None, penalties=None, on_empty=None, seconds=None, kernel=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (progress=false, **params))]
 fn search<'py>(
     py: Python<'py>,
-    games: Option<Count<u64>>,
-    seed: Option<Count<u64>>,
-    threads: Option<Count<usize>>,
-    top: Option<Count<usize>>,
-    balanced: bool,
-    players: Option<Count<usize>>,
-    deck: Option<String>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
-    seconds: Option<Time>,
-    kernel: Option<String>,
     progress: bool,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let games = number(games, "games")?;
-    let seed = number(seed, "seed")?;
-    let threads = number(threads, "threads")?;
-    let top = number(top, "top")?;
-    let players = number(players, "players")?;
-    let req = SearchRequest {
-        games,
-        time: seconds.map(|t| t.0),
-        seed,
-        threads,
-        top,
-        shard: None,
-        out: None,
-        ledger: LedgerChoice::NONE,
-        table: TableInput {
-            deck,
-            players,
-            balanced,
-        },
-        rules: rules(penalties, on_empty),
-        engine: EngineInput {
-            kernel,
-            ..Default::default()
-        },
-    };
+    let mut req: SearchRequest = request("search", &[], params, &[])?;
+    req.ledger = LedgerArgs::NONE;
     long(
         py,
         progress,
@@ -333,41 +308,13 @@ fn search<'py>(
 
 /// The length distribution and wins by seat: `bmn stats --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (games=None, seed=None, threads=None, balanced=false, players=None, deck=None, penalties=None, on_empty=None, kernel=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (progress=false, **params))]
 fn stats<'py>(
     py: Python<'py>,
-    games: Option<Count<u64>>,
-    seed: Option<Count<u64>>,
-    threads: Option<Count<usize>>,
-    balanced: bool,
-    players: Option<Count<usize>>,
-    deck: Option<String>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
-    kernel: Option<String>,
     progress: bool,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let games = number(games, "games")?;
-    let seed = number(seed, "seed")?;
-    let threads = number(threads, "threads")?;
-    let players = number(players, "players")?;
-    let req = StatsRequest {
-        games,
-        table: TableInput {
-            deck,
-            players,
-            balanced,
-        },
-        rules: rules(penalties, on_empty),
-        seed,
-        threads,
-        engine: EngineInput {
-            kernel,
-            ..Default::default()
-        },
-        plot: None,
-    };
+    let req: StatsRequest = request("stats", &[], params, &[])?;
     long(
         py,
         progress,
@@ -376,45 +323,18 @@ fn stats<'py>(
     )
 }
 
-/// A Python int (of any size) as its decimal text.
-fn decimal(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
-    value.map(|v| Ok(v.str()?.to_string())).transpose()
-}
-
 /// Every deal of a deck, a block `first..first + count` of them, or a shard:
 /// `bmn exhaustive --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (deck, leader=None, list_cycles=false, shard=None, threads=None, penalties=None, first=None, count=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (deck, progress=false, **params))]
 fn exhaustive<'py>(
     py: Python<'py>,
-    deck: &str,
-    leader: Option<Count<u64>>,
-    list_cycles: bool,
-    shard: Option<String>,
-    threads: Option<Count<usize>>,
-    penalties: Option<String>,
-    first: Option<&Bound<'py, PyAny>>,
-    count: Option<&Bound<'py, PyAny>>,
+    deck: &Bound<'py, PyAny>,
     progress: bool,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let leader = number(leader, "leader")?;
-    let threads = number(threads, "threads")?;
-    let req = ExhaustiveRequest {
-        deck: deck.to_string(),
-        leader,
-        rules: rules(penalties, None),
-        list_cycles,
-        shard,
-        from: decimal(first)?,
-        count: decimal(count)?,
-        block: None,
-        block_size: None,
-        checkpoint: None,
-        ledger: LedgerChoice::NONE,
-        threads,
-        engine: EngineInput::default(),
-    };
+    let mut req: ExhaustiveRequest = request("exhaustive", &[("deck", deck)], params, &["merge"])?;
+    req.ledger = LedgerArgs::NONE;
     long(
         py,
         progress,
@@ -427,111 +347,78 @@ fn exhaustive<'py>(
 /// `bmn census --json`'s dict. `enumeration` takes the result files of every shard of one
 /// `bmn exhaustive --list-cycles` run as the `deals` method.
 #[pyfunction]
-#[pyo3(signature = (deck=None, players=None, methods=None, hands=None, hands_seconds=None, deals_max=None, basin_limit=None, rounds=None, enumeration=None, seed=None, threads=None, penalties=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (progress=false, **params))]
 fn census<'py>(
     py: Python<'py>,
-    deck: Option<String>,
-    players: Option<Count<usize>>,
-    methods: Option<String>,
-    hands: Option<Count<usize>>,
-    hands_seconds: Option<Time>,
-    deals_max: Option<Count<u64>>,
-    basin_limit: Option<Count<u64>>,
-    rounds: Option<Count<u64>>,
-    enumeration: Option<Vec<std::path::PathBuf>>,
-    seed: Option<Count<u64>>,
-    threads: Option<Count<usize>>,
-    penalties: Option<String>,
     progress: bool,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let players = number(players, "players")?;
-    let hands = number(hands, "hands")?;
-    let deals_max = number(deals_max, "deals_max")?;
-    let basin_limit = number(basin_limit, "basin_limit")?;
-    let rounds = number(rounds, "rounds")?;
-    let seed = number(seed, "seed")?;
-    let threads = number(threads, "threads")?;
-    let req = CensusRequest {
-        table: TableInput {
-            deck,
-            players,
-            balanced: false,
-        },
-        rules: rules(penalties, None),
-        seed,
-        threads,
-        methods,
-        hands,
-        hands_time: hands_seconds.map(|t| t.0),
-        deals_max,
-        basin_limit,
-        rounds,
-        enumeration: enumeration.unwrap_or_default(),
-    };
+    let req: CensusRequest = request("census", &[], params, &["plan", "cores"])?;
     long(py, progress, |job| bmn_app::census::census(&req, job), &[])
 }
 
 /// Every position one trick before `position`: `bmn backward --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (position, leader=None, penalties=None, on_empty=None))]
+#[pyo3(signature = (position, **params))]
 fn predecessors<'py>(
     py: Python<'py>,
-    position: &str,
-    leader: Option<Count<u64>>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
+    position: &Bound<'py, PyAny>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let leader = number(leader, "leader")?;
-    let rules = rules(penalties, on_empty);
+    let req: BackwardRequest = request("predecessors", &[("position", position)], params, &[])?;
     let report = py
-        .detach(|| bmn_app::backward::backward(position, leader, &rules))
+        .detach(|| bmn_app::backward::backward(&req))
         .map_err(py_err)?;
     to_dict(py, &report)
 }
 
 /// Every position reaching the same cycle or final position: `bmn basin --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (position, leader=None, balanced=false, limit=None, penalties=None, on_empty=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (position, progress=false, **params))]
 fn basin<'py>(
     py: Python<'py>,
-    position: &str,
-    leader: Option<Count<u64>>,
-    balanced: bool,
-    limit: Option<Count<u64>>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
+    position: &Bound<'py, PyAny>,
     progress: bool,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let leader = number(leader, "leader")?;
-    let limit = number(limit, "limit")?;
-    let req = BasinRequest {
-        position: position.to_string(),
-        leader,
-        balanced,
-        limit,
-        dot: None,
-        graph: None,
-        rules: rules(penalties, on_empty),
-    };
+    let req: BasinRequest = request("basin", &[("position", position)], params, &[])?;
     long(py, progress, |job| bmn_app::backward::basin(&req, job), &[])
+}
+
+/// Balanced deals whose games are longer, searched backward from a finishing game:
+/// `bmn extend --json`'s dict.
+#[pyfunction]
+#[pyo3(signature = (deal, progress=false, **params))]
+fn extend<'py>(
+    py: Python<'py>,
+    deal: &Bound<'py, PyAny>,
+    progress: bool,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req: ExtendRequest = request("extend", &[("deal", deal)], params, &[])?;
+    long(
+        py,
+        progress,
+        |job| bmn_app::backward::extend(&req, job),
+        &[],
+    )
 }
 
 /// Exact census reports of decks alike but for their plain cards, side by side (`bmn family
 /// --json`'s dict): `families`, each with its rows in order of n and where each class first
 /// appears; `plot` draws the endless deals and cycles by class against n (one family).
 #[pyfunction]
-#[pyo3(signature = (files, plot=None))]
+#[pyo3(signature = (files, **params))]
 fn family<'py>(
     py: Python<'py>,
-    files: Vec<String>,
-    plot: Option<String>,
+    files: &Bound<'py, PyAny>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req = bmn_app::family::FamilyRequest {
-        files: files.into_iter().map(Into::into).collect(),
-        plot: plot.map(Into::into),
-        markdown: false,
+    // No file at all is the library's to refuse, in its words (not "give one").
+    let req: FamilyRequest = if files.len().is_ok_and(|n| n == 0) {
+        FamilyRequest::default()
+    } else {
+        request("family", &[("files", files)], params, &["markdown"])?
     };
     to_dict(py, &bmn_app::family::family(&req).map_err(py_err)?)
 }
@@ -539,87 +426,61 @@ fn family<'py>(
 /// The exact number of deals of a deck at a table: `bmn count --json`'s dict (counts as
 /// decimal strings, as they pass 2^64).
 #[pyfunction]
-#[pyo3(signature = (deck=None, players=None))]
+#[pyo3(signature = (deck=None, **params))]
 fn count<'py>(
     py: Python<'py>,
-    deck: Option<String>,
-    players: Option<Count<usize>>,
+    deck: Option<&Bound<'py, PyAny>>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let players = number(players, "players")?;
-    let table = TableInput {
-        deck,
-        players,
-        balanced: false,
-    };
-    to_dict(py, &bmn_app::count::count(&table).map_err(py_err)?)
+    let fixed: Vec<(&str, &Bound<'py, PyAny>)> = deck.map(|d| ("deck", d)).into_iter().collect();
+    let req: CountRequest = request("count", &fixed, params, &[])?;
+    to_dict(py, &bmn_app::count::count(&req).map_err(py_err)?)
 }
 
 /// The number of a deal among all deals of its deck (`bmn rank --json`'s dict; `rank` and
 /// `deals` are decimal strings, as they pass 2^64).
 #[pyfunction]
-#[pyo3(signature = (deal, leader=None, deck=None))]
+#[pyo3(signature = (deal, **params))]
 fn rank<'py>(
     py: Python<'py>,
-    deal: &str,
-    leader: Option<Count<u64>>,
-    deck: Option<&str>,
+    deal: &Bound<'py, PyAny>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let leader = number(leader, "leader")?;
-    to_dict(
-        py,
-        &bmn_app::rank::rank(deal, leader, deck).map_err(py_err)?,
-    )
+    let req: RankRequest = request("rank", &[("deal", deal)], params, &[])?;
+    to_dict(py, &bmn_app::rank::rank(&req).map_err(py_err)?)
 }
 
 /// Deal `k` of a deck (`bmn unrank --json`'s dict); `k` may be any size.
 #[pyfunction]
-#[pyo3(signature = (k, deck=None, players=None, leader=None))]
+#[pyo3(signature = (k, **params))]
 fn unrank<'py>(
     py: Python<'py>,
     k: &Bound<'py, PyAny>,
-    deck: Option<&str>,
-    players: Option<Count<usize>>,
-    leader: Option<Count<u64>>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let players = number(players, "players")?;
-    let leader = number(leader, "leader")?;
-    let k = k.str()?.to_string();
-    let report = bmn_app::rank::unrank(&k, deck, players, leader);
-    to_dict(py, &report.map_err(py_err)?)
+    let req: UnrankRequest = request("unrank", &[("rank", k)], params, &[])?;
+    to_dict(py, &bmn_app::rank::unrank(&req).map_err(py_err)?)
 }
 
 /// The record games, each replayed by the engine: `bmn records --json`'s dict.
 #[pyfunction]
 fn records(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     let report = py
-        .detach(|| bmn_app::records::records(None))
+        .detach(|| bmn_app::records::records(&Default::default()))
         .map_err(py_err)?;
     to_dict(py, &report)
 }
 
 /// Deal `index` of a seed's stream: `bmn deal --json`'s dict.
 #[pyfunction]
-#[pyo3(signature = (seed=None, index=None, players=None, deck=None, balanced=false))]
+#[pyo3(signature = (seed=None, **params))]
 fn deal<'py>(
     py: Python<'py>,
-    seed: Option<Count<u64>>,
-    index: Option<Count<u64>>,
-    players: Option<Count<usize>>,
-    deck: Option<String>,
-    balanced: bool,
+    seed: Option<&Bound<'py, PyAny>>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let seed = number(seed, "seed")?;
-    let index = number(index, "index")?;
-    let players = number(players, "players")?;
-    let req = bmn_app::deal::DealRequest {
-        table: TableInput {
-            deck,
-            players,
-            balanced,
-        },
-        seed,
-        index,
-    };
+    let fixed: Vec<(&str, &Bound<'py, PyAny>)> = seed.map(|s| ("seed", s)).into_iter().collect();
+    let req: DealRequest = request("deal", &fixed, params, &["count"])?;
     to_dict(py, &bmn_app::deal::deal(&req).map_err(py_err)?)
 }
 
@@ -696,27 +557,17 @@ fn words(values: &[u64]) -> Vec<u8> {
 /// `endless`; `period` and `period_cards`, 0 where none; `unresolved`, given up on). A bad
 /// deal raises `ValueError` naming it by its place, from 1.
 #[pyfunction]
-#[pyo3(signature = (deals, leader=None, players=None, deck=None, penalties=None, on_empty=None, give_up=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (deals, **params))]
 fn play_many<'py>(
     py: Python<'py>,
     deals: &Bound<'py, PyAny>,
-    leader: Option<Count<u64>>,
-    players: Option<Count<usize>>,
-    deck: Option<String>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
-    give_up: Option<Count<u64>>,
-    threads: Option<Count<usize>>,
+    params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req = bmn_app::given::GivenRequest {
-        leader: number(leader, "leader")?,
-        deck,
-        players: number(players, "players")?,
-        rules: rules(penalties, on_empty),
-        give_up: number(give_up, "give_up")?,
-        threads: number(threads, "threads")?,
-    };
+    // A file's worth of deals: one deal's parameters (`deal`, `trace`, the files) do not apply.
+    let one_deal = ["deal", "deals", "rank", "trace", "tricks", "plot", "dot"];
+    // The deals are the iterable's: `deals` (the CLI's file) stands for them.
+    let given = PyString::new(py, "-").into_any();
+    let req: PlayRequest = request("play_many", &[("deals", &given)], params, &one_deal)?;
     let mut given = bmn_app::given::Given::try_from(&req).map_err(py_err)?;
     let mut all = Columns::default();
     let mut texts: Vec<String> = Vec::with_capacity(MANY_CHUNK);
@@ -777,27 +628,16 @@ fn play_many<'py>(
 /// `count` deals of `seed`'s stream from `index`: the deals `search` and `stats` play as
 /// games `index..index + count` with the same seed and table (`bmn deal --count`).
 #[pyfunction]
-#[pyo3(signature = (seed, count, index=None, players=None, deck=None, balanced=false))]
+#[pyo3(signature = (seed, count, **params))]
 fn deals(
     py: Python<'_>,
-    seed: Count<u64>,
-    count: Count<u64>,
-    index: Option<Count<u64>>,
-    players: Option<Count<usize>>,
-    deck: Option<String>,
-    balanced: bool,
+    seed: &Bound<'_, PyAny>,
+    count: &Bound<'_, PyAny>,
+    params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<String>> {
-    let seed = number(Some(seed), "seed")?;
-    let count = number(Some(count), "count")?.unwrap_or(1);
-    let req = bmn_app::deal::DealRequest {
-        table: TableInput {
-            deck,
-            players: number(players, "players")?,
-            balanced,
-        },
-        seed,
-        index: number(index, "index")?,
-    };
+    let fixed = [("seed", seed), ("count", count)];
+    let req: DealRequest = request("deals", &fixed, params, &[])?;
+    let count = req.count.unwrap_or(1);
     let mut out = Vec::new();
     py.detach(|| {
         bmn_app::deal::deals(&req, count, |d| {
@@ -820,6 +660,7 @@ fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(family, m)?)?;
     m.add_function(wrap_pyfunction!(predecessors, m)?)?;
     m.add_function(wrap_pyfunction!(basin, m)?)?;
+    m.add_function(wrap_pyfunction!(extend, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(records, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;

@@ -335,3 +335,15 @@ def test_a_batch_of_deals_plays_as_the_cli_and_the_stream_say():
         bmn.play_many(["--J-/Q---", "--J-/K---"])
     with pytest.raises(TypeError, match="item 2 is not a str"):
         bmn.play_many([RECORD, 5])
+
+
+def test_keywords_are_the_command_lines_flags():
+    # Any flag of `bmn stats` is a keyword (`--max-tricks` is `max_tricks`), read by the same
+    # declaration; a keyword no command takes, or the run database's, is Python's TypeError.
+    assert bmn.stats(games=20000, max_tricks=500, seed=2)["games"] == 20000
+    for call in (lambda: bmn.search(colour="red"),
+                 lambda: bmn.search(games=10, db="x.sqlite"),
+                 lambda: bmn.play("--/J-", deals="x"),
+                 lambda: bmn.search(time="1s")):
+        with pytest.raises(TypeError, match="unexpected keyword argument"):
+            call()

@@ -15,10 +15,9 @@ use axum::http::Uri;
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use bmn_app::LedgerChoice;
 use bmn_app::Spelling;
 use bmn_app::backward::BasinRequest;
-use bmn_app::input::{RulesInput, TableInput, TimeInput};
+use bmn_app::flags::LedgerArgs;
 use bmn_app::play::PlayRequest;
 use bmn_app::search::SearchRequest;
 use bmn_job::{Hooks, Job};
@@ -28,7 +27,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::Shared;
-use crate::query::Params;
+use crate::query::{self, Endpoint, Params};
 
 /// An answer that is not a result: the status and the one line that says why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,22 +68,32 @@ impl IntoResponse for ApiError {
 
 type Answer = Result<Response, ApiError>;
 
-// Each endpoint's parameters, read by `Params` (`query.rs`): unknown, repeated and oversized
-// parameters are refused there, blank values are absent. The fields' order is the order the
-// "unknown parameter" message lists them in.
+// Each endpoint's parameters: those of its command's request that it lists, read through the
+// request's own declaration, and its own, read by `Params` (`query.rs`): unknown, repeated and
+// oversized parameters are refused there, blank values are absent. The lists' order is the
+// order the "unknown parameter" message gives them in.
 
-/// `/api/play`'s parameters.
+/// `/api/play`: `bmn play`'s request (one deal), and `events`.
+const PLAY: Endpoint = Endpoint {
+    takes: &[
+        "deal",
+        "leader",
+        "players",
+        "deck",
+        "penalties",
+        "on_empty",
+        "tricks",
+        "trace",
+        "events",
+    ],
+    own: &["events"],
+    renamed: &[],
+};
+
+/// `/api/play`'s own parameter.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PlayQuery {
-    deal: Option<String>,
-    leader: Option<u64>,
-    players: Option<usize>,
-    deck: Option<String>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
-    tricks: Option<u64>,
-    trace: bool,
     events: bool,
 }
 
@@ -93,31 +102,44 @@ pub struct PlayQuery {
 #[serde(deny_unknown_fields)]
 pub struct NoQuery {}
 
-/// `/api/basin`'s parameters.
+/// `/api/basin`: `bmn basin`'s request, its position called `deal`, and `graph`.
+const BASIN: Endpoint = Endpoint {
+    takes: &["deal", "leader", "limit", "graph", "penalties", "on_empty"],
+    own: &["graph"],
+    renamed: &[("position", "deal")],
+};
+
+/// `/api/basin`'s own parameter.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BasinQuery {
-    deal: Option<String>,
-    leader: Option<u64>,
-    limit: Option<u64>,
     graph: bool,
-    penalties: Option<String>,
-    on_empty: Option<String>,
 }
 
-/// `/api/search`'s parameters.
+/// `/api/search`: `bmn search`'s request (but for the machine's: threads, files, the
+/// ledger, the kernel), a time limit in `seconds`, and `stream`.
+const SEARCH: Endpoint = Endpoint {
+    takes: &[
+        "seconds",
+        "games",
+        "seed",
+        "balanced",
+        "top",
+        "deck",
+        "players",
+        "penalties",
+        "on_empty",
+        "stream",
+    ],
+    own: &["seconds", "stream"],
+    renamed: &[],
+};
+
+/// `/api/search`'s own parameters.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SearchQuery {
     seconds: Option<u64>,
-    games: Option<u64>,
-    seed: Option<u64>,
-    balanced: bool,
-    top: Option<usize>,
-    deck: Option<String>,
-    players: Option<usize>,
-    penalties: Option<String>,
-    on_empty: Option<String>,
     stream: bool,
 }
 
@@ -151,32 +173,17 @@ fn to_json<T: serde::Serialize>(value: &T) -> Answer {
 
 /// `/api/play?deal=...`: `bmn play --json`'s keys, `start` and `players`; with `trace=true`
 /// every position trick by trick, with `events=true` every card laid and pile taken.
-pub async fn play(State(shared): State<Shared>, Params(p): Params<PlayQuery>) -> Answer {
-    let deal = p
-        .deal
-        .ok_or_else(|| ApiError::bad("bad deal: give one, e.g. deal=--K---A----AAJ-/J-"))?;
-    let req = PlayRequest {
-        deal,
-        leader: p.leader,
-        tricks: p.tricks,
-        deck: p.deck,
-        players: p.players,
-        rules: RulesInput {
-            penalties: p.penalties,
-            on_empty: p.on_empty,
-        },
-        trace: p.trace,
-        plot: None,
-        dot: None,
-        give_up: Some(shared.limits.give_up),
-    };
-    let (events, replay_tricks) = (p.events, shared.limits.replay_tricks);
+pub async fn play(State(shared): State<Shared>, uri: Uri) -> Answer {
+    let (mut req, own): (PlayRequest, PlayQuery) =
+        query::command(&uri, shared.limits.request_bytes, &PLAY)?;
+    req.give_up.give_up = Some(shared.limits.give_up);
+    let (events, replay_tricks) = (own.events, shared.limits.replay_tricks);
     blocking(move || to_json(&bmn_app::play::replay(&req, events, replay_tricks)?)).await
 }
 
 /// `/api/records`: `bmn records --json`.
 pub async fn records(Params(NoQuery {}): Params<NoQuery>) -> Answer {
-    blocking(|| to_json(&bmn_app::records::records(None)?)).await
+    blocking(|| to_json(&bmn_app::records::records(&Default::default())?)).await
 }
 
 /// `/api/presets`: the published records and cycles a page offers to replay.
@@ -194,28 +201,19 @@ pub async fn presets(Params(NoQuery {}): Params<NoQuery>) -> Answer {
 
 /// `/api/basin?deal=...`: `bmn basin --json`, capped; with `graph=true` the positions and
 /// their tricks (at most the graph cap, nearest the cycle first).
-pub async fn basin(State(shared): State<Shared>, Params(p): Params<BasinQuery>) -> Answer {
+pub async fn basin(State(shared): State<Shared>, uri: Uri) -> Answer {
+    let (mut req, own): (BasinRequest, BasinQuery) =
+        query::command(&uri, shared.limits.request_bytes, &BASIN)?;
     let cap = shared.limits.basin_positions;
-    let limit = p.limit.unwrap_or(cap);
+    let limit = req.limit.limit.unwrap_or(cap);
     if limit > cap {
         return Err(ApiError::bad(format!(
             "bad limit: {limit} positions, past this server's cap of {cap}"
         )));
     }
-    let req = BasinRequest {
-        position: p
-            .deal
-            .ok_or_else(|| ApiError::bad("bad position: give one, e.g. deal=--K---A----AAJ-/J-"))?,
-        leader: p.leader,
-        balanced: true,
-        limit: Some(limit),
-        dot: None,
-        graph: p.graph.then_some(shared.limits.graph_nodes),
-        rules: RulesInput {
-            penalties: p.penalties,
-            on_empty: p.on_empty,
-        },
-    };
+    req.limit.limit = Some(limit);
+    req.balanced = true;
+    req.graph = own.graph.then_some(shared.limits.graph_nodes);
     let _turn = shared
         .basins
         .clone()
@@ -265,45 +263,28 @@ impl Hooks for Stream {
 
 /// `/api/search?seconds=S`: a time-limited search (`bmn search --time S --json`); with
 /// `stream=true` progress events and then the result as server-sent events.
-pub async fn search(State(shared): State<Shared>, Params(p): Params<SearchQuery>) -> Answer {
+pub async fn search(State(shared): State<Shared>, uri: Uri) -> Answer {
+    let (mut req, own): (SearchRequest, SearchQuery) =
+        query::command(&uri, shared.limits.request_bytes, &SEARCH)?;
     let cap = shared.limits.search_seconds;
-    let seconds = p.seconds.unwrap_or(10);
+    let seconds = own.seconds.unwrap_or(10);
     if seconds == 0 || seconds > cap {
         return Err(ApiError::bad(format!(
             "bad seconds: {seconds}; a search here runs 1 to {cap} seconds"
         )));
     }
-    let top = p.top;
-    if top.is_some_and(|t| t > 100) {
+    if req.top.top.is_some_and(|t| t > 100) {
         return Err(ApiError::bad("bad top: at most 100 games are listed here"));
     }
-    let req = SearchRequest {
-        games: p.games,
-        time: Some(TimeInput::Seconds(seconds as f64)),
-        seed: p.seed,
-        threads: None,
-        top,
-        shard: None,
-        out: None,
-        ledger: LedgerChoice::NONE,
-        table: TableInput {
-            deck: p.deck,
-            players: p.players,
-            balanced: p.balanced,
-        },
-        rules: RulesInput {
-            penalties: p.penalties,
-            on_empty: p.on_empty,
-        },
-        engine: Default::default(),
-    };
+    req.time = Some(seconds.to_string());
+    req.ledger = LedgerArgs::NONE;
     let permit = shared.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError::bad(format!(
             "too many searches at once: this server runs at most {}; try again when one ends",
             shared.limits.searches
         ))
     })?;
-    if !p.stream {
+    if !own.stream {
         let report = blocking(move || {
             let _permit = permit;
             // Bounded by its time limit: its job's flag is never raised.
@@ -367,5 +348,34 @@ pub async fn not_found(uri: Uri) -> ApiError {
             "no such page: {} (the page is /; the API: /api/play, /api/records, /api/presets, /api/basin, /api/search, /api/catalogue)",
             uri.path()
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bmn_app::front::{Kind, Parameter, Request, parameters};
+
+    use super::*;
+
+    /// Each endpoint's parameters but its own are its command's, by name and kind: the web API
+    /// is derived from the request, not a copy of it.
+    fn derived<R: Request>(endpoint: &Endpoint) {
+        let theirs: Vec<Parameter> = parameters::<R>();
+        for name in endpoint.takes.iter().filter(|n| !endpoint.own.contains(n)) {
+            let field = endpoint
+                .renamed
+                .iter()
+                .find(|(_, ours)| ours == name)
+                .map_or(*name, |(theirs, _)| theirs);
+            let p = theirs.iter().find(|p| p.name == field);
+            assert!(p.is_some_and(|p| p.kind != Kind::Many), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_endpoint_takes_its_commands_parameters() {
+        derived::<PlayRequest>(&PLAY);
+        derived::<BasinRequest>(&BASIN);
+        derived::<SearchRequest>(&SEARCH);
     }
 }

@@ -12,9 +12,13 @@
 //!   `1_000`, `1e3`; `bad NAME: 'v' is not a number: ...`, `bad NAME: -1 is negative`), a flag `true`/`1`/`yes` or `false`/`0`/`no` (`bad NAME: 'v' is not true or
 //!   false`).
 //!
-//! Values are read by [`Text`], a serde deserializer of one parameter's text that knows its
-//! name, so each message names the parameter it is about; what the client sent is quoted with
-//! its control characters escaped, so a message stays on one line.
+//! An endpoint that runs a command ([`command`]) takes the parameters of the command's bmn-app
+//! request that it lists, read through the request's own declaration (`bmn_app::front`: the
+//! command line's names, types, number syntax and refusals), beside a few of its own (a
+//! search's `seconds` and `stream`), which are read by [`Text`], a serde deserializer of one
+//! parameter's text that knows its name, so each message names the parameter it is about;
+//! what the client sent is quoted with its control characters escaped, so a message stays on
+//! one line.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -39,12 +43,71 @@ impl<T: DeserializeOwned + Send> FromRequestParts<Shared> for Params<T> {
     }
 }
 
-/// Reads `uri`'s query string, of at most `limit` bytes, as `T`.
-pub fn read<T: DeserializeOwned>(uri: &Uri, limit: usize) -> Result<T, ApiError> {
-    let bad = |message: String| ApiError {
+fn bad(message: String) -> ApiError {
+    ApiError {
         status: StatusCode::BAD_REQUEST,
         message,
-    };
+    }
+}
+
+/// Reads `uri`'s query string, of at most `limit` bytes, as `T`.
+pub fn read<T: DeserializeOwned>(uri: &Uri, limit: usize) -> Result<T, ApiError> {
+    let pairs = pairs(uri, limit)?
+        .into_iter()
+        .map(|(name, value)| (name.clone(), Text { name, value }));
+    T::deserialize(MapDeserializer::new(pairs)).map_err(|e| bad(e.0))
+}
+
+/// What an endpoint that runs a command takes.
+pub struct Endpoint {
+    /// Every parameter, in the order a refusal lists them: the request's that it exposes
+    /// (by the request's names, or by `renamed`'s) and its own.
+    pub takes: &'static [&'static str],
+    /// Its own parameters, read as `O`.
+    pub own: &'static [&'static str],
+    /// `(the request's name, the endpoint's)` where they differ (basin's `position` is
+    /// `deal`).
+    pub renamed: &'static [(&'static str, &'static str)],
+}
+
+/// Reads `uri`'s query string as the endpoint's command request `R` and its own parameters `O`.
+pub fn command<R, O>(uri: &Uri, limit: usize, endpoint: &Endpoint) -> Result<(R, O), ApiError>
+where
+    R: bmn_app::front::Request,
+    O: DeserializeOwned,
+{
+    use bmn_app::front::{Refusal, Value};
+    let (mut own, mut given) = (Vec::new(), Vec::new());
+    for (name, value) in pairs(uri, limit)? {
+        if !endpoint.takes.contains(&name.as_str()) {
+            return Err(unknown(&name, endpoint.takes));
+        }
+        if endpoint.own.contains(&name.as_str()) {
+            own.push((name.clone(), Text { name, value }));
+        } else {
+            let field = endpoint
+                .renamed
+                .iter()
+                .find(|(_, ours)| *ours == name)
+                .map_or(name.as_str(), |(theirs, _)| theirs);
+            given.push((field.to_string(), Value::Text(value)));
+        }
+    }
+    let own = O::deserialize(MapDeserializer::new(own.into_iter())).map_err(|e| bad(e.0))?;
+    let request = bmn_app::front::request::<R>(given).map_err(|refusal| match refusal {
+        Refusal::Unknown(name) => unknown(&name, endpoint.takes),
+        Refusal::Kind { name, why } => bad(format!("bad {name}: {why}")),
+        Refusal::Bad(e) => bad(e.spelled(bmn_app::Spelling::Renamed(endpoint.renamed))),
+    })?;
+    Ok((request, own))
+}
+
+fn unknown(name: &str, takes: &[&str]) -> ApiError {
+    bad(QueryError::unknown_field_in(name, takes).0)
+}
+
+/// Every pair of `uri`'s query string, of at most `limit` bytes, in order: each name once.
+fn pairs(uri: &Uri, limit: usize) -> Result<Vec<(String, String)>, ApiError> {
     let bytes = uri.query().map_or(0, str::len);
     if bytes > limit {
         return Err(bad(format!(
@@ -61,10 +124,7 @@ pub fn read<T: DeserializeOwned>(uri: &Uri, limit: usize) -> Result<T, ApiError>
             name.escape_debug()
         )));
     }
-    let pairs = pairs
-        .into_iter()
-        .map(|(name, value)| (name.clone(), Text { name, value }));
-    T::deserialize(MapDeserializer::new(pairs)).map_err(|e| bad(e.0))
+    Ok(pairs)
 }
 
 /// Why a query string was refused: the one line of the answer's `error`.
@@ -86,6 +146,19 @@ impl de::Error for QueryError {
 
     /// What `deny_unknown_fields` says, in the API's words: the name, and the names there are.
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> QueryError {
+        QueryError::unknown_field_in(field, expected)
+    }
+
+    // Repeats are refused before deserializing, with the same message; this is for safety.
+    fn duplicate_field(field: &'static str) -> QueryError {
+        QueryError(format!(
+            "repeated parameter '{field}': give each parameter once"
+        ))
+    }
+}
+
+impl QueryError {
+    fn unknown_field_in(field: &str, expected: &[&str]) -> QueryError {
         let takes = if expected.is_empty() {
             "no parameters".to_string()
         } else {
@@ -94,13 +167,6 @@ impl de::Error for QueryError {
         QueryError(format!(
             "unknown parameter '{}' (this endpoint takes {takes})",
             field.escape_debug()
-        ))
-    }
-
-    // Repeats are refused before deserializing, with the same message; this is for safety.
-    fn duplicate_field(field: &'static str) -> QueryError {
-        QueryError(format!(
-            "repeated parameter '{field}': give each parameter once"
         ))
     }
 }

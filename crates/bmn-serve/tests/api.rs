@@ -63,8 +63,8 @@ fn play_gives_the_clis_keys_trace_and_card_events() {
     }
     // The same JSON as the library gives the CLI.
     let cli = bmn_app::play::play(&bmn_app::play::PlayRequest {
-        deal: CASELLA.into(),
-        leader: Some(1),
+        deal: Some(CASELLA.into()),
+        leader: bmn_app::flags::LeaderArg { leader: Some(1) },
         ..Default::default()
     })
     .unwrap();

@@ -32,7 +32,8 @@ use bmn_search::DealSource;
 use crate::error::{Error, Result};
 use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
-use crate::input::{self, RulesInput, TableInput, TimeInput};
+use crate::flags::{DeckArg, PlayersArg, SeedArg, ThreadsArg};
+use crate::input::{self, RulesInput, TableInput};
 use crate::message::message;
 
 pub use report::{
@@ -41,29 +42,53 @@ pub use report::{
 };
 use shards::Enumerated;
 
-/// What to run.
-#[derive(Clone, Debug, Default)]
+/// What to run: `bmn census`'s parameters.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct CensusRequest {
-    pub table: TableInput,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub deck: DeckArg,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    #[command(flatten)]
     pub rules: RulesInput,
-    pub seed: Option<u64>,
-    pub threads: Option<usize>,
-    /// Comma-separated: `pieces`, `hands`, `deals` (all that apply if not told).
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Methods, comma-separated: `pieces` (the factory: Casella's construction, walks),
+    /// `hands` (every position where a player holds at most --hands cards), `deals` (every
+    /// deal, the truth, on decks of at most --deals-max deals) [default: all that apply]
+    #[arg(long, value_name = "LIST")]
     pub methods: Option<String>,
-    /// The small hand's largest size for `hands` ([`DEFAULT_HANDS`]).
+    /// The small hand's largest size for `hands` [default: 2]
+    #[arg(long, value_name = "M")]
     pub hands: Option<usize>,
-    /// How long `hands` runs when its subspace is too big to finish ([`DEFAULT_HANDS_TIME`]);
-    /// given, it bounds the stage whatever the subspace's size.
-    pub hands_time: Option<TimeInput>,
-    /// `deals` runs only on decks of at most this many deals ([`DEFAULT_DEALS_MAX`]).
+    /// How long `hands` runs when its subspace is too big to finish (over 3e9 positions), or
+    /// at most when given [default: 60s]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub hands_time: Option<String>,
+    /// `deals` plays decks of at most this many deals [default: 400000000 for two players,
+    /// 20000000 at other tables, which the reference engine plays]
+    #[arg(long, value_name = "N")]
     pub deals_max: Option<u64>,
-    /// Positions a basin search may visit per cycle.
+    /// Positions a basin search may visit per cycle [default: 1000000]
+    #[arg(long, value_name = "M")]
     pub basin_limit: Option<u64>,
-    /// Rounds of the factory's walks (its default if not told).
+    /// Rounds of the factory's walks [default: the factory's, 200]
+    #[arg(long, value_name = "N")]
     pub rounds: Option<u64>,
-    /// The result files of every shard of one `bmn exhaustive --list-cycles` run: `deals`
-    /// reads them instead of playing (the deck and rules are theirs when not told).
+    /// The result files of every shard of one `bmn exhaustive --list-cycles` run (--out or
+    /// --checkpoint of each): `deals` reads them instead of playing, on any deck. The deck
+    /// and penalties are theirs unless given; files `bmn merge` refuses are refused
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     pub enumeration: Vec<PathBuf>,
+    /// Play nothing: time a short sample of the deck's deals and print what every deal (the
+    /// complete census) would take here, on --cores cores and on a GPU
+    #[arg(long)]
+    pub plan: bool,
+    /// Cores the --plan's cluster line assumes [default: 1000]
+    #[arg(long, value_name = "N", requires = "plan")]
+    pub cores: Option<usize>,
 }
 
 pub const DEFAULT_HANDS: usize = 2;
@@ -160,13 +185,13 @@ impl TryFrom<&CensusRequest> for CensusPlan {
     fn try_from(req: &CensusRequest) -> Result<Self> {
         let (files, source, rules) = table(req)?;
         let players = source.players();
-        let threads = input::threads(req.threads)?;
-        let seed = req.seed.unwrap_or(input::DEFAULT_SEED);
+        let threads = input::threads(req.threads.threads)?;
+        let seed = req.seed.seed.unwrap_or(input::DEFAULT_SEED);
         let methods = methods(req, players, source.deck().len(), files.is_some())?;
         let hands_time = req
             .hands_time
-            .as_ref()
-            .map(|t| t.duration("hands_time"))
+            .as_deref()
+            .map(|t| input::duration(t, "hands_time"))
             .transpose()?;
         let hands = methods
             .contains(&Method::Hands)
@@ -216,7 +241,8 @@ fn table(req: &CensusRequest) -> Result<(Option<shards::Sharded>, DealSource, Ru
     let files = (!req.enumeration.is_empty())
         .then(|| shards::Sharded::read(&req.enumeration))
         .transpose()?;
-    let (mut table, mut rules_in) = (req.table.clone(), req.rules.clone());
+    let mut table = TableInput::of(&req.deck, &req.players);
+    let mut rules_in = req.rules.clone();
     if let Some(f) = &files {
         table.deck.get_or_insert_with(|| f.deck.to_string());
         rules_in
@@ -518,13 +544,10 @@ mod tests {
     #[test]
     fn the_hands_stage_reports_positions_while_a_unit_runs() {
         let plan = CensusPlan::try_from(&CensusRequest {
-            table: TableInput {
-                deck: Some("camicia".into()),
-                ..Default::default()
-            },
+            deck: "camicia".into(),
             methods: Some("hands".into()),
-            threads: Some(1),
-            hands_time: Some(TimeInput::Seconds(30.0)),
+            threads: ThreadsArg { threads: Some(1) },
+            hands_time: Some("30".into()),
             ..Default::default()
         })
         .unwrap();

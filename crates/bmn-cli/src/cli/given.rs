@@ -14,8 +14,9 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use anyhow::Result;
 use bmn_app::Report;
 use bmn_app::deal::DealRequest;
-use bmn_app::given::{self, Early, Given, GivenGame, GivenRequest, GivenResult};
+use bmn_app::given::{self, Early, Given, GivenGame, GivenResult};
 use bmn_app::play::PlayReport;
+use bmn_app::play::PlayRequest;
 use bmn_job::Job;
 
 use crate::exit::Stopped;
@@ -131,7 +132,7 @@ fn read_chunks(mut reader: impl BufRead, chunk: &AtomicUsize, to: SyncSender<io:
 }
 
 /// `bmn play --deals FILE`: every deal of the file (`-`: stdin), played and written in order.
-pub fn play_file(req: &GivenRequest, file: &Path, json: bool) -> Result<()> {
+pub fn play_file(req: &PlayRequest, file: &Path, json: bool) -> Result<()> {
     let mut given = Given::try_from(req)?;
     let reader: Box<dyn BufRead + Send> = if file.as_os_str() == "-" {
         Box::new(BufReader::with_capacity(1 << 20, io::stdin()))

@@ -6,23 +6,34 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::args::CompletionsArgs;
+use bmn_app::backward::{BackwardRequest, BasinRequest, ExtendRequest, TreesRequest};
+use bmn_app::census::CensusRequest;
+use bmn_app::climb::ClimbRequest;
+use bmn_app::count::CountRequest;
+use bmn_app::deal::DealRequest;
+use bmn_app::exhaustive::ExhaustiveRequest;
+use bmn_app::family::FamilyRequest;
+use bmn_app::merge::MergeRequest;
+use bmn_app::odds::OddsRequest;
+use bmn_app::play::PlayRequest;
+use bmn_app::rank::{RankRequest, UnrankRequest};
+use bmn_app::records::RecordsRequest;
+use bmn_app::search::SearchRequest;
+use bmn_app::stats::StatsRequest;
 
-mod backward;
-mod census;
-mod exhaustive;
+use crate::args::{CompletionsArgs, OutputArg, Request};
+
+pub mod backward;
+pub mod census;
+pub mod exhaustive;
 mod given;
-mod pieces;
-mod play;
-mod search;
+pub mod pieces;
+pub mod play;
+pub mod search;
 mod serve;
 
-pub use backward::{BackwardArgs, BasinArgs, ExtendArgs, TreesArgs};
-pub use census::{CensusArgs, FamilyArgs};
-pub use exhaustive::{ExhaustiveArgs, MergeArgs};
-pub use pieces::{ClimbArgs, PiecesArgs, PiecesCommand};
-pub use play::{CountArgs, DealArgs, PlayArgs, RankArgs, RecordsArgs, UnrankArgs};
-pub use search::{BenchArgs, DevicesArgs, OddsArgs, SearchArgs, StatsArgs};
+pub use pieces::{PiecesArgs, PiecesCommand};
+pub use search::BenchArgs;
 pub use serve::ServeArgs;
 
 #[derive(Parser, Debug)]
@@ -39,54 +50,54 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Play a deal to the end: who wins after how many cards and tricks, or the cycle if it never ends.
-    Play(PlayArgs),
+    Play(Request<PlayRequest>),
     /// Play random deals on the fast kernels: the longest games, any that never end.
-    Search(SearchArgs),
+    Search(Request<SearchRequest>),
     /// Time the reference engine and every fast kernel on the same random deals.
     Bench(BenchArgs),
     /// Play every deal of a (reduced) deck: wins, cycles, the longest game (Paulhus's tables).
-    Exhaustive(ExhaustiveArgs),
+    Exhaustive(Request<ExhaustiveRequest>),
     /// Every position exactly one trick before a position (backward play).
-    Backward(BackwardArgs),
+    Backward(Request<BackwardRequest>),
     /// Every position that reaches the same cycle or final position, and the balanced deals among them.
-    Basin(BasinArgs),
+    Basin(Request<BasinRequest>),
     /// Search backward from a finishing game for balanced deals whose games are longer.
-    Extend(ExtendArgs),
+    Extend(Request<ExtendRequest>),
     /// Paulhus's statistic: the mean size of the tree of positions ending in a random final position.
-    Trees(TreesArgs),
+    Trees(Request<TreesRequest>),
     /// Casella's Ansatz: search pieces, build non-terminating standard-deck games from them.
     Pieces(PiecesArgs),
     /// Merge the result files of the shards of one run (search or exhaustive) into its report.
-    Merge(MergeArgs),
+    Merge(Request<MergeRequest>),
     /// The longest known games, each replayed by the engine (--verify fails on a disagreement).
-    Records(RecordsArgs),
+    Records(Request<RecordsRequest>),
     /// Deal one random deal in deal notation, ready to paste into `bmn play`.
-    Deal(DealArgs),
+    Deal(Request<DealRequest>),
     /// The length distribution and the wins by seat over many random deals, with plots.
-    Stats(StatsArgs),
+    Stats(Request<StatsRequest>),
     /// The exact number of distinct deals of a deck at a table, and of balanced ones.
-    Count(CountArgs),
+    Count(Request<CountRequest>),
     /// The GPU adapters this machine offers, numbered for --kernel gpu --device N.
-    Devices(DevicesArgs),
+    Devices(OutputArg),
     /// The odds of a new record: an exponential-tail model of the longest of N games, fitted here.
-    Odds(OddsArgs),
+    Odds(Request<OddsRequest>),
     /// A local web page that replays any deal card by card, with its JSON API under /api/.
     Serve(ServeArgs),
     /// The number of a deal: its lexicographic rank among all deals of its deck.
-    Rank(RankArgs),
+    Rank(Request<RankRequest>),
     /// Local search for long games: walkers edit deals and keep what plays longer.
-    Climb(ClimbArgs),
+    Climb(Request<ClimbRequest>),
     /// The deal of a number: deal K of a deck (the inverse of `bmn rank`).
-    Unrank(UnrankArgs),
+    Unrank(Request<UnrankRequest>),
     /// Every endless game a table has: the cycles with balanced deals that the methods reach
     /// (Casella's pieces, every small hand, every deal where the deck allows or a sharded
     /// enumeration's files give), each with its class and balanced deals, and how complete
     /// the count is
     #[command(after_long_help = census::CENSUS_AT_SCALE)]
-    Census(CensusArgs),
+    Census(Request<CensusRequest>),
     /// Exact censuses of decks alike but for their plain cards, side by side: endless deals
     /// and cycles by class against n, where each class first appears, a plot.
-    Family(FamilyArgs),
+    Family(Request<FamilyRequest>),
     /// The completion script of a shell, on stdout: e.g. `bmn completions bash >
     /// ~/.local/share/bash-completion/completions/bmn`.
     Completions(CompletionsArgs),
