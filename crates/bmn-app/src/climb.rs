@@ -158,8 +158,8 @@ impl From<&BestGame> for GameJson {
     }
 }
 
-/// A climb, validated: what [`run`] plays. `ClimbPlan::default()` is what a request that says
-/// nothing asks for; the defaults live there and nowhere else.
+/// A climb, validated: what [`run`] plays, made by `TryFrom` (which reads the cores);
+/// [`ClimbPlan::default_config`] holds the walk's defaults.
 #[derive(Clone, Debug)]
 pub struct ClimbPlan {
     /// The walkers, their moves and acceptance, the starts.
@@ -172,28 +172,23 @@ pub struct ClimbPlan {
     pub ledger: LedgerChoice,
 }
 
-impl Default for ClimbPlan {
-    fn default() -> Self {
-        ClimbPlan {
-            config: ClimbConfig {
-                seed: DEFAULT_SEED,
-                walkers: 16,
-                neighbours: 32,
-                moves: MoveSet::parse("swap").expect("a move"),
-                accept: Accept::Hill,
-                objective: Objective::Cards,
-                balanced: false,
-                restart_after: DEFAULT_RESTART,
-                temperature: 200.0,
-                cooling: 0.995,
-                top: 10,
-                starts: Vec::new(),
-                source: DealSource::new(Deck::STANDARD, false).expect("the standard deck deals"),
-            },
-            evals: Some(DEFAULT_EVALS),
-            time: None,
-            threads: input::every_core(),
-            ledger: LedgerChoice::default(),
+impl ClimbPlan {
+    /// The walk a request that says nothing asks for.
+    pub fn default_config() -> ClimbConfig {
+        ClimbConfig {
+            seed: DEFAULT_SEED,
+            walkers: 16,
+            neighbours: 32,
+            moves: MoveSet::parse("swap").expect("a move"),
+            accept: Accept::Hill,
+            objective: Objective::Cards,
+            balanced: false,
+            restart_after: DEFAULT_RESTART,
+            temperature: 200.0,
+            cooling: 0.995,
+            top: 10,
+            starts: Vec::new(),
+            source: DealSource::new(Deck::STANDARD, false).expect("the standard deck deals"),
         }
     }
 }
@@ -255,8 +250,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
     type Error = Error;
 
     fn try_from(req: &ClimbRequest) -> Result<Self> {
-        let default = ClimbPlan::default();
-        let d = default.config;
+        let d = ClimbPlan::default_config();
         let source =
             DealSource::new(Deck::STANDARD, req.balanced).map_err(|e| Error::bad("balanced", e))?;
         let mut starts = Vec::new();
@@ -309,7 +303,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             )));
         }
         let (evals, time) =
-            input::count_or_time(req.evals, "evals", req.time.as_deref(), default.evals)?;
+            input::count_or_time(req.evals, "evals", req.time.as_deref(), Some(DEFAULT_EVALS))?;
         let threads = input::threads(req.threads.threads)?;
         Ok(ClimbPlan {
             config: ClimbConfig {
@@ -619,7 +613,13 @@ mod tests {
     #[test]
     fn an_empty_request_is_the_default_plan() {
         let plan = ClimbPlan::try_from(&ClimbRequest::default()).unwrap();
-        let default = ClimbPlan::default();
+        let default = ClimbPlan {
+            config: ClimbPlan::default_config(),
+            evals: Some(DEFAULT_EVALS),
+            time: None,
+            threads: 1,
+            ledger: LedgerChoice::default(),
+        };
         assert_eq!(plan.params(), default.params());
         assert_eq!((plan.evals, plan.time), (Some(DEFAULT_EVALS), None));
         let c = &plan.config;

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{DeckArg, LeaderArg, LedgerArgs, ShardArg, ThreadsArg};
-use crate::input::{self, EngineInput, EnginePlan, RulesInput};
+use crate::input::{self, EngineDefaults, EngineInput, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::numbers::whole;
@@ -181,7 +181,7 @@ impl ExhaustivePlan {
     ) -> std::result::Result<Self, bmn_exhaustive::ExhaustiveError> {
         let deals = AllDeals::new(deck, leader)?;
         let count = deals.count();
-        let engine = default_engine();
+        let engine = ENGINE.fastest();
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 deals,
@@ -227,7 +227,7 @@ impl ExhaustivePlan {
     /// told (the fastest kernel that plays them, else the reference engine).
     pub fn under(self, rules: Rules) -> Result<Self> {
         let cards = self.enumeration.deals.deck().len() as usize;
-        let engine = EngineInput::default().plan(rules, 2, cards, &default_engine())?;
+        let engine = EngineInput::default().plan(rules, 2, cards, &ENGINE)?;
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 engine: engine.engine,
@@ -240,11 +240,12 @@ impl ExhaustivePlan {
     }
 }
 
-/// An enumeration's engine when not told: the fastest kernel, with the reference engine's
-/// give-up and the kernels' trick cap of an enumeration.
-pub(crate) fn default_engine() -> EnginePlan {
-    EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, MAX_TRICKS)
-}
+/// An enumeration's engine limits when not told: the reference engine's give-up and the
+/// kernels' trick cap of an enumeration.
+pub(crate) const ENGINE: EngineDefaults = EngineDefaults {
+    give_up: bmn_search::DEFAULT_GIVE_UP,
+    max_tricks: MAX_TRICKS,
+};
 
 impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
     type Error = Error;
@@ -282,9 +283,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
                 ),
             ));
         }
-        let engine = req
-            .engine
-            .plan(rules, 2, deck.len() as usize, &default_engine())?;
+        let engine = req.engine.plan(rules, 2, deck.len() as usize, &ENGINE)?;
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 deals,

@@ -129,9 +129,8 @@ pub struct FactoryReport {
     pub interrupted: bool,
 }
 
-/// A factory run, validated: what [`run`] plays. `FactoryPlan::default()` is what a request
-/// that says nothing asks for; the defaults live there (and, for the pipeline's tuning, in
-/// `FactoryConfig::default()`) and nowhere else.
+/// A factory run, validated: what [`run`] plays, made by `TryFrom` (which reads the cores);
+/// the pipeline's defaults are `FactoryConfig::default()`'s and [`DEFAULT_ROUNDS`].
 #[derive(Clone, Debug)]
 pub struct FactoryPlan {
     /// The pipeline: seed, rules, walks, starting games, completion, growing.
@@ -145,39 +144,33 @@ pub struct FactoryPlan {
     pub threads: usize,
 }
 
-impl Default for FactoryPlan {
-    fn default() -> Self {
-        FactoryPlan {
-            config: FactoryConfig {
-                seed: DEFAULT_SEED,
-                ..FactoryConfig::default()
-            },
-            source: TableInput::default_source(),
-            rounds: Some(DEFAULT_ROUNDS),
-            time: None,
-            threads: input::every_core(),
+impl FactoryPlan {
+    /// The pipeline a request that says nothing asks for (before its table's completion).
+    pub fn default_config() -> FactoryConfig {
+        FactoryConfig {
+            seed: DEFAULT_SEED,
+            ..FactoryConfig::default()
         }
     }
-}
 
-impl FactoryPlan {
     /// The factory at `source`'s table under `rules`, with this seed and these threads and
     /// every other setting its default (the table's default completion included): a request
     /// that names only these, built from values already checked.
     pub fn at(source: DealSource, rules: Rules, seed: u64, threads: usize) -> FactoryPlan {
-        let d = FactoryPlan::default();
-        let table = PieceTable::of(&source, rules, &d.config.filter);
+        let d = FactoryPlan::default_config();
+        let table = PieceTable::of(&source, rules, &d.filter);
         let completion = default_completion(table, None);
         FactoryPlan {
             config: FactoryConfig {
                 seed,
                 rules,
                 completion: Some(completion),
-                ..d.config
+                ..d
             },
             source,
+            rounds: Some(DEFAULT_ROUNDS),
+            time: None,
             threads,
-            ..d
         }
     }
 }

@@ -148,43 +148,49 @@ pub struct EnginePlan {
     pub note: Option<String>,
 }
 
-impl EnginePlan {
-    /// The fastest kernel this CPU runs, for the standard two-player table, with these limits
-    /// (the part of a plan's `Default` that plays).
-    pub fn fastest(give_up: u64, max_tricks: u32) -> Self {
+/// What a run of many deals plays with when not told: the reference engine's give-up and the
+/// kernels' trick cap (the kernel is the CPU's fastest, read when a plan is made, not here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineDefaults {
+    pub give_up: u64,
+    pub max_tricks: u32,
+}
+
+impl EngineDefaults {
+    /// Random deals' (search, stats, odds).
+    pub const DEALS: EngineDefaults = EngineDefaults {
+        give_up: bmn_search::DEFAULT_GIVE_UP,
+        max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
+    };
+
+    /// The fastest kernel this CPU runs, for the standard two-player table, with these limits.
+    pub fn fastest(&self) -> EnginePlan {
         let engine = Engine::choose(
             Kernel::best_available(),
             Rules::STANDARD,
             DEFAULT_PLAYERS,
             Deck::STANDARD.len() as usize,
-            give_up,
+            self.give_up,
         );
         EnginePlan {
             engine,
-            give_up,
-            max_tricks,
+            give_up: self.give_up,
+            max_tricks: self.max_tricks,
             note: None,
         }
     }
 }
 
-impl Default for EnginePlan {
-    /// The engine of a run of random deals that names none: the fastest kernel, the reference
-    /// engine's give-up and the kernels' trick cap when not told.
-    fn default() -> Self {
-        EnginePlan::fastest(bmn_search::DEFAULT_GIVE_UP, bmn_kernel::DEFAULT_MAX_TRICKS)
-    }
-}
-
 impl EngineInput {
     /// The named kernel (or the fastest) where a kernel plays the games, else the reference
-    /// engine giving up after `--give-up` tricks; what is not said comes from `default`.
+    /// engine giving up after `--give-up` tricks; what is not said comes from `default`. The CPU is
+    /// read here, when the plan is made.
     pub fn plan(
         &self,
         rules: Rules,
         players: usize,
         cards: usize,
-        default: &EnginePlan,
+        default: &EngineDefaults,
     ) -> Result<EnginePlan> {
         let give_up = at_least_one(self.give_up.give_up.unwrap_or(default.give_up), "give_up")?;
         let on_device = match self.kernel.as_deref() {

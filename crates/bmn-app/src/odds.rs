@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::Message;
 use crate::error::{Error, Result};
 use crate::flags::{SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, EnginePlan};
+use crate::input::{self, DEFAULT_SEED, EngineDefaults};
 use crate::message::message;
 use crate::records;
 
@@ -132,7 +132,7 @@ struct Fit {
 }
 
 /// An `odds` question, validated: the model given (or `None`: fit it), and the fit run's
-/// games, seed and threads. `OddsPlan::default()` holds every default.
+/// games, seed and threads; `TryFrom` fills in every default and reads the cores.
 #[derive(Clone, Debug)]
 pub struct OddsPlan {
     /// Also report the expected record after this many games.
@@ -148,40 +148,25 @@ pub struct OddsPlan {
     pub threads: usize,
 }
 
-impl Default for OddsPlan {
-    fn default() -> Self {
-        OddsPlan {
-            games: None,
-            target_cards: records::longest().cards + 1,
-            rate: None,
-            model: None,
-            fit_games: DEFAULT_FIT_GAMES,
-            seed: DEFAULT_SEED,
-            threads: input::every_core(),
-        }
-    }
-}
-
 impl TryFrom<&OddsRequest> for OddsPlan {
     type Error = Error;
 
     fn try_from(req: &OddsRequest) -> Result<Self> {
-        let default = OddsPlan::default();
         let model = given_model(req)?;
         if let Some(games) = req.games {
             at_least_one_game(positive(games, "games")?, "games")?;
         }
         let rate = req.rate.map(|r| positive(r, "rate")).transpose()?;
         let fit_games =
-            input::at_least_one(req.fit_games.unwrap_or(default.fit_games), "fit_games")?;
+            input::at_least_one(req.fit_games.unwrap_or(DEFAULT_FIT_GAMES), "fit_games")?;
         Ok(OddsPlan {
             games: req.games,
-            target_cards: req.target_cards.unwrap_or(default.target_cards),
+            target_cards: req.target_cards.unwrap_or(records::longest().cards + 1),
             rate,
             model,
             fit_games,
             threads: input::threads(req.threads.threads)?,
-            seed: req.seed.seed.unwrap_or(default.seed),
+            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
         })
     }
 }
@@ -291,7 +276,7 @@ fn at_least_one_game(x: f64, flag: &'static str) -> Result<f64> {
 /// `fit_games` standard deals, played as `stats` plays them (same seed, same games).
 fn fit_run(fit_games: u64, seed: u64, threads: usize, job: &mut Job) -> Result<Fit> {
     let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("deck", e))?;
-    let plan = EnginePlan::default();
+    let plan = EngineDefaults::DEALS.fastest();
     let engine = plan.engine;
     let config = SearchConfig {
         seed,

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
-use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+use crate::input::{
+    self, DEFAULT_SEED, EngineDefaults, EngineInput, EnginePlan, RulesInput, TableInput,
+};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::plural;
@@ -139,9 +141,9 @@ struct HistogramJson {
     counts: Vec<u64>,
 }
 
-/// A search, validated: what [`run`] plays. `SearchPlan::default()` is what a request that
-/// says nothing asks for; the defaults live there and nowhere else (not in the CLI's flags,
-/// the server or the Python signatures, which pass on only what the user said).
+/// A search, validated: what [`run`] plays, made from a request by `TryFrom`, where every
+/// default is filled in (the constants of this module and `input`'s) and the machine is read
+/// (the cores for `threads`, the CPU for the kernel): nowhere else, and not before.
 #[derive(Clone, Debug)]
 pub struct SearchPlan {
     pub source: DealSource,
@@ -159,33 +161,14 @@ pub struct SearchPlan {
     pub engine: EnginePlan,
 }
 
-impl Default for SearchPlan {
-    fn default() -> Self {
-        SearchPlan {
-            source: TableInput::default_source(),
-            rules: Rules::STANDARD,
-            games: Some(DEFAULT_GAMES),
-            time: None,
-            seed: DEFAULT_SEED,
-            threads: input::every_core(),
-            top: DEFAULT_TOP,
-            shard: Shard::WHOLE,
-            out: None,
-            ledger: LedgerChoice::default(),
-            engine: EnginePlan::default(),
-        }
-    }
-}
-
 impl TryFrom<&SearchRequest> for SearchPlan {
     type Error = Error;
 
     fn try_from(req: &SearchRequest) -> Result<Self> {
-        let default = SearchPlan::default();
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let (games, time) =
-            input::count_or_time(req.games, "games", req.time.as_deref(), default.games)?;
+            input::count_or_time(req.games, "games", req.time.as_deref(), Some(DEFAULT_GAMES))?;
         let shard = req
             .shard
             .shard
@@ -198,16 +181,19 @@ impl TryFrom<&SearchRequest> for SearchPlan {
             )));
         }
         let threads = input::threads(req.threads.threads)?;
-        let engine = req
-            .engine
-            .plan(rules, source.players(), source.len(), &default.engine)?;
+        let engine = req.engine.plan(
+            rules,
+            source.players(),
+            source.len(),
+            &EngineDefaults::DEALS,
+        )?;
         Ok(SearchPlan {
             games,
             time,
-            seed: req.seed.seed.unwrap_or(default.seed),
+            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
             threads,
-            top: req.top.top.unwrap_or(default.top),
-            shard: shard.unwrap_or(default.shard),
+            top: req.top.top.unwrap_or(DEFAULT_TOP),
+            shard: shard.unwrap_or(Shard::WHOLE),
             out: input::file_to_write(req.out.as_deref(), "out")?,
             ledger: req.ledger.choice(),
             engine,

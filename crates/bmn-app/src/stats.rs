@@ -14,7 +14,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::flags::{PlotArg, SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+use crate::input::{
+    self, DEFAULT_SEED, EngineDefaults, EngineInput, EnginePlan, RulesInput, TableInput,
+};
 
 /// Games played when not told.
 pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
@@ -137,7 +139,8 @@ pub struct ComparedJson {
     pub tail: Option<TailJson>,
 }
 
-/// A `stats` run, validated: what [`run`] plays; `StatsPlan::default()` holds every default.
+/// A `stats` run, validated: what [`run`] plays; `TryFrom` fills in every default and reads the
+/// machine (cores, CPU).
 #[derive(Clone, Debug)]
 pub struct StatsPlan {
     pub source: DealSource,
@@ -151,32 +154,20 @@ pub struct StatsPlan {
     pub plot: Option<(PathBuf, Option<DealSource>)>,
 }
 
-impl Default for StatsPlan {
-    fn default() -> Self {
-        StatsPlan {
-            source: TableInput::default_source(),
-            rules: Rules::STANDARD,
-            games: DEFAULT_STATS_GAMES,
-            seed: DEFAULT_SEED,
-            threads: input::every_core(),
-            engine: EnginePlan::default(),
-            plot: None,
-        }
-    }
-}
-
 impl TryFrom<&StatsRequest> for StatsPlan {
     type Error = Error;
 
     fn try_from(req: &StatsRequest) -> Result<Self> {
-        let default = StatsPlan::default();
-        let games = input::at_least_one(req.games.unwrap_or(default.games), "games")?;
+        let games = input::at_least_one(req.games.unwrap_or(DEFAULT_STATS_GAMES), "games")?;
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let threads = input::threads(req.threads.threads)?;
-        let engine = req
-            .engine
-            .plan(rules, source.players(), source.len(), &default.engine)?;
+        let engine = req.engine.plan(
+            rules,
+            source.players(),
+            source.len(),
+            &EngineDefaults::DEALS,
+        )?;
         let plot = match &req.plot.plot {
             Some(path) => {
                 input::plot_path(path)?;
@@ -192,7 +183,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
             source,
             rules,
             games,
-            seed: req.seed.seed.unwrap_or(default.seed),
+            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
             threads,
             engine,
             plot,

@@ -24,27 +24,35 @@ fn error<T: std::fmt::Debug>(r: bmn_app::Result<T>) -> String {
 
 #[test]
 fn an_empty_request_asks_for_the_plans_default() {
+    // The defaults are the modules' constants, and the machine is read when the plan is made:
+    // every core, the fastest kernel this CPU runs.
+    let engine = bmn_app::input::EngineDefaults::DEALS.fastest();
     let plan = SearchPlan::try_from(&SearchRequest::default()).unwrap();
-    let default = SearchPlan::default();
-    assert_eq!(plan.games, default.games);
     assert_eq!(plan.games, Some(bmn_app::search::DEFAULT_GAMES));
     assert_eq!(plan.time, None);
-    assert_eq!((plan.seed, plan.top), (default.seed, default.top));
+    assert_eq!(
+        (plan.seed, plan.top),
+        (bmn_app::input::DEFAULT_SEED, bmn_app::search::DEFAULT_TOP)
+    );
     assert_eq!(plan.shard, Shard::WHOLE);
-    assert_eq!(plan.engine, default.engine);
-    assert_eq!(plan.source, default.source);
-    assert_eq!(plan.rules, default.rules);
-    assert_eq!(plan.threads, default.threads);
+    assert_eq!(plan.engine, engine);
+    assert_eq!(plan.source, TableInput::default_source());
+    assert_eq!(plan.rules, bmn_core::Rules::STANDARD);
+    assert_eq!(plan.threads, bmn_app::input::every_core());
 
     let plan = StatsPlan::try_from(&StatsRequest::default()).unwrap();
-    let default = StatsPlan::default();
-    assert_eq!((plan.games, plan.seed), (default.games, default.seed));
-    assert_eq!(plan.engine, default.engine);
+    assert_eq!(
+        (plan.games, plan.seed),
+        (
+            bmn_app::stats::DEFAULT_STATS_GAMES,
+            bmn_app::input::DEFAULT_SEED
+        )
+    );
+    assert_eq!(plan.engine, engine);
 
     let plan = OddsPlan::try_from(&OddsRequest::default()).unwrap();
-    let default = OddsPlan::default();
-    assert_eq!(plan.fit_games, default.fit_games);
-    assert_eq!(plan.target_cards, default.target_cards);
+    assert_eq!(plan.fit_games, bmn_app::odds::DEFAULT_FIT_GAMES);
+    assert_eq!(plan.target_cards, bmn_app::records::longest().cards + 1);
     assert_eq!(plan.model, None);
 }
 
@@ -298,9 +306,11 @@ fn a_run_goes_for_its_count_its_time_or_both() {
         })
         .unwrap()
     };
-    let default = ClimbPlan::default();
     let plan = climb(None, None);
-    assert_eq!((plan.evals, plan.time), (default.evals, None));
+    assert_eq!(
+        (plan.evals, plan.time),
+        (Some(bmn_app::climb::DEFAULT_EVALS), None)
+    );
     let plan = climb(None, Some("5s"));
     assert_eq!(
         (plan.evals, plan.time),
@@ -320,7 +330,10 @@ fn a_run_goes_for_its_count_its_time_or_both() {
         .unwrap();
         (plan.rounds, plan.time)
     };
-    assert_eq!(rounds(None, None), (FactoryPlan::default().rounds, None));
+    assert_eq!(
+        rounds(None, None),
+        (Some(bmn_app::factory::DEFAULT_ROUNDS), None)
+    );
     assert_eq!(
         rounds(None, Some("2s")),
         (None, Some(Duration::from_secs(2)))

@@ -5,7 +5,6 @@
 
 use bmn_app::climb::ClimbPlan;
 use bmn_app::factory::FactoryPlan;
-use bmn_app::input::EnginePlan;
 
 use crate::common::ok;
 
@@ -94,9 +93,9 @@ fn defaults(help: &str) -> Vec<(String, String)> {
 /// default described in words (every core, the database's path) is its words.
 fn expected(command: &str, flag: &str) -> Option<String> {
     use bmn_app::{backward, bench, census, climb, input, odds, pieces, play, search, stats};
-    let climb = ClimbPlan::default().config;
-    let factory = FactoryPlan::default().config;
-    let engine = EnginePlan::default();
+    let climb = ClimbPlan::default_config();
+    let factory = FactoryPlan::default_config();
+    let engine = input::EngineDefaults::DEALS;
     let s = |v: &dyn ToString| Some(v.to_string());
     match (command, flag) {
         ("deal", "--seed") => s(&"drawn from the clock; stderr says which, to deal it again"),
