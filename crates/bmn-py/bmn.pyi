@@ -33,6 +33,10 @@ Time = Union[int, float, str]
 
 __version__: str
 
+def keywords(function: str) -> list[str]:
+    """The keywords ``function`` (``"search"``, ...) takes beside ``progress`` and those given by
+    place: its command's flags, ``_`` for ``-``, but the run database's."""
+
 def play(
     deal: str,
     leader: Optional[Count] = None,

@@ -19,7 +19,7 @@ use bmn_app::deal::DealRequest;
 use bmn_app::exhaustive::ExhaustiveRequest;
 use bmn_app::family::FamilyRequest;
 use bmn_app::flags::LedgerArgs;
-use bmn_app::front::{Refusal, Value};
+use bmn_app::front::{Parameter, Refusal, Value, parameters};
 use bmn_app::play::PlayRequest;
 use bmn_app::rank::{RankRequest, UnrankRequest};
 use bmn_app::search::SearchRequest;
@@ -92,16 +92,112 @@ fn value(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
     }
 }
 
+/// Each function, the request it builds, its arguments given by place (by the request's
+/// names) and the request's parameters it does not take beside [`LEDGER`]: what `keywords`
+/// lists and `request` accepts.
+struct Function {
+    name: &'static str,
+    parameters: fn() -> Vec<Parameter>,
+    fixed: &'static [&'static str],
+    skip: &'static [&'static str],
+}
+
+/// One deal's parameters, which a batch of deals does not take.
+const ONE_DEAL: &[&str] = &["deal", "deals", "rank", "trace", "tricks", "plot", "dot"];
+
+const FUNCTIONS: &[Function] = &[
+    function(
+        "play",
+        parameters::<PlayRequest>,
+        &["deal"],
+        &["deals", "threads"],
+    ),
+    function("search", parameters::<SearchRequest>, &[], &[]),
+    function("stats", parameters::<StatsRequest>, &[], &[]),
+    function(
+        "exhaustive",
+        parameters::<ExhaustiveRequest>,
+        &["deck"],
+        &["merge"],
+    ),
+    function(
+        "census",
+        parameters::<CensusRequest>,
+        &[],
+        &["plan", "cores"],
+    ),
+    function(
+        "predecessors",
+        parameters::<BackwardRequest>,
+        &["position"],
+        &[],
+    ),
+    function("basin", parameters::<BasinRequest>, &["position"], &[]),
+    function("extend", parameters::<ExtendRequest>, &["deal"], &[]),
+    function(
+        "family",
+        parameters::<FamilyRequest>,
+        &["files"],
+        &["markdown"],
+    ),
+    function("count", parameters::<CountRequest>, &["deck"], &[]),
+    function("rank", parameters::<RankRequest>, &["deal"], &[]),
+    function("unrank", parameters::<UnrankRequest>, &["rank"], &[]),
+    function("deal", parameters::<DealRequest>, &["seed"], &["count"]),
+    function("deals", parameters::<DealRequest>, &["seed", "count"], &[]),
+    function("play_many", parameters::<PlayRequest>, &["deals"], ONE_DEAL),
+];
+
+const fn function(
+    name: &'static str,
+    parameters: fn() -> Vec<Parameter>,
+    fixed: &'static [&'static str],
+    skip: &'static [&'static str],
+) -> Function {
+    Function {
+        name,
+        parameters,
+        fixed,
+        skip,
+    }
+}
+
+fn function_named(name: &str) -> &'static Function {
+    FUNCTIONS
+        .iter()
+        .find(|f| f.name == name)
+        .expect("every function is in FUNCTIONS")
+}
+
+/// The keywords a function of this module takes (beside `progress`), as Python spells them:
+/// its command's flags, `_` for `-`, but for the run database's and those it gives by place.
+#[pyfunction]
+fn keywords(function: &str) -> PyResult<Vec<String>> {
+    let f = FUNCTIONS
+        .iter()
+        .find(|f| f.name == function)
+        .ok_or_else(|| PyValueError::new_err(format!("bad function '{function}': bmn has none")))?;
+    Ok((f.parameters)()
+        .into_iter()
+        .map(|p| p.name)
+        .filter(|n| {
+            !LEDGER.contains(&n.as_str())
+                && !f.skip.contains(&n.as_str())
+                && !f.fixed.contains(&n.as_str())
+        })
+        .map(|n| keyword(&n).to_string())
+        .collect())
+}
+
 /// Function `function`'s request `R` from its arguments: `fixed` (its positional ones, by the
 /// request's names) and its keywords, each read as the command line reads the flag of the
-/// same name; `skip` the request's parameters this function does not take (beside
-/// [`LEDGER`]).
+/// same name.
 fn request<R: bmn_app::front::Request>(
     function: &str,
     fixed: &[(&str, &Bound<'_, PyAny>)],
     params: Option<&Bound<'_, PyDict>>,
-    skip: &[&str],
 ) -> PyResult<R> {
+    let skip = function_named(function).skip;
     let mut given = Vec::new();
     for (name, obj) in fixed {
         if let Some(v) = value(name, obj)? {
@@ -115,7 +211,8 @@ fn request<R: bmn_app::front::Request>(
             .find(|(_, python)| *python == key)
             .map_or(key.as_str(), |(ours, _)| ours);
         let renamed_away = KEYWORDS.iter().any(|(ours, _)| *ours == key);
-        if renamed_away || LEDGER.contains(&name) || skip.contains(&name) {
+        let fixed_here = fixed.iter().any(|(f, _)| *f == name);
+        if renamed_away || fixed_here || LEDGER.contains(&name) || skip.contains(&name) {
             return Err(unexpected(function, &key));
         }
         if let Some(v) = value(name, &obj)? {
@@ -283,7 +380,7 @@ fn play<'py>(
     deal: &Bound<'py, PyAny>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: PlayRequest = request("play", &[("deal", deal)], params, &["deals", "threads"])?;
+    let req: PlayRequest = request("play", &[("deal", deal)], params)?;
     let report = py.detach(|| bmn_app::play::play(&req)).map_err(py_err)?;
     to_dict(py, &report)
 }
@@ -296,7 +393,7 @@ fn search<'py>(
     progress: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut req: SearchRequest = request("search", &[], params, &[])?;
+    let mut req: SearchRequest = request("search", &[], params)?;
     req.ledger = LedgerArgs::NONE;
     long(
         py,
@@ -314,7 +411,7 @@ fn stats<'py>(
     progress: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: StatsRequest = request("stats", &[], params, &[])?;
+    let req: StatsRequest = request("stats", &[], params)?;
     long(
         py,
         progress,
@@ -333,7 +430,7 @@ fn exhaustive<'py>(
     progress: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut req: ExhaustiveRequest = request("exhaustive", &[("deck", deck)], params, &["merge"])?;
+    let mut req: ExhaustiveRequest = request("exhaustive", &[("deck", deck)], params)?;
     req.ledger = LedgerArgs::NONE;
     long(
         py,
@@ -353,7 +450,7 @@ fn census<'py>(
     progress: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: CensusRequest = request("census", &[], params, &["plan", "cores"])?;
+    let req: CensusRequest = request("census", &[], params)?;
     long(py, progress, |job| bmn_app::census::census(&req, job), &[])
 }
 
@@ -365,7 +462,7 @@ fn predecessors<'py>(
     position: &Bound<'py, PyAny>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: BackwardRequest = request("predecessors", &[("position", position)], params, &[])?;
+    let req: BackwardRequest = request("predecessors", &[("position", position)], params)?;
     let report = py
         .detach(|| bmn_app::backward::backward(&req))
         .map_err(py_err)?;
@@ -381,7 +478,7 @@ fn basin<'py>(
     progress: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: BasinRequest = request("basin", &[("position", position)], params, &[])?;
+    let req: BasinRequest = request("basin", &[("position", position)], params)?;
     long(py, progress, |job| bmn_app::backward::basin(&req, job), &[])
 }
 
@@ -395,7 +492,7 @@ fn extend<'py>(
     progress: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: ExtendRequest = request("extend", &[("deal", deal)], params, &[])?;
+    let req: ExtendRequest = request("extend", &[("deal", deal)], params)?;
     long(
         py,
         progress,
@@ -418,7 +515,7 @@ fn family<'py>(
     let req: FamilyRequest = if files.len().is_ok_and(|n| n == 0) {
         FamilyRequest::default()
     } else {
-        request("family", &[("files", files)], params, &["markdown"])?
+        request("family", &[("files", files)], params)?
     };
     to_dict(py, &bmn_app::family::family(&req).map_err(py_err)?)
 }
@@ -433,7 +530,7 @@ fn count<'py>(
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let fixed: Vec<(&str, &Bound<'py, PyAny>)> = deck.map(|d| ("deck", d)).into_iter().collect();
-    let req: CountRequest = request("count", &fixed, params, &[])?;
+    let req: CountRequest = request("count", &fixed, params)?;
     to_dict(py, &bmn_app::count::count(&req).map_err(py_err)?)
 }
 
@@ -446,7 +543,7 @@ fn rank<'py>(
     deal: &Bound<'py, PyAny>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: RankRequest = request("rank", &[("deal", deal)], params, &[])?;
+    let req: RankRequest = request("rank", &[("deal", deal)], params)?;
     to_dict(py, &bmn_app::rank::rank(&req).map_err(py_err)?)
 }
 
@@ -458,7 +555,7 @@ fn unrank<'py>(
     k: &Bound<'py, PyAny>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let req: UnrankRequest = request("unrank", &[("rank", k)], params, &[])?;
+    let req: UnrankRequest = request("unrank", &[("rank", k)], params)?;
     to_dict(py, &bmn_app::rank::unrank(&req).map_err(py_err)?)
 }
 
@@ -480,7 +577,7 @@ fn deal<'py>(
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let fixed: Vec<(&str, &Bound<'py, PyAny>)> = seed.map(|s| ("seed", s)).into_iter().collect();
-    let req: DealRequest = request("deal", &fixed, params, &["count"])?;
+    let req: DealRequest = request("deal", &fixed, params)?;
     to_dict(py, &bmn_app::deal::deal(&req).map_err(py_err)?)
 }
 
@@ -564,10 +661,9 @@ fn play_many<'py>(
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     // A file's worth of deals: one deal's parameters (`deal`, `trace`, the files) do not apply.
-    let one_deal = ["deal", "deals", "rank", "trace", "tricks", "plot", "dot"];
     // The deals are the iterable's: `deals` (the CLI's file) stands for them.
     let given = PyString::new(py, "-").into_any();
-    let req: PlayRequest = request("play_many", &[("deals", &given)], params, &one_deal)?;
+    let req: PlayRequest = request("play_many", &[("deals", &given)], params)?;
     let mut given = bmn_app::given::Given::try_from(&req).map_err(py_err)?;
     let mut all = Columns::default();
     let mut texts: Vec<String> = Vec::with_capacity(MANY_CHUNK);
@@ -636,7 +732,7 @@ fn deals(
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<String>> {
     let fixed = [("seed", seed), ("count", count)];
-    let req: DealRequest = request("deals", &fixed, params, &[])?;
+    let req: DealRequest = request("deals", &fixed, params)?;
     let count = req.count.unwrap_or(1);
     let mut out = Vec::new();
     py.detach(|| {
@@ -652,6 +748,7 @@ fn deals(
 /// bmn: play, analyse and search Beggar-My-Neighbour.
 #[pymodule]
 fn bmn(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(keywords, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;

@@ -347,3 +347,28 @@ def test_keywords_are_the_command_lines_flags():
                  lambda: bmn.search(time="1s")):
         with pytest.raises(TypeError, match="unexpected keyword argument"):
             call()
+
+
+def test_the_stubs_keywords_are_the_functions_keywords():
+    # Every keyword bmn.pyi documents is one the function takes (its command's flag), so the
+    # stubs cannot drift from the one declaration the functions read.
+    import ast
+    import pathlib
+    stubs = ast.parse((pathlib.Path(__file__).parent.parent / "bmn.pyi").read_text())
+    given_by_place = {"play": {"deal"}, "exhaustive": {"deck"}, "predecessors": {"position"},
+                      "basin": {"position"}, "extend": {"deal"}, "family": {"files"},
+                      "count": {"deck"}, "rank": {"deal"}, "unrank": {"k"}, "deal": {"seed"},
+                      "deals": {"seed", "count"}, "play_many": {"deals"}}
+    checked = 0
+    for f in stubs.body:
+        if not isinstance(f, ast.FunctionDef) or f.name in ("records", "keywords"):
+            continue
+        takes = set(bmn.keywords(f.name)) | {"progress"} | given_by_place.get(f.name, set())
+        for arg in f.args.args + f.args.kwonlyargs:
+            assert arg.arg in takes, f"{f.name}({arg.arg}=...) is in bmn.pyi but not taken"
+            checked += 1
+    assert checked > 80
+    # The command line's flags, but the run database's (a Python call records no run).
+    assert {"give_up", "max_tricks", "kernel", "device", "plot"} <= set(bmn.keywords("stats"))
+    assert not {"db", "resume", "no_db", "time"} & set(bmn.keywords("search"))
+    assert "seconds" in bmn.keywords("search")
