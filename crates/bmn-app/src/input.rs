@@ -182,6 +182,16 @@ impl EngineDefaults {
 }
 
 impl EngineInput {
+    /// The engine of random deals from `source` under `rules` (search, stats).
+    pub fn plan_deals(&self, source: &DealSource, rules: Rules) -> Result<EnginePlan> {
+        self.plan(
+            rules,
+            source.players(),
+            source.len(),
+            &EngineDefaults::DEALS,
+        )
+    }
+
     /// The named kernel (or the fastest) where a kernel plays the games, else the reference
     /// engine giving up after `--give-up` tricks; what is not said comes from `default`. The CPU is
     /// read here, when the plan is made.

@@ -100,6 +100,17 @@ pub struct PlayRequest {
 }
 
 impl PlayRequest {
+    /// The position the game starts from: the deal (or deal `rank`), its leader, checked
+    /// against the deck and player count when given.
+    pub fn start(&self) -> Result<Position> {
+        input::deal(
+            &self.deal_text()?,
+            self.leader.leader,
+            self.deck.deck.as_deref(),
+            self.players.players,
+        )
+    }
+
     /// The deal's text: `deal`, or `#K` for `rank` K.
     pub fn deal_text(&self) -> Result<String> {
         match (&self.deal, &self.rank) {
@@ -215,12 +226,7 @@ impl TryFrom<&PlayRequest> for PlayPlan {
 
     fn try_from(req: &PlayRequest) -> Result<Self> {
         let rules = req.rules.rules()?;
-        let start = input::deal(
-            &req.deal_text()?,
-            req.leader.leader,
-            req.deck.deck.as_deref(),
-            req.players.players,
-        )?;
+        let start = req.start()?;
         if let Some(players) = req.players.players
             && players != start.players()
         {
@@ -360,12 +366,7 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
         )));
     }
     let rules = req.rules.rules()?;
-    let start = input::deal(
-        &req.deal_text()?,
-        req.leader.leader,
-        req.deck.deck.as_deref(),
-        req.players.players,
-    )?;
+    let start = req.start()?;
     let report = match (report, req.trace) {
         (report, false) => report,
         (report, true) => report.with_trace(trace_json(&bmn_core::trace(&rules, &start, tricks))),

@@ -17,9 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
-use crate::input::{
-    self, DEFAULT_SEED, EngineDefaults, EngineInput, EnginePlan, RulesInput, TableInput,
-};
+use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::plural;
@@ -181,12 +179,7 @@ impl TryFrom<&SearchRequest> for SearchPlan {
             )));
         }
         let threads = input::threads(req.threads.threads)?;
-        let engine = req.engine.plan(
-            rules,
-            source.players(),
-            source.len(),
-            &EngineDefaults::DEALS,
-        )?;
+        let engine = req.engine.plan_deals(&source, rules)?;
         Ok(SearchPlan {
             games,
             time,

@@ -14,9 +14,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::flags::{PlotArg, SeedArg, ThreadsArg};
-use crate::input::{
-    self, DEFAULT_SEED, EngineDefaults, EngineInput, EnginePlan, RulesInput, TableInput,
-};
+use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 
 /// Games played when not told.
 pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
@@ -162,12 +160,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let threads = input::threads(req.threads.threads)?;
-        let engine = req.engine.plan(
-            rules,
-            source.players(),
-            source.len(),
-            &EngineDefaults::DEALS,
-        )?;
+        let engine = req.engine.plan_deals(&source, rules)?;
         let plot = match &req.plot.plot {
             Some(path) => {
                 input::plot_path(path)?;

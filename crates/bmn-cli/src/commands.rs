@@ -1,41 +1,44 @@
-//! Which command runs: a dispatch and nothing else. Each command's flags are mapped to its
-//! bmn-app request, beside the flags, in `cli/`.
+//! Which command runs: a dispatch and nothing else. A long command is `cli::long` over its
+//! bmn-app request and function; the others print their reports in `cli/`.
 
 use anyhow::Result;
 
-use crate::cli::{Command, PiecesCommand, backward, census, exhaustive, pieces, play, search};
+use bmn_app as app;
+
+use crate::cli::{Command, PiecesCommand, backward, census, exhaustive, long, play, search};
 use crate::progress::Bar;
 
 pub fn run(command: Command) -> Result<()> {
     let bar = &mut Bar::default();
     match command {
         Command::Play(a) => play::play(a),
-        Command::Search(a) => search::search(a, bar),
+        Command::Search(a) => long(a, bar, app::search::search, |r| !r.interrupted),
         Command::Bench(a) => a.run(),
         Command::Exhaustive(a) => exhaustive::exhaustive(a, bar),
         Command::Merge(a) => exhaustive::merge(a),
         Command::Backward(a) => backward::backward(a),
         Command::Basin(a) => backward::basin(a, bar),
         Command::Extend(a) => backward::extend(a, bar),
-        Command::Trees(a) => backward::trees(a, bar),
+        Command::Trees(a) => long(a, bar, app::backward::trees, |r| !r.interrupted),
         Command::Pieces(p) => match p.command {
-            PiecesCommand::Search(a) => pieces::search(a, bar),
-            PiecesCommand::Construct(a) => pieces::construct(a, bar),
-            PiecesCommand::Factory(a) => pieces::factory(a, bar),
+            PiecesCommand::Search(a) => long(a, bar, app::pieces::search, |r| !r.interrupted),
+            PiecesCommand::Construct(a) => long(a, bar, app::pieces::construct, |r| !r.interrupted),
+            PiecesCommand::Factory(a) => long(a, bar, app::factory::factory, |r| !r.interrupted),
         },
         Command::Records(a) => play::records(a),
         Command::Deal(a) => play::deal(a),
-        Command::Stats(a) => search::stats(a, bar),
+        Command::Stats(a) => long(a, bar, app::stats::stats, |r| !r.interrupted),
         Command::Count(a) => play::count(a),
         Command::Devices(a) => search::devices(a),
         Command::Serve(a) => a.run(),
         Command::Census(a) => census::census(a, bar),
         Command::Family(a) => census::family(a),
-        Command::Climb(a) => pieces::climb(a, bar),
+        Command::Climb(a) => long(a, bar, app::climb::climb, |r| !r.interrupted),
         Command::Rank(a) => play::rank(a),
         Command::Unrank(a) => play::unrank(a),
         Command::Completions(a) => crate::about::completions(&a),
         Command::Man => crate::about::man(),
-        Command::Odds(a) => search::odds(a, bar),
+        // Stopped, the model is fitted to the games played, and says so.
+        Command::Odds(a) => long(a, bar, app::odds::odds, |r| !r.interrupted),
     }
 }

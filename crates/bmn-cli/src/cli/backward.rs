@@ -2,7 +2,7 @@
 //! request's; these print the reports.
 
 use anyhow::Result;
-use bmn_app::backward::{BackwardRequest, BasinRequest, ExtendRequest, TreesRequest};
+use bmn_app::backward::{BackwardRequest, BasinRequest, ExtendRequest};
 use bmn_job::Job;
 
 use crate::args::Request;
@@ -30,13 +30,6 @@ pub fn basin(mut a: Request<BasinRequest>, bar: &mut Bar) -> Result<()> {
 pub fn extend(mut a: Request<ExtendRequest>, bar: &mut Bar) -> Result<()> {
     a.request.deal = deal_text(&a.request.deal)?;
     let report = bmn_app::backward::extend(&a.request, &mut Job::new(bar, stop_on_ctrl_c()))?;
-    emit(&report, a.output.json)?;
-    finished(!report.interrupted)
-}
-
-/// `bmn trees`.
-pub fn trees(a: Request<TreesRequest>, bar: &mut Bar) -> Result<()> {
-    let report = bmn_app::backward::trees(&a.request, &mut Job::new(bar, stop_on_ctrl_c()))?;
     emit(&report, a.output.json)?;
     finished(!report.interrupted)
 }

@@ -104,3 +104,17 @@ pub enum Command {
     /// The manual page (roff), on stdout: `bmn man | man -l -`, or `bmn man > bmn.1`.
     Man,
 }
+
+/// A long command: its request run as a job (progress on the bar, stopped by Ctrl-C), its
+/// report printed, and the exit code of a run stopped before the end where `finished` says so.
+pub fn long<R: clap::Args, P: bmn_app::Report>(
+    a: Request<R>,
+    bar: &mut crate::progress::Bar,
+    run: impl FnOnce(&R, &mut bmn_job::Job) -> bmn_app::Result<P>,
+    finished: impl FnOnce(&P) -> bool,
+) -> anyhow::Result<()> {
+    let stop = crate::stop::stop_on_ctrl_c();
+    let report = run(&a.request, &mut bmn_job::Job::new(bar, stop))?;
+    crate::output::emit(&report, a.output.json)?;
+    crate::exit::finished(finished(&report))
+}

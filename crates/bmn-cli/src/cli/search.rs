@@ -1,40 +1,15 @@
-//! `search`, `stats`, `bench`, `odds`, `devices`: random deals by the million, and the engines
-//! that play them. Each command's flags are its bmn-app request's; `run` prints the report.
+//! `bench` and `devices`: the engines that play random deals (`search`, `stats` and `odds` are
+//! plain long commands, `cli::long`). Each command's flags are its bmn-app request's.
 
 use anyhow::Result;
 use bmn_app::bench::BenchRequest;
-use bmn_app::odds::OddsRequest;
-use bmn_app::search::SearchRequest;
-use bmn_app::stats::StatsRequest;
 use bmn_job::Job;
 use clap::Args;
 
-use crate::args::{OutputArg, Request};
+use crate::args::OutputArg;
 use crate::exit::finished;
 use crate::output::emit;
-use crate::progress::Bar;
 use crate::stop::stop_on_ctrl_c;
-
-/// `bmn search`.
-pub fn search(a: Request<SearchRequest>, bar: &mut Bar) -> Result<()> {
-    let report = bmn_app::search::search(&a.request, &mut Job::new(bar, stop_on_ctrl_c()))?;
-    emit(&report, a.output.json)?;
-    finished(!report.interrupted)
-}
-
-/// `bmn stats`.
-pub fn stats(a: Request<StatsRequest>, bar: &mut Bar) -> Result<()> {
-    let report = bmn_app::stats::stats(&a.request, &mut Job::new(bar, stop_on_ctrl_c()))?;
-    emit(&report, a.output.json)?;
-    finished(!report.interrupted)
-}
-
-/// `bmn odds`: stopped, the model is fitted to the games played, and says so.
-pub fn odds(a: Request<OddsRequest>, bar: &mut Bar) -> Result<()> {
-    let report = bmn_app::odds::odds(&a.request, &mut Job::new(bar, stop_on_ctrl_c()))?;
-    emit(&report, a.output.json)?;
-    finished(!report.interrupted)
-}
 
 /// `bmn devices`.
 pub fn devices(a: OutputArg) -> Result<()> {
