@@ -4,7 +4,8 @@ scripts/factory-study.sh writes (OUT/seed-<S>.json, `bmn pieces factory --json`)
 
 For each seed in order: the distinct cycles with a balanced deal found so far, the balanced
 deals on them (each cycle's largest count over the runs that reached it: a basin cut short
-counts fewer), and the CPU-hours spent (elapsed seconds times THREADS). Then how many such
+counts fewer), and the CPU-hours spent (the measured CPU time, else elapsed seconds times
+THREADS). Then how many such
 cycles the method reaches, estimated from how often independent seeds find the same cycle:
 Chao2, the incidence-based estimator (Chao 1987), bias-corrected, with its log-normal 95%
 interval. Its assumptions: seeds are independent samples of the same method, and a cycle's
@@ -12,7 +13,7 @@ chance to be found is the same in every seed (cycles differ among themselves, wh
 allows for as a lower bound).
 
 Usage: scripts/factory-curve.py OUT [THREADS [SVG]]   (prints a Markdown table and the estimate;
-writes the curve as SVG when SVG is given)
+writes the curve as SVG when SVG is given; THREADS prices a run without a measured CPU time)
 """
 
 import json
@@ -27,6 +28,11 @@ def load(folder):
         report = json.loads(path.read_text())
         if report.get("interrupted"):
             continue
+        # CPU seconds where the study measured them (factory-study.sh's seed-<S>.cpu).
+        cpu = path.with_suffix(".cpu")
+        if cpu.exists():
+            user, system = cpu.read_text().split()[-2:]
+            report["cpu_seconds"] = float(user) + float(system)
         runs.append(report)
     return sorted(runs, key=lambda r: r["seed"])
 
@@ -56,7 +62,7 @@ def curve(runs, threads):
     hours = 0.0
     points = []
     for r in runs:
-        hours += r["elapsed_seconds"] * threads / 3600
+        hours += r.get("cpu_seconds", r["elapsed_seconds"] * threads) / 3600
         for c in r["catalogue"]:
             cid = c["cycle_id"]
             incidence[cid] = incidence.get(cid, 0) + 1

@@ -14,7 +14,7 @@ use crate::message::Message;
 /// A value as a front end was given it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
-    /// Text as typed (a number too, in bmn's one syntax: `1e6`, `1_000_000`); blank is absent.
+    /// Text as typed (a number too, in bmn's one syntax: `1e6`, `1_000_000`).
     Text(String),
     /// A switch (`trace`), or a front end's bool.
     Flag(bool),
@@ -114,7 +114,6 @@ pub fn request<R: Request>(given: Vec<(String, Value)>) -> Result<R, Refusal> {
             (Kind::Switch, Value::List(_)) => return Err(wrong("a list is not true or false")),
             (_, Value::Flag(_)) => return Err(wrong("a bool is not a value for it")),
             (Kind::One, Value::List(_)) => return Err(wrong("it takes one value, not a list")),
-            (_, Value::Text(text)) if text.trim().is_empty() => continue,
             (_, Value::Text(text)) => vec![text],
             (_, Value::List(list)) => list,
         };
@@ -254,14 +253,13 @@ mod tests {
             ("balanced".into(), Value::Flag(true)),
             ("deck".into(), text("camicia")),
             ("on_empty".into(), text("collect")),
-            ("seed".into(), text("")),
         ])
         .unwrap();
         assert_eq!(req.games, Some(1000));
         assert!(req.table.balanced);
         assert_eq!(req.table.deck.as_deref(), Some("camicia"));
         assert_eq!(req.rules.on_empty.as_deref(), Some("collect"));
-        assert_eq!(req.seed.seed, None, "blank is absent");
+        assert_eq!(req.seed.seed, None);
         let play: PlayRequest = request(vec![
             ("deal".into(), text("--K-/J-")),
             ("trace".into(), text("yes")),
@@ -277,6 +275,10 @@ mod tests {
             bad::<SearchRequest>(&[("games", text("-1"))]),
             "bad games: -1 is negative"
         );
+        // Blank is a value like any other here, for the plan to refuse (the web API drops blank
+        // parameters itself).
+        let blank: SearchRequest = request(vec![("deck".into(), text(""))]).unwrap();
+        assert_eq!(blank.table.deck.as_deref(), Some(""));
         assert_eq!(
             bad::<SearchRequest>(&[("games", text("5")), ("time", text("1s"))]),
             "give games or time, not both"

@@ -372,3 +372,8 @@ def test_the_stubs_keywords_are_the_functions_keywords():
     assert {"give_up", "max_tricks", "kernel", "device", "plot"} <= set(bmn.keywords("stats"))
     assert not {"db", "resume", "no_db", "time"} & set(bmn.keywords("search"))
     assert "seconds" in bmn.keywords("search")
+
+
+def test_blank_text_is_refused_not_taken_for_the_default():
+    with pytest.raises(ValueError, match="bad deck"):
+        bmn.search(games=10, deck="")

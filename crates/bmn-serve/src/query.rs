@@ -90,7 +90,10 @@ where
                 .iter()
                 .find(|(_, ours)| *ours == name)
                 .map_or(name.as_str(), |(theirs, _)| theirs);
-            given.push((field.to_string(), Value::Text(value)));
+            // Blank is absent, as for the endpoint's own parameters.
+            if !value.trim().is_empty() {
+                given.push((field.to_string(), Value::Text(value)));
+            }
         }
     }
     let own = O::deserialize(MapDeserializer::new(own.into_iter())).map_err(|e| bad(e.0))?;
