@@ -4,8 +4,8 @@ scripts/factory-study.sh writes (OUT/seed-<S>.json, `bmn pieces factory --json`)
 
 For each seed in order: the distinct cycles with a balanced deal found so far, the balanced
 deals on them (each cycle's largest count over the runs that reached it: a basin cut short
-counts fewer), and the CPU-hours spent (the measured CPU time, else elapsed seconds times
-THREADS). Then how many such
+counts fewer), and the CPU-hours spent (the measured CPU time; a run without one costs the
+measured runs' mean, else its elapsed seconds times THREADS). Then how many such
 cycles the method reaches, estimated from how often independent seeds find the same cycle:
 Chao2, the incidence-based estimator (Chao 1987), bias-corrected, with its log-normal 95%
 interval. Its assumptions: seeds are independent samples of the same method, and a cycle's
@@ -60,9 +60,16 @@ def chao2(incidence, samples):
 def curve(runs, threads):
     seen, deals, incidence = {}, {}, {}
     hours = 0.0
+    # A run without a measured CPU time costs the measured runs' mean, where there are some
+    # (its wall time on a busy machine says little), else its wall time on THREADS threads.
+    measured = [r["cpu_seconds"] for r in runs if "cpu_seconds" in r]
+    for r in runs:
+        if "cpu_seconds" not in r:
+            r["cpu_seconds"] = (sum(measured) / len(measured) if measured
+                                else r["elapsed_seconds"] * threads)
     points = []
     for r in runs:
-        hours += r.get("cpu_seconds", r["elapsed_seconds"] * threads) / 3600
+        hours += r["cpu_seconds"] / 3600
         for c in r["catalogue"]:
             cid = c["cycle_id"]
             incidence[cid] = incidence.get(cid, 0) + 1
