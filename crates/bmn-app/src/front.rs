@@ -57,8 +57,6 @@ pub struct Parameter {
     /// The field's name (`on_empty`): the web API's and Python's spelling.
     pub name: String,
     pub kind: Kind,
-    /// Given by place on the command line (`bmn play DEAL`), by name elsewhere.
-    pub positional: bool,
 }
 
 /// The command of request `R`, its numbers read as the command line reads them.
@@ -87,7 +85,6 @@ pub fn parameters<R: Args>() -> Vec<Parameter> {
         .map(|arg| Parameter {
             name: arg.get_id().to_string(),
             kind: kind(arg),
-            positional: arg.is_positional(),
         })
         .collect()
 }
@@ -108,23 +105,30 @@ pub fn request<R: Request>(given: Vec<(String, Value)>) -> Result<R, Refusal> {
             name: name.clone(),
             why: why.to_string(),
         };
-        let values = match (kind(arg), value) {
-            (Kind::Switch, Value::Flag(on)) => vec![on.to_string()],
-            (Kind::Switch, Value::Text(text)) => vec![switch(&name, &text)?.to_string()],
-            (Kind::Switch, Value::List(_)) => return Err(wrong("a list is not true or false")),
-            (_, Value::Flag(_)) => return Err(wrong("a bool is not a value for it")),
-            (Kind::One, Value::List(_)) => return Err(wrong("it takes one value, not a list")),
-            (_, Value::Text(text)) => vec![text],
-            (_, Value::List(list)) => list,
+        let long = arg.get_long().unwrap_or(&name);
+        let kind = kind(arg);
+        if kind == Kind::Switch {
+            let on = match value {
+                Value::Flag(on) => on,
+                Value::Text(text) => switch(&name, &text)?,
+                Value::List(_) => return Err(wrong("a list is not true or false")),
+            };
+            if on {
+                argv.push(format!("--{long}"));
+            }
+            continue;
+        }
+        let values = match value {
+            Value::Flag(_) => return Err(wrong("a bool is not a value for it")),
+            Value::List(_) if kind == Kind::One => {
+                return Err(wrong("it takes one value, not a list"));
+            }
+            Value::Text(text) => vec![text],
+            Value::List(list) => list,
         };
         if arg.is_positional() {
             places.push((arg.get_index().unwrap_or(0), values));
-        } else if kind(arg) == Kind::Switch {
-            if values[0] == "true" {
-                argv.push(format!("--{}", arg.get_long().unwrap_or(&name)));
-            }
         } else {
-            let long = arg.get_long().unwrap_or(&name);
             argv.extend(values.into_iter().map(|v| format!("--{long}={v}")));
         }
     }

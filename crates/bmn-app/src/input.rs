@@ -82,14 +82,6 @@ impl TableInput {
         }
     }
 
-    /// The table a request that names none deals: [`DEFAULT_DECK`] among [`DEFAULT_PLAYERS`],
-    /// the same table `TableInput::default().source()` gives (the plans' `Default`s use it).
-    pub fn default_source() -> DealSource {
-        TableInput::default()
-            .source()
-            .expect("the default deck deals to the default players")
-    }
-
     /// The random deals of this table.
     pub fn source(&self) -> Result<DealSource> {
         let deck = deck(self.deck.as_deref().unwrap_or(DEFAULT_DECK))?;

@@ -43,7 +43,7 @@ pub mod words;
 
 pub use bmn_run::LedgerChoice;
 pub use error::{Error, Result};
-pub use message::{Message, Spelling, one_line};
+pub use message::{Message, Spelling, name_of, one_line, own_name};
 
 /// `n` and its noun, singular for one: `plural(1, "trick")` is "1 trick", `plural(2, "trick")`
 /// "2 tricks" (for the nouns of the reports, whose plurals add an s).

@@ -98,12 +98,9 @@ impl Message {
                     text.push_str(&p.replace('_', "-"));
                 }
                 (Part::Parameter(p), Spelling::Names) => text.push_str(p),
-                (Part::Parameter(p), Spelling::Renamed(pairs)) => text.push_str(
-                    pairs
-                        .iter()
-                        .find(|(name, _)| name == p)
-                        .map_or(p.as_str(), |(_, own)| own),
-                ),
+                (Part::Parameter(p), Spelling::Renamed(pairs)) => {
+                    text.push_str(own_name(pairs, p));
+                }
             }
         }
         one_line(&text).into_owned()
@@ -141,6 +138,22 @@ impl std::fmt::Display for Message {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.spelled(Spelling::Flags))
     }
+}
+
+/// What a front end calls the parameter `name`, by its `(name, its own)` pairs.
+pub fn own_name<'a>(pairs: &[(&'static str, &'static str)], name: &'a str) -> &'a str {
+    pairs
+        .iter()
+        .find(|(ours, _)| *ours == name)
+        .map_or(name, |(_, own)| own)
+}
+
+/// The parameter a front end calls `own`, by its `(name, its own)` pairs.
+pub fn name_of<'a>(pairs: &[(&'static str, &'static str)], own: &'a str) -> &'a str {
+    pairs
+        .iter()
+        .find(|(_, theirs)| *theirs == own)
+        .map_or(own, |(name, _)| name)
 }
 
 /// `--flag-name` at the start of `text` (a lowercase letter first, then lowercase letters,

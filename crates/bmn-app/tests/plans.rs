@@ -36,7 +36,7 @@ fn an_empty_request_asks_for_the_plans_default() {
     );
     assert_eq!(plan.shard, Shard::WHOLE);
     assert_eq!(plan.engine, engine);
-    assert_eq!(plan.source, TableInput::default_source());
+    assert_eq!(plan.source, TableInput::default().source().unwrap());
     assert_eq!(plan.rules, bmn_core::Rules::STANDARD);
     assert_eq!(plan.threads, bmn_app::input::every_core());
 

@@ -53,10 +53,7 @@ fn py_err(e: bmn_app::Error) -> PyErr {
 
 /// A keyword as Python spells the request's parameter `name`.
 fn keyword(name: &str) -> &str {
-    KEYWORDS
-        .iter()
-        .find(|(ours, _)| *ours == name)
-        .map_or(name, |(_, python)| python)
+    bmn_app::own_name(KEYWORDS, name)
 }
 
 /// A Python value as a front end's value: text, numbers as their decimal text (read by the
@@ -162,30 +159,28 @@ const fn function(
     }
 }
 
-fn function_named(name: &str) -> &'static Function {
-    FUNCTIONS
-        .iter()
-        .find(|f| f.name == name)
-        .expect("every function is in FUNCTIONS")
+impl Function {
+    /// Whether it takes the request's parameter `name` as a keyword: not the run database's,
+    /// not one it leaves out, not one it is given by place.
+    fn takes(&self, name: &str) -> bool {
+        !LEDGER.contains(&name) && !self.skip.contains(&name) && !self.fixed.contains(&name)
+    }
+}
+
+fn function_named(name: &str) -> Option<&'static Function> {
+    FUNCTIONS.iter().find(|f| f.name == name)
 }
 
 /// The keywords a function of this module takes (beside `progress`), as Python spells them:
 /// its command's flags, `_` for `-`, but for the run database's and those it gives by place.
 #[pyfunction]
 fn keywords(function: &str) -> PyResult<Vec<String>> {
-    let f = FUNCTIONS
-        .iter()
-        .find(|f| f.name == function)
+    let f = function_named(function)
         .ok_or_else(|| PyValueError::new_err(format!("bad function '{function}': bmn has none")))?;
     Ok((f.parameters)()
         .into_iter()
-        .map(|p| p.name)
-        .filter(|n| {
-            !LEDGER.contains(&n.as_str())
-                && !f.skip.contains(&n.as_str())
-                && !f.fixed.contains(&n.as_str())
-        })
-        .map(|n| keyword(&n).to_string())
+        .filter(|p| f.takes(&p.name))
+        .map(|p| keyword(&p.name).to_string())
         .collect())
 }
 
@@ -197,7 +192,7 @@ fn request<R: bmn_app::front::Request>(
     fixed: &[(&str, &Bound<'_, PyAny>)],
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<R> {
-    let skip = function_named(function).skip;
+    let f = function_named(function).expect("every function is in FUNCTIONS");
     let mut given = Vec::new();
     for (name, obj) in fixed {
         if let Some(v) = value(name, obj)? {
@@ -206,13 +201,10 @@ fn request<R: bmn_app::front::Request>(
     }
     for (key, obj) in params.into_iter().flat_map(|d| d.iter()) {
         let key: String = key.extract()?;
-        let name = KEYWORDS
-            .iter()
-            .find(|(_, python)| *python == key)
-            .map_or(key.as_str(), |(ours, _)| ours);
-        let renamed_away = KEYWORDS.iter().any(|(ours, _)| *ours == key);
-        let fixed_here = fixed.iter().any(|(f, _)| *f == name);
-        if renamed_away || fixed_here || LEDGER.contains(&name) || skip.contains(&name) {
+        let name = bmn_app::name_of(KEYWORDS, &key);
+        // The request's own name of a parameter Python calls otherwise (`time`) is no keyword.
+        let renamed_away = keyword(&key) != key;
+        if renamed_away || !f.takes(name) {
             return Err(unexpected(function, &key));
         }
         if let Some(v) = value(name, &obj)? {

@@ -362,11 +362,7 @@ mod tests {
     fn derived<R: Request>(endpoint: &Endpoint) {
         let theirs: Vec<Parameter> = parameters::<R>();
         for name in endpoint.takes.iter().filter(|n| !endpoint.own.contains(n)) {
-            let field = endpoint
-                .renamed
-                .iter()
-                .find(|(_, ours)| ours == name)
-                .map_or(*name, |(theirs, _)| theirs);
+            let field = bmn_app::name_of(endpoint.renamed, name);
             let p = theirs.iter().find(|p| p.name == field);
             assert!(p.is_some_and(|p| p.kind != Kind::Many), "{name}");
         }

@@ -85,11 +85,7 @@ where
         if endpoint.own.contains(&name.as_str()) {
             own.push((name.clone(), Text { name, value }));
         } else {
-            let field = endpoint
-                .renamed
-                .iter()
-                .find(|(_, ours)| *ours == name)
-                .map_or(name.as_str(), |(theirs, _)| theirs);
+            let field = bmn_app::name_of(endpoint.renamed, &name);
             // Blank is absent, as for the endpoint's own parameters.
             if !value.trim().is_empty() {
                 given.push((field.to_string(), Value::Text(value)));
