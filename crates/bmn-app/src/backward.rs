@@ -8,14 +8,13 @@ use bmn_backward::{
     BackwardError, BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, ExtendConfig,
     ExtendedDeal, Extension, Trees, TreesConfig,
 };
-use bmn_core::{Deck, Player, Position, Rules};
+use bmn_core::{Deck, Player, Position, Rules, Span};
 use serde::Serialize;
 
 use crate::dot;
 use crate::error::{Error, Result};
 use crate::flags::{DeckArg, DotArg, LeaderArg, LimitArg, PlayersArg, SeedArg, TopArg};
 use crate::input::{self, DEFAULT_DECK, DEFAULT_PLAYERS, DEFAULT_SEED, RulesInput};
-use crate::json::{PositionJson, SpanJson};
 use crate::plural;
 
 /// Positions a basin or an extension may visit when not told (about 50 bytes each).
@@ -45,8 +44,8 @@ fn user_error(e: BackwardError) -> Error {
 /// `backward --json`.
 #[derive(Serialize, Clone, Debug)]
 pub struct BackwardReport {
-    pub position: PositionJson,
-    pub predecessors: Vec<PositionJson>,
+    pub position: Position,
+    pub predecessors: Vec<Position>,
 }
 
 /// Every position one trick before the request's position (hands may be empty).
@@ -55,8 +54,8 @@ pub fn backward(req: &BackwardRequest) -> Result<BackwardReport> {
     let target = input::position(&req.position, req.leader.leader)?;
     let preds = bmn_backward::predecessors(&rules, &target);
     Ok(BackwardReport {
-        position: (&target).into(),
-        predecessors: preds.iter().map(PositionJson::from).collect(),
+        position: target.clone(),
+        predecessors: preds.to_vec(),
     })
 }
 
@@ -64,14 +63,14 @@ impl crate::Report for BackwardReport {
     fn text(&self) -> String {
         let mut text = String::new();
         for p in &self.predecessors {
-            let _ = writeln!(text, "{} (leader {})", p.deal, p.leader);
+            let _ = writeln!(text, "{} (leader {})", p.deal_text(), p.leader().number());
         }
         let _ = writeln!(
             text,
             "{} of {} (leader {})",
             plural(self.predecessors.len() as u64, "predecessor"),
-            self.position.deal,
-            self.position.leader
+            self.position.deal_text(),
+            self.position.leader().number()
         );
         text
     }
@@ -134,40 +133,16 @@ pub struct BalancedJson {
     pub rank: Option<String>,
 }
 
-/// Balanced deals counted by the definitions a paper might use (docs/rules.md, section 9).
-#[derive(Serialize, Clone, Copy, Debug)]
-pub struct BalancedCountsJson {
-    /// Any leader, the cycle as given or with players renamed.
-    pub all: usize,
-    /// Any leader, the cycle exactly as given.
-    pub exact: usize,
-    /// Player 1 leads, as given or renamed.
-    pub leader_1: usize,
-    /// Player 1 leads, the cycle exactly as given.
-    pub leader_1_exact: usize,
-}
-
-impl From<BalancedCounts> for BalancedCountsJson {
-    fn from(c: BalancedCounts) -> Self {
-        BalancedCountsJson {
-            all: c.all,
-            exact: c.exact,
-            leader_1: c.leader_1,
-            leader_1_exact: c.leader_1_exact,
-        }
-    }
-}
-
 /// `basin --json`.
 #[derive(Serialize, Clone, Debug)]
 pub struct BasinReport {
-    pub position: PositionJson,
+    pub position: Position,
     /// `cycle` or `final`.
     pub target: &'static str,
     pub cycle_id: Option<String>,
-    pub period: Option<SpanJson>,
-    pub cycle_representative: Option<PositionJson>,
-    pub final_position: Option<PositionJson>,
+    pub period: Option<Span>,
+    pub cycle_representative: Option<Position>,
+    pub final_position: Option<Position>,
     pub positions: u64,
     pub complete: bool,
     /// Stopped (Ctrl-C) before the search was done: the positions found so far.
@@ -179,7 +154,7 @@ pub struct BasinReport {
     /// Balanced starting deals with player 1 leading, as a deal is (Casella et al. count 30
     /// for their cycle); `balanced_counts` counts by the other definitions.
     pub balanced_deals_count: usize,
-    pub balanced_counts: BalancedCountsJson,
+    pub balanced_counts: BalancedCounts,
     /// Those deals with their game lengths.
     pub balanced_deal_list: Vec<BalancedJson>,
     /// Every balanced position of the basin, player 2 leading included.
@@ -319,18 +294,18 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         } => (
             "cycle",
             Some(id.to_string()),
-            Some((*period).into()),
-            Some(representative.into()),
+            Some(*period),
+            Some(representative.clone()),
             None,
             "preperiod",
         ),
         BasinTarget::Final { position } => {
-            ("final", None, None, None, Some(position.into()), "game")
+            ("final", None, None, None, Some(position.clone()), "game")
         }
     };
     let counts = basin.balanced_counts();
     BasinReport {
-        position: start.into(),
+        position: start.clone(),
         target,
         cycle_id,
         period,
@@ -343,7 +318,7 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         depth: basin.depth,
         length,
         balanced_deals_count: counts.leader_1,
-        balanced_counts: counts.into(),
+        balanced_counts: counts,
         balanced_deal_list: balanced_json(&basin.balanced, true),
         balanced_deals_any_leader: balanced_json(&basin.balanced, false),
         graph: None,
@@ -364,14 +339,19 @@ impl crate::Report for BasinReport {
                     "cycle {id}: period {} ({}), representative {} (leader {})",
                     tricks(period.tricks),
                     cards(period.cards),
-                    rep.deal,
-                    rep.leader
+                    rep.deal_text(),
+                    rep.leader().number()
                 );
                 "the cycle"
             }
             _ => {
                 if let Some(f) = &self.final_position {
-                    let _ = writeln!(text, "final position {} (leader {})", f.deal, f.leader);
+                    let _ = writeln!(
+                        text,
+                        "final position {} (leader {})",
+                        f.deal_text(),
+                        f.leader().number()
+                    );
                 }
                 "the final position"
             }
@@ -441,32 +421,10 @@ pub struct ExtendRequest {
     pub rules: RulesInput,
 }
 
-/// A finished game: `{"deal","leader","cards","tricks","winner"}`.
-#[derive(Serialize, Clone, Debug)]
-pub struct GameJson {
-    pub deal: String,
-    pub leader: usize,
-    pub cards: u64,
-    pub tricks: u64,
-    pub winner: usize,
-}
-
-impl From<&ExtendedDeal> for GameJson {
-    fn from(d: &ExtendedDeal) -> Self {
-        GameJson {
-            deal: d.deal.deal_text(),
-            leader: d.deal.leader().number(),
-            cards: d.cards,
-            tricks: d.tricks,
-            winner: d.winner.number(),
-        }
-    }
-}
-
 /// `extend --json`.
 #[derive(Serialize, Clone, Debug)]
 pub struct ExtendReport {
-    pub original: GameJson,
+    pub original: ExtendedDeal,
     pub depth: u64,
     pub depth_reached: u64,
     pub positions: u64,
@@ -479,7 +437,7 @@ pub struct ExtendReport {
     pub balanced_found: u64,
     /// Balanced deals found whose games are longer (in cards) than the original's.
     pub longer: u64,
-    pub best: Vec<GameJson>,
+    pub best: Vec<ExtendedDeal>,
 }
 
 /// An extension, validated.
@@ -520,7 +478,7 @@ pub fn extend(req: &ExtendRequest, job: &mut Job) -> Result<ExtendReport> {
     job.finish();
     let ext: Extension = ext?;
     Ok(ExtendReport {
-        original: (&ext.original).into(),
+        original: ext.original.clone(),
         depth,
         depth_reached: ext.depth,
         positions: ext.positions,
@@ -530,7 +488,7 @@ pub fn extend(req: &ExtendRequest, job: &mut Job) -> Result<ExtendReport> {
         limit,
         balanced_found: ext.balanced_found,
         longer: ext.longer,
-        best: ext.best.iter().map(GameJson::from).collect(),
+        best: ext.best.clone(),
     })
 }
 
@@ -544,11 +502,11 @@ impl crate::Report for ExtendReport {
         let _ = writeln!(
             text,
             "original: {} (leader {}) ({}, {}, player {} wins)",
-            o.deal,
-            o.leader,
+            o.deal.deal_text(),
+            o.deal.leader().number(),
             cards(o.cards),
             tricks(o.tricks),
-            o.winner
+            o.winner.number()
         );
         let status = if self.interrupted {
             ": stopped part-way".to_string()
@@ -574,11 +532,11 @@ impl crate::Report for ExtendReport {
             let _ = writeln!(
                 text,
                 "  {} (leader {}): {}, {}, player {} wins",
-                d.deal,
-                d.leader,
+                d.deal.deal_text(),
+                d.deal.leader().number(),
                 cards(d.cards),
                 tricks(d.tricks),
-                d.winner
+                d.winner.number()
             );
         }
         text

@@ -15,7 +15,7 @@ use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{DeckArg, LeaderArg, LedgerArgs, ShardArg, ThreadsArg};
 use crate::input::{self, EngineDefaults, EngineInput, RulesInput};
-use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
+use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson, serialize_fields};
 use crate::message::message;
 use crate::numbers::whole;
 use crate::plural;
@@ -117,41 +117,6 @@ pub struct ExhaustiveReport {
     pub elapsed: f64,
     pub deals_per_second: f64,
     pub summary: Summary,
-}
-
-/// `exhaustive --json`: the keys are a contract that scripts depend on.
-#[derive(Serialize)]
-struct ExhaustiveJson {
-    deck: String,
-    /// Cards in the deck.
-    deck_cards: u32,
-    leader: usize,
-    shards: String,
-    /// Every deal of the deck is in this report.
-    complete: bool,
-    /// Every deal of the shard (or merged shards) is in this report.
-    range_done: bool,
-    /// The ranks covered, `first_rank..end_rank`, as decimal strings (they pass 2^64).
-    first_rank: String,
-    end_rank: String,
-    deals: u64,
-    finished: u64,
-    /// Finished deals won by each player, player 1 first.
-    wins_by_seat: Vec<u64>,
-    /// Player 2's wins over all deals.
-    p_second_wins: f64,
-    cycling_deals: u64,
-    distinct_cycle_count: usize,
-    longest: Option<LongGameJson>,
-    mean_cards: f64,
-    mean_tricks: f64,
-    distinct_cycle_list: Vec<CycleClassJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cycling_deal_list: Option<Vec<CyclingDealJson>>,
-    engine: String,
-    threads: usize,
-    elapsed_seconds: f64,
-    deals_per_second: f64,
 }
 
 /// An enumeration, validated: the deals of the range, how they are played, where progress
@@ -483,6 +448,7 @@ fn same_run(
     ))
 }
 
+/// `exhaustive --json`: the keys are a contract that scripts depend on (docs/json.md).
 impl Serialize for ExhaustiveReport {
     fn serialize<S: serde::Serializer>(
         &self,
@@ -490,38 +456,36 @@ impl Serialize for ExhaustiveReport {
     ) -> std::result::Result<S::Ok, S::Error> {
         let s = &self.summary;
         let leader = self.leader.number();
-        let distinct_cycles = CycleClassJson::list(s);
-        ExhaustiveJson {
-            deck: self.deck.to_string(),
-            deck_cards: self.deck.len(),
-            leader,
-            shards: self.shards.clone(),
-            complete: self.range_done && self.all_shards,
-            range_done: self.range_done,
-            first_rank: self.ranks[0].to_string(),
-            end_rank: self.ranks[1].to_string(),
-            deals: s.games,
-            finished: s.finished(),
-            wins_by_seat: vec![s.wins[0], s.wins[1]],
-            p_second_wins: s.wins[1] as f64 / s.games.max(1) as f64,
-            cycling_deals: s.cycling,
-            distinct_cycle_count: s.classes.len(),
-            longest: s.longest.first().map(|f| LongGameJson::new(f, leader)),
-            mean_cards: s.mean_cards(),
-            mean_tricks: s.mean_tricks(),
-            distinct_cycle_list: distinct_cycles,
-            cycling_deal_list: self.list_cycles.then(|| {
-                s.cycles
-                    .iter()
-                    .map(|c| CyclingDealJson::new(c, leader))
-                    .collect()
-            }),
-            engine: self.kernel.clone(),
-            threads: self.threads,
-            elapsed_seconds: self.elapsed,
-            deals_per_second: self.deals_per_second,
-        }
-        .serialize(serializer)
+        serialize_fields!(serializer, "ExhaustiveReport", {
+            "deck" => self.deck.to_string(),
+            "deck_cards" => self.deck.len(),
+            "leader" => leader,
+            "shards" => self.shards,
+            "complete" => self.range_done && self.all_shards,
+            "range_done" => self.range_done,
+            // Decimal strings: ranks pass 2^64.
+            "first_rank" => self.ranks[0].to_string(),
+            "end_rank" => self.ranks[1].to_string(),
+            "deals" => s.games,
+            "finished" => s.finished(),
+            "wins_by_seat" => [s.wins[0], s.wins[1]],
+            "p_second_wins" => s.wins[1] as f64 / s.games.max(1) as f64,
+            "cycling_deals" => s.cycling,
+            "distinct_cycle_count" => s.classes.len(),
+            "longest" => s.longest.first().map(|f| LongGameJson::new(f, leader)),
+            "mean_cards" => s.mean_cards(),
+            "mean_tricks" => s.mean_tricks(),
+            "distinct_cycle_list" => CycleClassJson::list(s),
+            "cycling_deal_list" if self.list_cycles => s
+                .cycles
+                .iter()
+                .map(|c| CyclingDealJson::new(c, leader))
+                .collect::<Vec<_>>(),
+            "engine" => self.kernel,
+            "threads" => self.threads,
+            "elapsed_seconds" => self.elapsed,
+            "deals_per_second" => self.deals_per_second,
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use bmn_climb::factory::{
     Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, PieceTable,
 };
 use bmn_climb::{MoveSet, RoundLimits};
-use bmn_core::Rules;
+use bmn_core::{Position, Rules, Span};
 use bmn_job::Job;
 use bmn_search::DealSource;
 use serde::Serialize;
@@ -20,7 +20,6 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::flags::{DeckArg, PlayersArg, SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput};
-use crate::json::{PositionJson, SpanJson};
 use crate::message::message;
 use crate::plural;
 
@@ -99,15 +98,15 @@ pub struct FactoryReport {
     /// `template`, `pairs` or `none`: which third pieces were searched (`--complete`).
     pub completion_mode: &'static str,
     /// The template's completion, when it was searched (`--complete template`).
-    pub completion: Option<CompletionJson>,
+    pub completion: Option<CompletionFound>,
     /// Every completion searched that has pieces (with `template`, the template's own even
     /// without), and how many were searched.
-    pub completions: Vec<CompletionJson>,
+    pub completions: Vec<CompletionFound>,
     pub completions_searched: u64,
     /// The prefixes grown from (each completion piece's form up to player 2's high water) and
     /// the new pieces they gave, by card list, with the endless decks built around them.
     pub grow_prefixes: Vec<String>,
-    pub grown: Vec<CompletionJson>,
+    pub grown: Vec<CompletionFound>,
     pub rounds: u64,
     pub evals: u64,
     /// Edits that never end.
@@ -318,28 +317,17 @@ pub(crate) fn play(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryRun> {
     })
 }
 
-/// A card list searched for third pieces (the one that fills the test template, `--J FILTER J
-/// TEST J- / J-`, to a standard deck; a pair's completion; a grown piece's): its cards, the
-/// pieces of those cards the search found, and the endless decks built around them that the
-/// factory started from.
-#[derive(Serialize, Clone, Debug)]
-pub struct CompletionJson {
-    pub composition: String,
-    pub pieces: Vec<String>,
-    pub decks: u64,
-}
-
 /// A cycle of the catalogue.
 #[derive(Serialize, Clone, Debug)]
 pub struct CatalogueJson {
     pub cycle_id: String,
-    pub period: SpanJson,
+    pub period: Span,
     /// The cycle's canonical position, `{deal, leader}`.
-    pub representative: PositionJson,
+    pub representative: Position,
     pub balanced_deals: usize,
     /// One balanced deal (player 1 leads) and its preperiod.
     pub example: String,
-    pub preperiod: SpanJson,
+    pub preperiod: Span,
     /// Player 1's stack split at the jacks, for a cycle with a position of Casella's form.
     pub pieces: Option<Vec<String>>,
     /// `relative` (the same pieces' cards as an earlier cycle of the catalogue, in another
@@ -349,16 +337,6 @@ pub struct CatalogueJson {
     pub basin_positions: u64,
     pub basin_complete: bool,
     pub round: u64,
-}
-
-impl From<&CompletionFound> for CompletionJson {
-    fn from(c: &CompletionFound) -> Self {
-        CompletionJson {
-            composition: c.composition.to_string(),
-            pieces: c.pieces.clone(),
-            decks: c.decks,
-        }
-    }
 }
 
 fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
@@ -371,11 +349,11 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
             let (example, preperiod) = e.balanced[0].clone();
             CatalogueJson {
                 cycle_id: e.cycle_id.to_string(),
-                period: e.period.into(),
-                representative: (&e.representative).into(),
+                period: e.period,
+                representative: e.representative.clone(),
                 balanced_deals: e.balanced_count,
                 example,
-                preperiod: preperiod.into(),
+                preperiod,
                 pieces: e.pieces.clone(),
                 kind: l.kinship.name(),
                 relative_of: l.relative_of.map(|id| id.to_string()),
@@ -388,7 +366,7 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
     let completed = &found.completed;
     let mode = found.completion.name();
     let template = matches!(found.completion, Completion::Template(_));
-    let completions: Vec<CompletionJson> = completed.completions.iter().map(Into::into).collect();
+    let completions: Vec<CompletionFound> = completed.completions.clone();
     FactoryReport {
         seed: plan.config.seed,
         deck: plan.source.deck().to_string(),
@@ -402,7 +380,7 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
         completions,
         completions_searched: completed.searched,
         grow_prefixes: completed.grow_prefixes.clone(),
-        grown: completed.grown.iter().map(Into::into).collect(),
+        grown: completed.grown.clone(),
         rounds: c.round,
         evals: c.evals,
         endless_count: c.endless,

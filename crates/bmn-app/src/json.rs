@@ -1,9 +1,31 @@
-//! JSON shapes several commands share: positions, spans, finished games, cycling deals and
-//! distinct cycles. Their keys are a contract that scripts depend on.
+//! JSON shapes several commands share: positions, finished games, cycling deals and distinct
+//! cycles (a span is `bmn_core::Span` itself). Their keys are a contract that scripts depend on.
 
 use bmn_core::{Position, Span};
 use bmn_search::{CyclingDeal, LongGame, Summary};
 use serde::{Deserialize, Serialize};
+
+/// A report's `impl Serialize` body: its keys in order, each with the value it is written
+/// from, so a report serializes itself with no mirror struct to keep in step. A key with
+/// `if COND` is left out where COND is false (its value is then not computed).
+macro_rules! serialize_fields {
+    ($serializer:expr, $name:literal, {
+        $($key:literal $(if $cond:expr)? => $value:expr),* $(,)?
+    }) => {{
+        use serde::ser::SerializeStruct as _;
+        // The count of keys, not 0: serde_json writes `{}` at once for a struct of none.
+        let mut fields = $serializer.serialize_struct($name, [$($key),*].len())?;
+        $(
+            if true $(&& $cond)? {
+                fields.serialize_field($key, &$value)?;
+            } else {
+                fields.skip_field($key)?;
+            }
+        )*
+        fields.end()
+    }};
+}
+pub(crate) use serialize_fields;
 
 /// `{"deal": "...", "leader": L}` (leader 1-based).
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -21,28 +43,12 @@ impl From<&Position> for PositionJson {
     }
 }
 
-/// `{"tricks": t, "cards": c}`.
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpanJson {
-    pub tricks: u64,
-    pub cards: u64,
-}
-
-impl From<Span> for SpanJson {
-    fn from(s: Span) -> Self {
-        SpanJson {
-            tricks: s.tricks,
-            cards: s.cards,
-        }
-    }
-}
-
 /// One distinct cycle of a search or enumeration: its id, period, how many deals reach it, its
 /// canonical representative and the first deal (by index) that reaches it.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct CycleClassJson {
     pub cycle_id: String,
-    pub period: SpanJson,
+    pub period: Span,
     pub deals: u64,
     pub representative: PositionJson,
     pub first_index: u128,
@@ -56,7 +62,7 @@ impl CycleClassJson {
             .iter()
             .map(|(id, c)| CycleClassJson {
                 cycle_id: id.to_string(),
-                period: c.period.into(),
+                period: c.period,
                 deals: c.deals,
                 representative: PositionJson {
                     deal: c.representative.clone(),
@@ -100,8 +106,8 @@ impl LongGameJson {
 pub struct CyclingDealJson {
     pub deal: String,
     pub leader: usize,
-    pub preperiod: SpanJson,
-    pub period: SpanJson,
+    pub preperiod: Span,
+    pub period: Span,
     pub cycle_id: String,
     pub index: u128,
 }
@@ -112,8 +118,8 @@ impl CyclingDealJson {
         CyclingDealJson {
             deal: found.deal.clone(),
             leader,
-            preperiod: found.preperiod.into(),
-            period: found.period.into(),
+            preperiod: found.preperiod,
+            period: found.period,
             cycle_id: found.cycle_id.to_string(),
             index: found.index,
         }

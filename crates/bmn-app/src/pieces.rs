@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use bmn_job::Job;
 use bmn_pieces::{
     Composition, ConstructConfig, Construction, EndlessGame, FoundPiece, Piece, PieceSearchConfig,
-    PieceSearchResult, PiecesError, PoolConfig,
+    PieceSearchResult, PiecesError, PoolConfig, ReachedCycle,
 };
 use serde::Serialize;
 
@@ -25,7 +25,6 @@ pub const DEFAULT_BASIN_LIMIT: u64 = 2_000_000;
 use crate::error::{Error, Result};
 use crate::flags::{GiveUpArg, SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED};
-use crate::json::{PositionJson, SpanJson};
 use crate::plural;
 
 /// `--filter`: the piece the template tests candidates behind.
@@ -115,42 +114,6 @@ fn faces(text: &str) -> Result<(Composition, Option<u32>)> {
 }
 
 #[derive(Serialize, Clone, Debug)]
-pub struct TemplateJson {
-    pub preperiod: SpanJson,
-    pub period: SpanJson,
-    pub cycle_id: String,
-}
-
-#[derive(Serialize, Clone, Debug)]
-pub struct PieceJson {
-    pub piece: String,
-    pub length: usize,
-    pub composition: String,
-    /// Every form its passes cycle through, `piece` first.
-    pub forms: Vec<String>,
-    /// Candidates that are, or turn into, one of the forms.
-    pub candidates: u64,
-    pub template: TemplateJson,
-}
-
-impl From<&FoundPiece> for PieceJson {
-    fn from(p: &FoundPiece) -> Self {
-        PieceJson {
-            piece: p.piece.to_string(),
-            length: p.piece.len(),
-            composition: p.piece.composition().to_string(),
-            forms: p.forms.iter().map(ToString::to_string).collect(),
-            candidates: p.candidates,
-            template: TemplateJson {
-                preperiod: p.template.preperiod.into(),
-                period: p.template.period.into(),
-                cycle_id: p.template.id.to_string(),
-            },
-        }
-    }
-}
-
-#[derive(Serialize, Clone, Debug)]
 pub struct PieceSearchReport {
     pub filter: String,
     pub max_len: u32,
@@ -164,7 +127,7 @@ pub struct PieceSearchReport {
     pub proposed: u64,
     pub rejected: u64,
     pub unresolved: u64,
-    pub pieces: Vec<PieceJson>,
+    pub pieces: Vec<FoundPiece>,
     /// List every form of each piece in the text.
     #[serde(skip)]
     pub list_forms: bool,
@@ -228,7 +191,7 @@ pub fn search(req: &PieceSearchRequest, job: &mut Job) -> Result<PieceSearchRepo
         proposed: r.proposed,
         rejected: r.rejected,
         unresolved: r.unresolved,
-        pieces: r.pieces.iter().map(PieceJson::from).collect(),
+        pieces: r.pieces.clone(),
         list_forms: plan.list_forms,
     })
 }
@@ -245,7 +208,8 @@ impl crate::Report for PieceSearchReport {
         }
         for p in &self.pieces {
             let forms = if self.list_forms && p.forms.len() > 1 {
-                format!(" -> {}", p.forms[1..].join(" -> "))
+                let rest: Vec<String> = p.forms[1..].iter().map(ToString::to_string).collect();
+                format!(" -> {}", rest.join(" -> "))
             } else {
                 String::new()
             };
@@ -253,8 +217,8 @@ impl crate::Report for PieceSearchReport {
                 text,
                 "{}  ({} cards, {}; {} form{}; template period {} tricks){forms}",
                 p.piece,
-                p.length,
-                p.composition,
+                p.piece.len(),
+                p.piece.composition(),
                 p.forms.len(),
                 if p.forms.len() == 1 { "" } else { "s" },
                 p.template.period.tricks,
@@ -275,50 +239,6 @@ impl crate::Report for PieceSearchReport {
 }
 
 #[derive(Serialize, Clone, Debug)]
-pub struct EndlessGameJson {
-    pub deal: String,
-    pub leader: usize,
-    /// The hands have the sizes round-robin dealing from the leader gives (26/26).
-    pub balanced_by_size: bool,
-    pub preperiod: SpanJson,
-    pub period: SpanJson,
-    pub cycle_id: String,
-    /// The deck's three pieces, for a deck of the construction (null for a deal found backward).
-    pub pieces: Option<Vec<String>>,
-    /// The deck's number in the seed's stream.
-    pub deck_index: Option<u64>,
-}
-
-impl From<&EndlessGame> for EndlessGameJson {
-    fn from(g: &EndlessGame) -> Self {
-        EndlessGameJson {
-            deal: g.deal.deal_text(),
-            leader: g.deal.leader().number(),
-            balanced_by_size: g.balanced,
-            preperiod: g.preperiod.into(),
-            period: g.period.into(),
-            cycle_id: g.cycle_id.to_string(),
-            pieces: g
-                .deck
-                .as_ref()
-                .map(|(p, _)| p.iter().map(ToString::to_string).collect()),
-            deck_index: g.deck.as_ref().map(|(_, k)| *k),
-        }
-    }
-}
-
-#[derive(Serialize, Clone, Debug)]
-pub struct CycleJson {
-    pub cycle_id: String,
-    pub period: SpanJson,
-    pub representative: PositionJson,
-    pub decks: u64,
-    pub basin_positions: u64,
-    pub basin_complete: bool,
-    pub balanced_deals: usize,
-}
-
-#[derive(Serialize, Clone, Debug)]
 pub struct ConstructReport {
     pub seed: u64,
     pub budget: u64,
@@ -332,10 +252,10 @@ pub struct ConstructReport {
     /// Stopped (Ctrl-C) part-way: the decks played and basins searched before the stop.
     pub interrupted: bool,
     /// Every distinct cycle the decks reached, with its basin's balanced deals.
-    pub distinct_cycle_list: Vec<CycleJson>,
+    pub distinct_cycle_list: Vec<ReachedCycle>,
     /// Every distinct non-terminating deck, then every balanced deal found backward
     /// (grouped by cycle, in the order the cycles were reached).
-    pub games: Vec<EndlessGameJson>,
+    pub games: Vec<EndlessGame>,
 }
 
 /// A construction, validated: the pool of pieces, the decks drawn from it, the threads.
@@ -423,23 +343,10 @@ pub fn construct(req: &ConstructRequest, job: &mut Job) -> Result<ConstructRepor
 }
 
 fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> ConstructReport {
-    let mut games: Vec<EndlessGameJson> = c.decks.iter().map(EndlessGameJson::from).collect();
+    let mut games = c.decks.clone();
     for cy in &c.cycles {
-        games.extend(cy.balanced.iter().map(EndlessGameJson::from));
+        games.extend(cy.balanced.iter().cloned());
     }
-    let cycles: Vec<CycleJson> = c
-        .cycles
-        .iter()
-        .map(|cy| CycleJson {
-            cycle_id: cy.id.to_string(),
-            period: cy.period.into(),
-            representative: (&cy.representative).into(),
-            decks: cy.decks,
-            basin_positions: cy.basin_positions,
-            basin_complete: cy.basin_complete,
-            balanced_deals: cy.balanced.len(),
-        })
-        .collect();
     ConstructReport {
         seed,
         budget,
@@ -451,7 +358,7 @@ fn construct_report(seed: u64, budget: u64, pool: usize, c: &Construction) -> Co
         finishing: c.finishing,
         unresolved: c.unresolved,
         interrupted: false,
-        distinct_cycle_list: cycles,
+        distinct_cycle_list: c.cycles.clone(),
         games,
     }
 }
@@ -480,7 +387,7 @@ impl crate::Report for ConstructReport {
         let balanced: usize = self
             .distinct_cycle_list
             .iter()
-            .map(|cy| cy.balanced_deals)
+            .map(|cy| cy.balanced.len())
             .sum();
         let _ = writeln!(
             text,
@@ -491,7 +398,7 @@ impl crate::Report for ConstructReport {
             let _ = writeln!(
                 text,
                 "cycle {}: period {} tricks ({} cards), {} deck{}, basin {} positions{}, {} balanced",
-                cy.cycle_id,
+                cy.id,
                 cy.period.tricks,
                 cy.period.cards,
                 cy.decks,
@@ -502,18 +409,14 @@ impl crate::Report for ConstructReport {
                 } else {
                     " (cut short)"
                 },
-                cy.balanced_deals
+                cy.balanced.len()
             );
-            for g in self
-                .games
-                .iter()
-                .filter(|g| g.deck_index.is_none() && g.cycle_id == cy.cycle_id)
-            {
+            for g in &cy.balanced {
                 let _ = writeln!(
                     text,
                     "  {} (leader {}): preperiod {}, {}",
-                    g.deal,
-                    g.leader,
+                    g.deal.deal_text(),
+                    g.deal.leader().number(),
                     plural(g.preperiod.tricks, "trick"),
                     plural(g.preperiod.cards, "card")
                 );

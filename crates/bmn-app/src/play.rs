@@ -11,7 +11,6 @@ use crate::dot;
 use crate::error::{Error, Result};
 use crate::flags::{DeckArg, DotArg, GiveUpArg, LeaderArg, PlayersArg, PlotArg, ThreadsArg};
 use crate::input::{self, RulesInput};
-use crate::json::{PositionJson, SpanJson};
 use crate::message::message;
 use crate::numbers::whole;
 use crate::plural;
@@ -133,17 +132,17 @@ pub enum PlayReport {
         trace: Option<Vec<TraceJson>>,
     },
     Cycle {
-        preperiod: SpanJson,
-        period: SpanJson,
-        cycle_start: PositionJson,
+        preperiod: Span,
+        period: Span,
+        cycle_start: Position,
         cycle_id: String,
         /// The canonical position that names the cycle (leader rotated to player 1).
-        cycle_representative: PositionJson,
+        cycle_representative: Position,
         #[serde(skip_serializing_if = "Option::is_none")]
         trace: Option<Vec<TraceJson>>,
     },
     Stopped {
-        position: PositionJson,
+        position: Position,
         cards: u64,
         tricks: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -339,7 +338,7 @@ pub fn run_watched(plan: &PlayPlan, go: &mut dyn FnMut(u64, &Game) -> bool) -> R
 pub struct Replay {
     #[serde(flatten)]
     pub report: PlayReport,
-    pub start: PositionJson,
+    pub start: Position,
     pub players: usize,
     /// The start's cards as a deck spec, and the start's rank among that deck's deals (null
     /// when its hands are not the sizes a deal gives): `#rank` with `deck` replays it.
@@ -373,7 +372,7 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
     };
     Ok(Replay {
         report,
-        start: (&start).into(),
+        start: start.clone(),
         players: start.players(),
         deck: bmn_core::Deck::of_cards(start.stacks().iter().flatten()).to_string(),
         rank: crate::rank::rank_of(&start),
@@ -513,11 +512,11 @@ fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
             trace,
         },
         Played::Out(Outcome::Cycle(c)) => PlayReport::Cycle {
-            preperiod: c.preperiod.into(),
-            period: c.period.into(),
-            cycle_start: (&c.start).into(),
+            preperiod: c.preperiod,
+            period: c.period,
+            cycle_start: c.start.clone(),
             cycle_id: c.id.to_string(),
-            cycle_representative: (&c.representative).into(),
+            cycle_representative: c.representative.clone(),
             trace,
         },
         Played::Bounded(game) => match game.winner() {
@@ -528,7 +527,7 @@ fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
                 trace,
             },
             None => PlayReport::Stopped {
-                position: game.position().into(),
+                position: game.position().clone(),
                 cards: game.cards(),
                 tricks: game.tricks(),
                 trace,
@@ -584,8 +583,8 @@ impl crate::Report for PlayReport {
                 plural(preperiod.cards, "card"),
                 plural(period.tricks, "trick"),
                 plural(period.cards, "card"),
-                cycle_start.deal,
-                cycle_start.leader
+                cycle_start.deal_text(),
+                cycle_start.leader().number()
             ),
             PlayReport::Stopped {
                 position,
@@ -597,8 +596,8 @@ impl crate::Report for PlayReport {
                 "stopped after {} ({}) at: {} (leader {})",
                 plural(*tricks, "trick"),
                 plural(*cards, "card"),
-                position.deal,
-                position.leader
+                position.deal_text(),
+                position.leader().number()
             ),
         };
         text

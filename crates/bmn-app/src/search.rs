@@ -18,7 +18,7 @@ use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
-use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
+use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson, serialize_fields};
 use crate::message::message;
 use crate::plural;
 
@@ -97,46 +97,6 @@ pub struct SearchReport {
     pub rate: f64,
     pub interrupted: bool,
     pub summary: Summary,
-}
-
-/// `search --json`: the keys are a contract that scripts depend on.
-#[derive(Serialize)]
-struct SearchJson {
-    games: u64,
-    seed: u64,
-    deck: String,
-    /// Every player was dealt the same number of each kind (`--balanced`).
-    balanced_by_kind: bool,
-    players: usize,
-    penalties: String,
-    on_empty: String,
-    /// The kernel's name, `reference` where no kernel plays the table, or `merged`.
-    engine: String,
-    threads: usize,
-    elapsed_seconds: f64,
-    games_per_second: f64,
-    interrupted: bool,
-    /// `i/N` when this is one shard of a run (`--shard`), or a merge of shards.
-    shard: String,
-    mean_cards: f64,
-    mean_tricks: f64,
-    /// Finished games won by each player, player 1 first.
-    wins_by_seat: Vec<u64>,
-    histogram: HistogramJson,
-    longest: Vec<LongGameJson>,
-    cycling_games: u64,
-    /// Games the reference engine gave up on after --give-up tricks without an end or a repeat.
-    unresolved_games: u64,
-    /// The first cycling deals by index (all are counted in `cycling_games`).
-    cycling_deal_list: Vec<CyclingDealJson>,
-    /// Every distinct cycle reached (players renamed or not), with how many deals reach it.
-    distinct_cycle_list: Vec<CycleClassJson>,
-}
-
-#[derive(Serialize)]
-struct HistogramJson {
-    bin_width: u64,
-    counts: Vec<u64>,
 }
 
 /// A search, validated: what [`run`] plays, made from a request by `TryFrom`, where every
@@ -358,47 +318,41 @@ fn same_run(
     ))
 }
 
+/// `search --json`: the keys are a contract that scripts depend on (docs/json.md).
 impl Serialize for SearchReport {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
     ) -> std::result::Result<S::Ok, S::Error> {
         let (p, s) = (&self.params, &self.summary);
-        let wins: Vec<u64> = (1..=p.players).map(|i| s.wins_of(i)).collect();
-        let cycles: Vec<CyclingDealJson> = s
-            .cycles
-            .iter()
-            .map(|c| CyclingDealJson::new(c, 1))
-            .collect();
-        let distinct_cycles = CycleClassJson::list(s);
-        SearchJson {
-            games: s.games,
-            seed: p.seed,
-            deck: p.deck.clone(),
-            balanced_by_kind: p.balanced,
-            players: p.players,
-            penalties: p.penalties.clone(),
-            on_empty: p.on_empty.clone(),
-            engine: self.engine.clone(),
-            threads: self.threads,
-            elapsed_seconds: self.elapsed,
-            games_per_second: self.rate,
-            interrupted: self.interrupted,
-            shard: self.shard.clone(),
-            mean_cards: s.mean_cards(),
-            mean_tricks: s.mean_tricks(),
-            wins_by_seat: wins,
-            histogram: HistogramJson {
-                bin_width: HISTOGRAM_BIN,
-                counts: s.histogram.clone(),
-            },
-            longest: s.longest.iter().map(|f| LongGameJson::new(f, 1)).collect(),
-            cycling_games: s.cycling,
-            unresolved_games: s.unresolved,
-            cycling_deal_list: cycles,
-            distinct_cycle_list: distinct_cycles,
-        }
-        .serialize(serializer)
+        serialize_fields!(serializer, "SearchReport", {
+            "games" => s.games,
+            "seed" => p.seed,
+            "deck" => p.deck,
+            "balanced_by_kind" => p.balanced,
+            "players" => p.players,
+            "penalties" => p.penalties,
+            "on_empty" => p.on_empty,
+            "engine" => self.engine,
+            "threads" => self.threads,
+            "elapsed_seconds" => self.elapsed,
+            "games_per_second" => self.rate,
+            "interrupted" => self.interrupted,
+            "shard" => self.shard,
+            "mean_cards" => s.mean_cards(),
+            "mean_tricks" => s.mean_tricks(),
+            "wins_by_seat" => (1..=p.players).map(|i| s.wins_of(i)).collect::<Vec<_>>(),
+            "histogram" => serde_json::json!({"bin_width": HISTOGRAM_BIN, "counts": s.histogram}),
+            "longest" => s.longest.iter().map(|f| LongGameJson::new(f, 1)).collect::<Vec<_>>(),
+            "cycling_games" => s.cycling,
+            "unresolved_games" => s.unresolved,
+            "cycling_deal_list" => s
+                .cycles
+                .iter()
+                .map(|c| CyclingDealJson::new(c, 1))
+                .collect::<Vec<_>>(),
+            "distinct_cycle_list" => CycleClassJson::list(s),
+        })
     }
 }
 

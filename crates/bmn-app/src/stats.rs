@@ -43,29 +43,13 @@ pub struct StatsRequest {
 const STATS_PLOT: &str = "Draw the length distribution on a log scale, uniform against balanced \
     deals, into FILE (.svg or .png)";
 
-/// The statistics of a run, with how it was made.
-#[derive(Clone, Debug)]
-pub struct StatsReport {
-    pub stats: Stats,
-    pub source: DealSource,
-    pub rules: Rules,
-    pub seed: u64,
-    pub engine: String,
-    pub threads: usize,
-    pub elapsed: f64,
-    pub interrupted: bool,
-    pub give_up: u64,
-    pub plot: Option<PathBuf>,
-    /// The other kind of deal, played for the plot.
-    pub compared: Option<ComparedJson>,
-}
-
 /// The percentiles reported, in percent.
 const PERCENTILES: [f64; 9] = [1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0];
 
-/// `stats --json`: the keys are a contract that scripts depend on.
+/// The statistics of a run, with how it was made: what `stats --json` prints, its keys a
+/// contract that scripts depend on, and what the text is written from.
 #[derive(Serialize, Clone, Debug)]
-pub struct StatsJson {
+pub struct StatsReport {
     pub games: u64,
     pub finished: u64,
     pub seed: u64,
@@ -85,10 +69,10 @@ pub struct StatsJson {
     pub median_cards: Option<u64>,
     pub mean_tricks: f64,
     pub median_tricks: Option<u64>,
-    pub cards: LengthJson,
-    pub tricks: LengthJson,
+    pub cards: Lengths,
+    pub tricks: Lengths,
     /// The exponential tail of the tricks distribution; null with too few games.
-    pub tail: Option<TailJson>,
+    pub tail: Option<TailFit>,
     /// Share of the finished games won by each seat, player 1 first.
     pub win_share_by_seat: Vec<f64>,
     /// 95% Wilson intervals of those shares.
@@ -102,12 +86,19 @@ pub struct StatsJson {
     pub unresolved_games: u64,
     /// The figure written with --plot, and the other kind of deal played for it.
     pub plot: Option<String>,
-    pub compared: Option<ComparedJson>,
+    pub compared: Option<Compared>,
+    /// Cards in the deck.
+    #[serde(skip)]
+    pub deck_cards: usize,
+    #[serde(skip)]
+    pub rules: Rules,
+    #[serde(skip)]
+    pub give_up: u64,
 }
 
 /// One length (cards or tricks): summary figures and the exact distribution.
 #[derive(Serialize, Clone, Debug)]
-pub struct LengthJson {
+pub struct Lengths {
     pub mean: f64,
     pub median: Option<u64>,
     pub max: Option<u64>,
@@ -118,23 +109,15 @@ pub struct LengthJson {
     pub histogram: Vec<u64>,
 }
 
-#[derive(Serialize, Clone, Debug)]
-pub struct TailJson {
-    pub from_tricks: u64,
-    pub games: u64,
-    pub rate_per_trick: f64,
-    pub half_life_tricks: f64,
-}
-
 /// The other kind of deal (balanced if the run was uniform, or the reverse), played for the
 /// plot with the same seed and count.
 #[derive(Serialize, Clone, Debug)]
-pub struct ComparedJson {
+pub struct Compared {
     pub balanced_by_kind: bool,
     pub games: u64,
     pub mean_cards: f64,
     pub mean_tricks: f64,
-    pub tail: Option<TailJson>,
+    pub tail: Option<TailFit>,
 }
 
 /// A `stats` run, validated: what [`run`] plays; `TryFrom` fills in every default and reads the
@@ -253,27 +236,63 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
             stats.games
         );
         bmn_plot::length_histogram(path, &title, "tricks", &series)?;
-        compared = other_stats.map(|o| ComparedJson {
+        compared = other_stats.map(|o| Compared {
             balanced_by_kind: !source.balanced(),
             games: o.games,
             mean_cards: o.mean_cards(),
             mean_tricks: o.mean_tricks(),
-            tail: o.tail_fit().map(TailJson::from),
+            tail: o.tail_fit(),
         });
     }
+    let seats = seats(&stats, source.players());
     Ok(StatsReport {
-        stats,
-        source,
-        rules,
+        games: stats.games,
+        finished: stats.finished(),
         seed,
+        players: source.players(),
+        deck: source.deck().to_string(),
+        balanced_by_kind: source.balanced(),
+        penalties: rules.penalties.to_string(),
+        on_empty: rules.on_empty.to_string(),
         engine: engine.name(),
         threads,
-        elapsed,
+        elapsed_seconds: elapsed,
+        games_per_second: stats.games as f64 / elapsed.max(1e-9),
         interrupted,
-        give_up: plan.engine.give_up,
-        plot: plan.plot.as_ref().map(|(path, _)| path.clone()),
+        mean_cards: stats.mean_cards(),
+        median_cards: quantile(&stats.cards, 0.5),
+        mean_tricks: stats.mean_tricks(),
+        median_tricks: quantile(&stats.tricks, 0.5),
+        cards: Lengths::new(&stats.cards),
+        tricks: Lengths::new(&stats.tricks),
+        tail: stats.tail_fit(),
+        win_share_by_seat: seats.iter().map(|x| x.1).collect(),
+        win_share_ci95: seats.iter().map(|x| x.2).collect(),
+        wins_by_seat: seats.iter().map(|x| x.0).collect(),
+        cycling_games: stats.cycling,
+        never_end_share: stats.cycling_share(),
+        distinct_cycle_count: stats.cycles.len(),
+        unresolved_games: stats.unresolved,
+        plot: plan
+            .plot
+            .as_ref()
+            .map(|(path, _)| path.display().to_string()),
         compared,
+        deck_cards: source.len(),
+        rules,
+        give_up: plan.engine.give_up,
     })
+}
+
+/// Each seat's wins, share of the finished games and 95% Wilson interval.
+fn seats(stats: &Stats, players: usize) -> Vec<(u64, f64, [f64; 2])> {
+    (0..players)
+        .map(|seat| {
+            let wins = stats.wins.get(seat).copied().unwrap_or(0);
+            let (share, ci) = wilson(wins, stats.finished());
+            (wins, share, ci)
+        })
+        .collect()
 }
 
 /// `games` deals of `config`'s stream into `Stats`, the job counting `what`; its stop keeps
@@ -298,110 +317,48 @@ pub fn play_stats(
     stats
 }
 
-impl StatsReport {
-    /// Each seat's wins, share of the finished games and 95% Wilson interval.
-    fn seats(&self) -> Vec<(u64, f64, [f64; 2])> {
-        let s = &self.stats;
-        (0..self.source.players())
-            .map(|seat| {
-                let wins = s.wins.get(seat).copied().unwrap_or(0);
-                let (share, ci) = wilson(wins, s.finished());
-                (wins, share, ci)
-            })
-            .collect()
-    }
-
-    fn rate(&self) -> f64 {
-        self.stats.games as f64 / self.elapsed.max(1e-9)
-    }
-
-    /// The JSON view (`stats --json`).
-    pub fn json(&self) -> StatsJson {
-        let s = &self.stats;
-        let seats = self.seats();
-        StatsJson {
-            games: s.games,
-            finished: s.finished(),
-            seed: self.seed,
-            players: self.source.players(),
-            deck: self.source.deck().to_string(),
-            balanced_by_kind: self.source.balanced(),
-            penalties: self.rules.penalties.to_string(),
-            on_empty: self.rules.on_empty.to_string(),
-            engine: self.engine.clone(),
-            threads: self.threads,
-            elapsed_seconds: self.elapsed,
-            games_per_second: self.rate(),
-            interrupted: self.interrupted,
-            mean_cards: s.mean_cards(),
-            median_cards: quantile(&s.cards, 0.5),
-            mean_tricks: s.mean_tricks(),
-            median_tricks: quantile(&s.tricks, 0.5),
-            cards: LengthJson::new(&s.cards),
-            tricks: LengthJson::new(&s.tricks),
-            tail: s.tail_fit().map(TailJson::from),
-            win_share_by_seat: seats.iter().map(|x| x.1).collect(),
-            win_share_ci95: seats.iter().map(|x| x.2).collect(),
-            wins_by_seat: seats.iter().map(|x| x.0).collect(),
-            cycling_games: s.cycling,
-            never_end_share: s.cycling_share(),
-            distinct_cycle_count: s.cycles.len(),
-            unresolved_games: s.unresolved,
-            plot: self.plot.as_ref().map(|p| p.display().to_string()),
-            compared: self.compared.clone(),
-        }
-    }
-}
-
-impl Serialize for StatsReport {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
-        self.json().serialize(serializer)
-    }
-}
-
 impl crate::Report for StatsReport {
     fn text(&self) -> String {
-        let s = &self.stats;
-        let players = self.source.players();
-        let seats = self.seats();
         let mut t = String::new();
         if self.interrupted {
             let _ = writeln!(
                 t,
                 "interrupted: the {} games of the units that finished",
-                s.games
+                self.games
             );
         }
         let _ = writeln!(
             t,
             "table:     {} ({} cards), {} players, {} deals, {}",
-            self.source.deck(),
-            self.source.len(),
-            players,
-            if self.source.balanced() {
+            self.deck,
+            self.deck_cards,
+            self.players,
+            if self.balanced_by_kind {
                 "balanced"
             } else {
                 "uniform"
             },
-            rules_text(&self.rules, players),
+            rules_text(&self.rules, self.players),
         );
         let _ = writeln!(
             t,
             "games:     {}, seed {}; {} engine, {} thread(s): {:.3} M games/s ({:.2} s)",
-            s.games,
+            self.games,
             self.seed,
             self.engine,
             self.threads,
-            self.rate() / 1e6,
-            self.elapsed
+            self.games_per_second / 1e6,
+            self.elapsed_seconds
         );
-        for (name, h) in [("cards", &s.cards), ("tricks", &s.tricks)] {
-            let _ = writeln!(t, "{:<10} {}", format!("{name}:"), length_line(h));
+        for (name, h) in [("cards", &self.cards), ("tricks", &self.tricks)] {
+            let _ = writeln!(
+                t,
+                "{:<10} {}",
+                format!("{name}:"),
+                length_line(&h.histogram)
+            );
         }
-        let _ = match s.tail_fit() {
+        let _ = match &self.tail {
             Some(f) => writeln!(
                 t,
                 "tail:      exponential past {} tricks ({} games): half-life {:.1} tricks",
@@ -409,34 +366,33 @@ impl crate::Report for StatsReport {
             ),
             None => writeln!(t, "tail:      too few long games to fit"),
         };
-        let wins: Vec<String> = seats
+        let wins: Vec<String> = self
+            .win_share_by_seat
             .iter()
+            .zip(&self.win_share_ci95)
             .enumerate()
-            .map(|(i, (_, share, [lo, hi]))| {
-                format!("{} {:.4} [{:.4}, {:.4}]", i + 1, share, lo, hi)
-            })
+            .map(|(i, (share, [lo, hi]))| format!("{} {:.4} [{:.4}, {:.4}]", i + 1, share, lo, hi))
             .collect();
         let _ = writeln!(t, "wins:      by seat, share [95% interval]");
         for chunk in wins.chunks(3) {
             let _ = writeln!(t, "           {}", chunk.join("   "));
         }
-        let _ = match s.cycling {
+        let _ = match self.cycling_games {
             0 => writeln!(t, "never end: none"),
             n => writeln!(
                 t,
                 "never end: {n} games ({:.2e} of all), {} distinct cycle(s)",
-                s.cycling_share(),
-                s.cycles.len()
+                self.never_end_share, self.distinct_cycle_count
             ),
         };
-        if s.unresolved > 0 {
+        if self.unresolved_games > 0 {
             let _ = writeln!(
                 t,
                 "unresolved: {} games neither ended nor repeated within {} tricks (--give-up)",
-                s.unresolved, self.give_up
+                self.unresolved_games, self.give_up
             );
         }
-        let _ = histogram_text(&mut t, &s.cards);
+        let _ = histogram_text(&mut t, &self.cards.histogram);
         if let Some(path) = &self.plot {
             let what = match &self.compared {
                 Some(c) => format!(
@@ -450,31 +406,20 @@ impl crate::Report for StatsReport {
                     c.mean_cards,
                     c.tail
                         .as_ref()
-                        .map(|f| format!(", half-life {:.1} tricks", f.half_life_tricks))
+                        .map(|f| format!(", half-life {:.1} tricks", f.half_life))
                         .unwrap_or_default()
                 ),
                 None => "this run only: the deck cannot be dealt the other way".into(),
             };
-            let _ = writeln!(t, "plot:      {} ({what})", path.display());
+            let _ = writeln!(t, "plot:      {path} ({what})");
         }
         t
     }
 }
 
-impl From<TailFit> for TailJson {
-    fn from(t: TailFit) -> Self {
-        TailJson {
-            from_tricks: t.from_tricks,
-            games: t.games,
-            rate_per_trick: t.rate,
-            half_life_tricks: t.half_life,
-        }
-    }
-}
-
-impl LengthJson {
-    pub fn new(histogram: &[u64]) -> LengthJson {
-        LengthJson {
+impl Lengths {
+    pub fn new(histogram: &[u64]) -> Lengths {
+        Lengths {
             mean: bmn_search::stats::mean(histogram),
             median: quantile(histogram, 0.5),
             max: histogram.iter().rposition(|&c| c > 0).map(|m| m as u64),

@@ -83,7 +83,7 @@ pub struct Basin {
 }
 
 /// A basin's balanced starting deals counted the four ways of docs/rules.md, section 9.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct BalancedCounts {
     /// Any leader, reaching the cycle as given or with players renamed.
     pub all: usize,

@@ -35,9 +35,11 @@ impl Default for ExtendConfig {
     }
 }
 
-/// A balanced deal found, with its game as the reference engine plays it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A balanced deal found, with its game as the reference engine plays it; serialized as
+/// `{"deal","leader","cards","tricks","winner"}` (players 1-based).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ExtendedDeal {
+    #[serde(flatten)]
     pub deal: Position,
     pub cards: u64,
     pub tricks: u64,

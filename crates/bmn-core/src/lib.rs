@@ -16,6 +16,7 @@ pub mod penalty;
 pub mod player;
 pub mod position;
 pub mod rules;
+pub mod text;
 pub mod walk;
 
 pub use cycle::{
@@ -31,4 +32,5 @@ pub use penalty::PenaltyTable;
 pub use player::{MAX_PLAYERS, Player};
 pub use position::{DealError, Position, Stack};
 pub use rules::{OnEmpty, Rules};
+pub use text::as_text;
 pub use walk::{cycle_positions, stack_sizes, trace};

@@ -35,3 +35,10 @@ impl fmt::Display for Player {
         write!(f, "{}", self.number())
     }
 }
+
+/// A player is written as its number, 1-based, as a person reads it (the form of every report).
+impl serde::Serialize for Player {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.number().serialize(serializer)
+    }
+}

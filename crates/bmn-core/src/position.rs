@@ -208,6 +208,18 @@ impl Position {
     }
 }
 
+/// `{"deal": "...", "leader": L}`: the deal notation and the leader, 1-based (the form of
+/// every report's positions).
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut fields = serializer.serialize_struct("Position", 2)?;
+        fields.serialize_field("deal", &self.deal_text())?;
+        fields.serialize_field("leader", &self.leader)?;
+        fields.end()
+    }
+}
+
 impl fmt::Display for Position {
     /// `H1/H2 (leader N)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -58,9 +58,28 @@ pub struct EndlessGame {
     pub deck: Option<([Piece; 3], u64)>,
 }
 
-/// One distinct cycle reached by the decks, with what the backward search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `{"deal","leader","balanced_by_size","preperiod","period","cycle_id","pieces","deck_index"}`.
+impl serde::Serialize for EndlessGame {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut fields = serializer.serialize_struct("EndlessGame", 8)?;
+        fields.serialize_field("deal", &self.deal.deal_text())?;
+        fields.serialize_field("leader", &self.deal.leader())?;
+        fields.serialize_field("balanced_by_size", &self.balanced)?;
+        fields.serialize_field("preperiod", &self.preperiod)?;
+        fields.serialize_field("period", &self.period)?;
+        fields.serialize_field("cycle_id", &self.cycle_id.to_string())?;
+        fields.serialize_field("pieces", &self.deck.as_ref().map(|(p, _)| p))?;
+        fields.serialize_field("deck_index", &self.deck.as_ref().map(|(_, k)| k))?;
+        fields.end()
+    }
+}
+
+/// One distinct cycle reached by the decks, with what the backward search found (serialized
+/// with its balanced deals counted: the report lists them among its games).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ReachedCycle {
+    #[serde(rename = "cycle_id", serialize_with = "bmn_core::as_text")]
     pub id: CycleId,
     pub period: Span,
     pub representative: Position,
@@ -70,7 +89,12 @@ pub struct ReachedCycle {
     pub basin_positions: u64,
     pub basin_complete: bool,
     /// Balanced deals whose game runs into it, player 1 or 2 leading, longest first.
+    #[serde(rename = "balanced_deals", serialize_with = "count")]
     pub balanced: Vec<EndlessGame>,
+}
+
+fn count<S: serde::Serializer>(games: &[EndlessGame], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(games.len() as u64)
 }
 
 /// What a construction run found.

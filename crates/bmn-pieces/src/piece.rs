@@ -70,6 +70,13 @@ impl Piece {
     }
 }
 
+/// A piece is written as its cards, top first (`--K---A-Q`).
+impl serde::Serialize for Piece {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        bmn_core::as_text(self, serializer)
+    }
+}
+
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.iter().try_for_each(|k| write!(f, "{}", k.symbol()))
@@ -196,6 +203,13 @@ impl Composition {
             }
         }
         Ok((faces, plain))
+    }
+}
+
+/// A composition is written as its text (`Q4,K3,A1,-23`).
+impl serde::Serialize for Composition {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        bmn_core::as_text(self, serializer)
     }
 }
 

@@ -45,14 +45,15 @@ pub struct PieceSearchConfig {
 }
 
 /// How the template game of a piece goes round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TemplateCycle {
     pub preperiod: Span,
     pub period: Span,
+    #[serde(rename = "cycle_id", serialize_with = "bmn_core::as_text")]
     pub id: CycleId,
 }
 
-/// One piece up to passes.
+/// One piece up to passes; serialized with its length and composition beside its cards.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoundPiece {
     /// The least of its forms: the group's name.
@@ -63,6 +64,20 @@ pub struct FoundPiece {
     pub candidates: u64,
     /// The template game with `piece` as TEST, played by the reference engine.
     pub template: TemplateCycle,
+}
+
+impl serde::Serialize for FoundPiece {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut fields = serializer.serialize_struct("FoundPiece", 6)?;
+        fields.serialize_field("piece", &self.piece)?;
+        fields.serialize_field("length", &self.piece.len())?;
+        fields.serialize_field("composition", &self.piece.composition())?;
+        fields.serialize_field("forms", &self.forms)?;
+        fields.serialize_field("candidates", &self.candidates)?;
+        fields.serialize_field("template", &self.template)?;
+        fields.end()
+    }
 }
 
 /// What a search found.

@@ -50,8 +50,10 @@ pub struct TailFit {
     /// How many games that is.
     pub games: u64,
     /// Fitted decay per trick: P(T >= t + 1 | T >= t) = exp(-rate).
+    #[serde(rename = "rate_per_trick")]
     pub rate: f64,
     /// Tricks over which the tail halves: ln 2 / rate.
+    #[serde(rename = "half_life_tricks")]
     pub half_life: f64,
 }
 

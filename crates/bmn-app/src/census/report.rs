@@ -5,12 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use bmn_census::{CensusCycle, Method};
-use bmn_core::CycleId;
+use bmn_core::{CycleId, Position, Span};
 use serde::{Deserialize, Serialize};
 
 use super::CensusPlan;
 
-use crate::json::{LongGameJson, PositionJson, SpanJson};
+use crate::json::LongGameJson;
 use crate::plural;
 
 /// Cycles the text lists (the JSON lists all).
@@ -87,7 +87,7 @@ pub struct CensusDealJson {
     pub deal: String,
     /// Its number among the deck's deals (`bmn unrank`, `#K`), a decimal string.
     pub rank: String,
-    pub preperiod: SpanJson,
+    pub preperiod: Span,
     /// It reaches the cycle only with the players renamed.
     pub renamed: bool,
 }
@@ -96,8 +96,8 @@ pub struct CensusDealJson {
 #[derive(Serialize, Clone, Debug)]
 pub struct CensusCycleJson {
     pub cycle_id: String,
-    pub period: SpanJson,
-    pub representative: PositionJson,
+    pub period: Span,
+    pub representative: Position,
     pub basin_positions: u64,
     pub basin_complete: bool,
     /// The fewest cards a player holds at a position of the cycle (its class: `hands` with
@@ -446,14 +446,14 @@ fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
         .map(|d| CensusDealJson {
             deal: d.deal.clone(),
             rank: d.rank.to_string(),
-            preperiod: d.preperiod.into(),
+            preperiod: d.preperiod,
             renamed: d.renamed,
         })
         .collect();
     CensusCycleJson {
         cycle_id: c.id.to_string(),
-        period: c.period.into(),
-        representative: (&c.representative).into(),
+        period: c.period,
+        representative: c.representative.clone(),
         basin_positions: c.basin_positions,
         basin_complete: c.basin_complete,
         min_hand: c.min_hand,

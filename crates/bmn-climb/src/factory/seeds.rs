@@ -16,7 +16,7 @@ use bmn_job::Job;
 
 /// A card list searched for third pieces (or grown), with what it gave: its pieces and the
 /// endless decks built around them that the factory started from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CompletionFound {
     pub composition: Composition,
     pub pieces: Vec<String>,
