@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::Message;
-use crate::census::{ClassCount, ClassesJson, PeriodCount};
+use crate::census::{ClassCount, Classes, PeriodCount};
 use crate::error::{Error, Result};
 use crate::json::LongGameJson;
 use crate::message::message;
@@ -81,7 +81,7 @@ pub struct FamilyRow {
     pub endless_deals: u64,
     pub cycles: usize,
     pub by_period: Vec<PeriodCount>,
-    pub by_class: ClassesJson,
+    pub by_class: Classes,
     pub p_second_wins: Option<f64>,
     pub longest: Option<LongGameJson>,
     pub mean_cards: Option<f64>,
@@ -98,7 +98,7 @@ struct CensusFile {
     interrupted: bool,
     deals_run: Option<DealsFile>,
     by_period: Vec<PeriodCount>,
-    by_class: ClassesJson,
+    by_class: Classes,
 }
 
 #[derive(Deserialize)]
@@ -249,7 +249,7 @@ fn plot(path: &Path, families: &[Family]) -> Result<()> {
         ));
     };
     let series = |count: fn(&ClassCount) -> usize| -> Vec<bmn_plot::Series> {
-        let class = |label: &str, of: fn(&ClassesJson) -> &ClassCount| bmn_plot::Series {
+        let class = |label: &str, of: fn(&Classes) -> &ClassCount| bmn_plot::Series {
             label: label.to_string(),
             points: f
                 .rows

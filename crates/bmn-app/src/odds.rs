@@ -63,16 +63,17 @@ pub struct OddsRequest {
     pub p0: Option<f64>,
 }
 
-/// `odds --json`.
+/// The odds of a record: what `odds --json` prints (its keys a contract scripts depend on)
+/// and what the text is written from.
 #[derive(Serialize, Clone, Debug)]
-pub struct OddsJson {
+pub struct OddsReport {
     pub mu: f64,
     pub x0: f64,
     pub p0: f64,
     /// Whether mu, x0 and p0 were fitted (else given).
     pub fitted: bool,
     /// The fit run; null when the model and the rate were both given.
-    pub fit: Option<FitJson>,
+    pub fit: Option<FitRun>,
     /// Games per second behind the times.
     pub rate: f64,
     /// Whether `rate` was measured by the fit run (else given).
@@ -80,10 +81,10 @@ pub struct OddsJson {
     /// Standard deviation of the record of many games (the Gumbel law's mu pi / sqrt 6).
     pub record_spread: f64,
     /// Expected record after each number of games, with the published record where there is one.
-    pub expected_records: Vec<RecordJson>,
+    pub expected_records: Vec<ExpectedRecord>,
     pub target_cards: u64,
     /// Chance that one of N games reaches target_cards.
-    pub probabilities: Vec<ProbabilityJson>,
+    pub probabilities: Vec<Chance>,
     pub games_for_even_chance: f64,
     pub seconds_for_even_chance: f64,
     pub games_for_expected_record: f64,
@@ -93,7 +94,7 @@ pub struct OddsJson {
 }
 
 #[derive(Serialize, Clone, Debug)]
-pub struct FitJson {
+pub struct FitRun {
     pub games: u64,
     pub seed: u64,
     pub engine: String,
@@ -108,7 +109,7 @@ pub struct FitJson {
 }
 
 #[derive(Serialize, Clone, Debug)]
-pub struct RecordJson {
+pub struct ExpectedRecord {
     pub games: f64,
     pub expected_record: f64,
     pub published_record: Option<u64>,
@@ -118,7 +119,7 @@ pub struct RecordJson {
 }
 
 #[derive(Serialize, Clone, Debug)]
-pub struct ProbabilityJson {
+pub struct Chance {
     pub games: f64,
     pub probability: f64,
 }
@@ -172,12 +173,12 @@ impl TryFrom<&OddsRequest> for OddsPlan {
 }
 
 /// The model and its report (see [`run`]).
-pub fn odds(req: &OddsRequest, job: &mut Job) -> Result<OddsJson> {
+pub fn odds(req: &OddsRequest, job: &mut Job) -> Result<OddsReport> {
     run(&OddsPlan::try_from(req)?, job)
 }
 
 /// The model and its report; the fit run (if one is needed) is observed.
-pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsJson> {
+pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsReport> {
     let (seed, fit_games) = (plan.seed, plan.fit_games);
     // The fit run also times the machine, so it is skipped only when nothing needs it.
     let (model, rate, fit) = match (plan.model, plan.rate) {
@@ -296,7 +297,7 @@ fn fit_run(fit_games: u64, seed: u64, threads: usize, job: &mut Job) -> Result<F
     })
 }
 
-fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJson {
+fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsReport {
     let (seed, target_cards) = (plan.seed, plan.target_cards);
     let target = target_cards as f64;
     let history = records::search_history();
@@ -305,11 +306,11 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJ
     // One table by the number of games, the asked-for rows among the published ones.
     games_list.sort_by(f64::total_cmp);
     games_list.dedup();
-    let records: Vec<RecordJson> = games_list
+    let records: Vec<ExpectedRecord> = games_list
         .iter()
         .map(|&games| {
             let published = history.iter().find(|h| h.games == games);
-            RecordJson {
+            ExpectedRecord {
                 games,
                 expected_record: m.expected_max(games),
                 published_record: published.map(|h| h.cards),
@@ -321,21 +322,21 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJ
     let mut prob_games: Vec<f64> = games_list.iter().copied().chain(ROUND_GAMES).collect();
     prob_games.sort_by(f64::total_cmp);
     prob_games.dedup();
-    let probabilities: Vec<ProbabilityJson> = prob_games
+    let probabilities: Vec<Chance> = prob_games
         .iter()
-        .map(|&games| ProbabilityJson {
+        .map(|&games| Chance {
             games,
             probability: m.probability(games, target),
         })
         .collect();
     let even = m.games_for_probability(target, 0.5);
     let expected = m.games_for_expected_max(target);
-    OddsJson {
+    OddsReport {
         mu: m.mu,
         x0: m.x0,
         p0: m.p0,
         fitted: plan.model.is_none(),
-        fit: fit.map(|f| FitJson {
+        fit: fit.map(|f| FitRun {
             games: f.stats.games,
             seed,
             engine: f.engine.clone(),
@@ -361,7 +362,7 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsJ
     }
 }
 
-impl crate::Report for OddsJson {
+impl crate::Report for OddsReport {
     fn text(&self) -> String {
         let mut t = String::new();
         if self.interrupted {

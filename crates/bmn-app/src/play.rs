@@ -129,7 +129,7 @@ pub enum PlayReport {
         cards: u64,
         tricks: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
-        trace: Option<Vec<TraceJson>>,
+        trace: Option<Vec<TraceStep>>,
     },
     Cycle {
         preperiod: Span,
@@ -139,24 +139,25 @@ pub enum PlayReport {
         /// The canonical position that names the cycle (leader rotated to player 1).
         cycle_representative: Position,
         #[serde(skip_serializing_if = "Option::is_none")]
-        trace: Option<Vec<TraceJson>>,
+        trace: Option<Vec<TraceStep>>,
     },
     Stopped {
         position: Position,
         cards: u64,
         tricks: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
-        trace: Option<Vec<TraceJson>>,
+        trace: Option<Vec<TraceStep>>,
     },
 }
 
-/// One position of a trace with the totals played before it.
+/// One position of a trace with the totals played before it:
+/// `{"deal","leader","tricks","cards"}`.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct TraceJson {
-    pub deal: String,
-    pub leader: usize,
-    pub tricks: u64,
-    pub cards: u64,
+pub struct TraceStep {
+    #[serde(flatten)]
+    pub position: Position,
+    #[serde(flatten)]
+    pub played: Span,
 }
 
 /// One step of a replay: a card laid, or a pile taken.
@@ -382,7 +383,7 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
 
 impl PlayReport {
     /// The same report with `trace` in it.
-    fn with_trace(self, t: Vec<TraceJson>) -> PlayReport {
+    fn with_trace(self, t: Vec<TraceStep>) -> PlayReport {
         match self {
             PlayReport::Finished {
                 winner,
@@ -473,13 +474,11 @@ fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> 
 }
 
 /// A trace's positions as JSON.
-fn trace_json(t: &[(Position, Span)]) -> Vec<TraceJson> {
+fn trace_json(t: &[(Position, Span)]) -> Vec<TraceStep> {
     t.iter()
-        .map(|(p, s)| TraceJson {
-            deal: p.deal_text(),
-            leader: p.leader().number(),
-            tricks: s.tricks,
-            cards: s.cards,
+        .map(|(p, s)| TraceStep {
+            position: p.clone(),
+            played: *s,
         })
         .collect()
 }
@@ -537,13 +536,13 @@ fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
 }
 
 /// `1. <stack> 2. <stack> (leader N)`, the literature's way of writing a position.
-fn trace_line(t: &TraceJson) -> String {
+fn trace_line(t: &TraceStep) -> String {
     let mut line = String::new();
-    for (i, cards) in t.deal.split('/').enumerate() {
+    for (i, cards) in t.position.deal_text().split('/').enumerate() {
         let shown = if cards.is_empty() { "(empty)" } else { cards };
         let _ = write!(line, "{}. {} ", i + 1, shown);
     }
-    let _ = write!(line, "(leader {})", t.leader);
+    let _ = write!(line, "(leader {})", t.position.leader().number());
     line
 }
 

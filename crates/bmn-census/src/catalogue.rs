@@ -18,10 +18,11 @@ use crate::method::Method;
 use bmn_deals::BigUint;
 
 /// A balanced deal whose game never ends.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CensusDeal {
     pub deal: String,
-    /// Its number among the deals of the deck (decimal: ranks pass 2^64).
+    /// Its number among the deals of the deck (a decimal string: ranks pass 2^64).
+    #[serde(serialize_with = "bmn_core::as_text")]
     pub rank: BigUint,
     /// Play before the first position on the cycle.
     pub preperiod: Span,
@@ -55,6 +56,45 @@ pub struct CensusCycle {
     pub found_by: BTreeSet<Method>,
     /// Every balanced deal with player 1 leading in its basin, by rank.
     pub deals: Vec<CensusDeal>,
+}
+
+impl CensusCycle {
+    /// Its class in a word or two: `anti-periodic`, `rest state`, both or `other`.
+    pub fn class(&self) -> &'static str {
+        match (self.anti_periodic, self.splits_at_rest_state) {
+            (true, true) => "anti+rest",
+            (true, false) => "anti-periodic",
+            (false, true) => "rest state",
+            (false, false) => "other",
+        }
+    }
+
+    /// The names of the methods that reached it ([`Method::names`]).
+    pub fn found_by_names(&self) -> Vec<&'static str> {
+        Method::names(&self.found_by)
+    }
+}
+
+/// The census's JSON for a cycle: its id as hex, the methods by name, its balanced deals
+/// counted and listed.
+impl serde::Serialize for CensusCycle {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut fields = serializer.serialize_struct("CensusCycle", 12)?;
+        fields.serialize_field("cycle_id", &self.id.to_string())?;
+        fields.serialize_field("period", &self.period)?;
+        fields.serialize_field("representative", &self.representative)?;
+        fields.serialize_field("basin_positions", &self.basin_positions)?;
+        fields.serialize_field("basin_complete", &self.basin_complete)?;
+        fields.serialize_field("min_hand", &self.min_hand)?;
+        fields.serialize_field("anti_periodic", &self.anti_periodic)?;
+        fields.serialize_field("splits_at_rest_state", &self.splits_at_rest_state)?;
+        fields.serialize_field("pieces", &self.pieces)?;
+        fields.serialize_field("found_by", &self.found_by_names())?;
+        fields.serialize_field("balanced_deals", &self.deals.len())?;
+        fields.serialize_field("balanced_deal_list", &self.deals)?;
+        fields.end()
+    }
 }
 
 /// The entry of the cycle `position` reaches, its basin searched with at most `basin_limit`

@@ -12,11 +12,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use bmn_core::CycleId;
 
 /// What a census found against the truth: cycles and the balanced deals on them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Recall {
     pub cycles_found: usize,
+    /// The cycles the enumeration reached (of which the method found `cycles_found`).
+    #[serde(rename = "enumerated_cycles")]
     pub cycles: usize,
     pub deals_found: u64,
+    /// The deals (player 1 leading) reaching those cycles (`deals_found` on cycles found).
+    #[serde(rename = "enumerated_deals")]
     pub deals: u64,
 }
 

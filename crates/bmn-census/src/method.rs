@@ -26,6 +26,14 @@ impl Method {
         }
     }
 
+    /// The names of `methods` in alphabetical order: the order the census report has always
+    /// listed them in (a contract of its JSON), not the order the methods run in.
+    pub fn names(methods: &std::collections::BTreeSet<Method>) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = methods.iter().map(|m| m.name()).collect();
+        names.sort_unstable();
+        names
+    }
+
     /// The method named `word` (exactly as [`Method::name`] spells it).
     pub fn parse(word: &str) -> Option<Method> {
         Method::ALL.into_iter().find(|m| m.name() == word)
@@ -41,6 +49,16 @@ impl fmt::Display for Method {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `names` lists the methods by name, alphabetically, whatever order they run in.
+    #[test]
+    fn names_are_alphabetical() {
+        use std::collections::BTreeSet;
+        let all = BTreeSet::from(Method::ALL);
+        assert_eq!(Method::names(&all), ["deals", "hands", "pieces"]);
+        let two = BTreeSet::from([Method::Pieces, Method::Hands]);
+        assert_eq!(Method::names(&two), ["hands", "pieces"]);
+    }
 
     #[test]
     fn names_read_back() {

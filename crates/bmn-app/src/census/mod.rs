@@ -37,8 +37,7 @@ use crate::input::{self, RulesInput, TableInput};
 use crate::message::message;
 
 pub use report::{
-    CensusCycleJson, CensusDealJson, CensusReport, ClassCount, ClassesJson, DealsRun, EstimateJson,
-    HandsRun, PeriodCount, PiecesRun, RecallJson,
+    CensusReport, ClassCount, Classes, DealsRun, EstimateJson, HandsRun, PeriodCount, PiecesRun,
 };
 use shards::Enumerated;
 

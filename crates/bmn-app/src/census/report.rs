@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use bmn_census::{CensusCycle, Method};
-use bmn_core::{CycleId, Position, Span};
+use bmn_census::{CensusCycle, Method, Recall};
+use bmn_core::CycleId;
 use serde::{Deserialize, Serialize};
 
 use super::CensusPlan;
@@ -81,55 +81,6 @@ pub struct DealsRun {
     pub elapsed_seconds: f64,
 }
 
-/// A balanced deal of the catalogue.
-#[derive(Serialize, Clone, Debug)]
-pub struct CensusDealJson {
-    pub deal: String,
-    /// Its number among the deck's deals (`bmn unrank`, `#K`), a decimal string.
-    pub rank: String,
-    pub preperiod: Span,
-    /// It reaches the cycle only with the players renamed.
-    pub renamed: bool,
-}
-
-/// A cycle of the catalogue.
-#[derive(Serialize, Clone, Debug)]
-pub struct CensusCycleJson {
-    pub cycle_id: String,
-    pub period: Span,
-    pub representative: Position,
-    pub basin_positions: u64,
-    pub basin_complete: bool,
-    /// The fewest cards a player holds at a position of the cycle (its class: `hands` with
-    /// `--hands` at least this reaches it).
-    pub min_hand: usize,
-    /// Its class: part-way round, the position is the start with the seats renamed (two
-    /// players: half the period, then the hands swapped).
-    pub anti_periodic: bool,
-    /// Its class: one period passes twice or more through a rest state of Casella's kind
-    /// (a trick begins with one player holding only `J-`) with the same player holding it,
-    /// and splits into segments there (the cycles `pieces` builds).
-    pub splits_at_rest_state: bool,
-    /// Player 1's stack split at its jacks, for a cycle with a position of Casella's form.
-    pub pieces: Option<Vec<String>>,
-    /// The methods that reached it.
-    pub found_by: Vec<String>,
-    /// How many balanced deals (player 1 leading) reach it, and every one of them by rank.
-    pub balanced_deals: usize,
-    pub balanced_deal_list: Vec<CensusDealJson>,
-}
-
-/// Recall of one method against the enumeration of every deal.
-#[derive(Serialize, Clone, Copy, Debug)]
-pub struct RecallJson {
-    pub cycles_found: usize,
-    /// The cycles the enumeration reached (of which the method found `cycles_found`).
-    pub enumerated_cycles: usize,
-    pub deals_found: u64,
-    /// The deals (player 1 leading) reaching those cycles (`deals_found` on cycles found).
-    pub enumerated_deals: u64,
-}
-
 /// Chapman's capture-recapture estimate of the balanced cycles from `pieces` and `hands`.
 #[derive(Serialize, Clone, Copy, Debug)]
 pub struct EstimateJson {
@@ -163,11 +114,11 @@ pub struct CensusReport {
     /// The catalogue's cycles and deals by period in tricks, shortest first.
     pub by_period: Vec<PeriodCount>,
     /// The catalogue's cycles and deals by class (a cycle can be of both named classes).
-    pub by_class: ClassesJson,
+    pub by_class: Classes,
     /// Every cycle with balanced deals, most deals first (then by id).
-    pub catalogue: Vec<CensusCycleJson>,
+    pub catalogue: Vec<CensusCycle>,
     /// Per method, against `deals` (when it ran to the end).
-    pub recall: Option<BTreeMap<String, RecallJson>>,
+    pub recall: Option<BTreeMap<String, Recall>>,
     /// Null unless both `pieces` and `hands` reached balanced cycles.
     pub estimate: Option<EstimateJson>,
     /// Every deal of the deck was played (here or in `--enumeration`'s files): the counts
@@ -198,9 +149,9 @@ pub struct ClassCount {
 }
 
 impl ClassCount {
-    fn add(&mut self, c: &CensusCycleJson) {
+    fn add(&mut self, c: &CensusCycle) {
         self.cycles += 1;
-        self.deals += c.balanced_deals;
+        self.deals += c.deals.len();
         self.largest_min_hand = self.largest_min_hand.max(Some(c.min_hand));
     }
 }
@@ -208,16 +159,16 @@ impl ClassCount {
 /// The catalogue by class (docs/census.md): every cycle, the anti-periodic ones, those that
 /// split at a rest state, and those of neither class.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClassesJson {
+pub struct Classes {
     pub all: ClassCount,
     pub anti_periodic: ClassCount,
     pub splits_at_rest_state: ClassCount,
     pub neither: ClassCount,
 }
 
-impl ClassesJson {
-    fn of(catalogue: &[CensusCycleJson]) -> ClassesJson {
-        let mut k = ClassesJson::default();
+impl Classes {
+    fn of(catalogue: &[CensusCycle]) -> Classes {
+        let mut k = Classes::default();
         for c in catalogue {
             k.all.add(c);
             if c.anti_periodic {
@@ -234,7 +185,7 @@ impl ClassesJson {
     }
 }
 
-fn by_period(catalogue: &[CensusCycleJson]) -> Vec<PeriodCount> {
+fn by_period(catalogue: &[CensusCycle]) -> Vec<PeriodCount> {
     let mut by: BTreeMap<u64, PeriodCount> = BTreeMap::new();
     for c in catalogue {
         let row = by.entry(c.period.tricks).or_insert(PeriodCount {
@@ -243,7 +194,7 @@ fn by_period(catalogue: &[CensusCycleJson]) -> Vec<PeriodCount> {
             deals: 0,
         });
         row.cycles += 1;
-        row.deals += c.balanced_deals;
+        row.deals += c.deals.len();
     }
     by.into_values().collect()
 }
@@ -286,15 +237,7 @@ pub(super) fn assemble(
             .filter(|m| plan.methods.contains(m))
             .map(|m| {
                 let r = bmn_census::recall(&by(m), truth);
-                (
-                    m.name().to_string(),
-                    RecallJson {
-                        cycles_found: r.cycles_found,
-                        enumerated_cycles: r.cycles,
-                        deals_found: r.deals_found,
-                        enumerated_deals: r.deals,
-                    },
-                )
+                (m.name().to_string(), r)
             })
             .collect()
     });
@@ -312,7 +255,6 @@ pub(super) fn assemble(
     });
     let completeness = completeness(plan, &runs, truth.is_some());
     let rules = plan.rules;
-    let catalogue: Vec<CensusCycleJson> = catalogue.iter().map(cycle_json).collect();
     CensusReport {
         deck: plan.source.deck().to_string(),
         players: plan.source.players(),
@@ -325,9 +267,9 @@ pub(super) fn assemble(
         deals_run: runs.deals.clone(),
         cycles_found,
         balanced_cycles: catalogue.len(),
-        balanced_deals: catalogue.iter().map(|c| c.balanced_deals).sum(),
+        balanced_deals: catalogue.iter().map(|c| c.deals.len()).sum(),
         by_period: by_period(&catalogue),
-        by_class: ClassesJson::of(&catalogue),
+        by_class: Classes::of(&catalogue),
         catalogue,
         recall,
         estimate,
@@ -416,54 +358,6 @@ fn completeness(plan: &CensusPlan, runs: &Runs, exact: bool) -> String {
         }
     ));
     out
-}
-
-impl CensusCycleJson {
-    /// Its class in a word or two, for the text: `anti-periodic`, `rest state`, both or
-    /// `other`.
-    pub fn class(&self) -> &'static str {
-        match (self.anti_periodic, self.splits_at_rest_state) {
-            (true, true) => "anti+rest",
-            (true, false) => "anti-periodic",
-            (false, true) => "rest state",
-            (false, false) => "other",
-        }
-    }
-}
-
-/// The methods' names in alphabetical order: the order the report has always listed them in
-/// (a contract of the JSON), not the order the methods run in.
-fn found_by(methods: &BTreeSet<Method>) -> Vec<String> {
-    let mut names: Vec<String> = methods.iter().map(|m| m.name().to_string()).collect();
-    names.sort();
-    names
-}
-
-fn cycle_json(c: &CensusCycle) -> CensusCycleJson {
-    let deals: Vec<CensusDealJson> = c
-        .deals
-        .iter()
-        .map(|d| CensusDealJson {
-            deal: d.deal.clone(),
-            rank: d.rank.to_string(),
-            preperiod: d.preperiod,
-            renamed: d.renamed,
-        })
-        .collect();
-    CensusCycleJson {
-        cycle_id: c.id.to_string(),
-        period: c.period,
-        representative: c.representative.clone(),
-        basin_positions: c.basin_positions,
-        basin_complete: c.basin_complete,
-        min_hand: c.min_hand,
-        anti_periodic: c.anti_periodic,
-        splits_at_rest_state: c.splits_at_rest_state,
-        pieces: c.pieces.clone(),
-        found_by: found_by(&c.found_by),
-        balanced_deals: c.deals.len(),
-        balanced_deal_list: deals,
-    }
 }
 
 impl crate::Report for CensusReport {
@@ -558,15 +452,15 @@ impl crate::Report for CensusReport {
                 t,
                 "  {}  period {:>4} tricks {:>5} cards  {:>4} deals  basin {:>7}{}  min hand {:>2}  \
                  {:<13}  by {}",
-                c.cycle_id,
+                c.id,
                 c.period.tricks,
                 c.period.cards,
-                c.balanced_deals,
+                c.deals.len(),
                 c.basin_positions,
                 if c.basin_complete { "" } else { "+" },
                 c.min_hand,
                 c.class(),
-                c.found_by.join("+")
+                c.found_by_names().join("+")
             );
         }
         if self.catalogue.len() > TEXT_CYCLES {
@@ -581,7 +475,7 @@ impl crate::Report for CensusReport {
                 let _ = writeln!(
                     t,
                     "recall:   {m}: {}/{} cycles, {}/{} deals",
-                    r.cycles_found, r.enumerated_cycles, r.deals_found, r.enumerated_deals
+                    r.cycles_found, r.cycles, r.deals_found, r.deals
                 );
             }
         }
@@ -602,19 +496,5 @@ impl crate::Report for CensusReport {
         }
         let _ = writeln!(t, "time:     {:.1} s", self.elapsed_seconds);
         t
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `found_by` lists the methods by name, alphabetically, whatever order they run in.
-    #[test]
-    fn found_by_is_alphabetical() {
-        let all = BTreeSet::from(Method::ALL);
-        assert_eq!(found_by(&all), ["deals", "hands", "pieces"]);
-        let two = BTreeSet::from([Method::Pieces, Method::Hands]);
-        assert_eq!(found_by(&two), ["hands", "pieces"]);
     }
 }
