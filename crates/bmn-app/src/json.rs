@@ -1,7 +1,7 @@
 //! JSON shapes several commands share: positions, finished games, cycling deals and distinct
 //! cycles (a span is `bmn_core::Span` itself). Their keys are a contract that scripts depend on.
 
-use bmn_core::{Position, Span};
+use bmn_core::Span;
 use bmn_search::{CyclingDeal, LongGame, Summary};
 use serde::{Deserialize, Serialize};
 
@@ -27,20 +27,12 @@ macro_rules! serialize_fields {
 }
 pub(crate) use serialize_fields;
 
-/// `{"deal": "...", "leader": L}` (leader 1-based).
+/// `{"deal": "...", "leader": L}` (leader 1-based), for a position a `Summary` holds as text
+/// (a `bmn_core::Position` serializes to the same shape itself).
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct PositionJson {
     pub deal: String,
     pub leader: usize,
-}
-
-impl From<&Position> for PositionJson {
-    fn from(p: &Position) -> Self {
-        PositionJson {
-            deal: p.deal_text(),
-            leader: p.leader().number(),
-        }
-    }
 }
 
 /// One distinct cycle of a search or enumeration: its id, period, how many deals reach it, its

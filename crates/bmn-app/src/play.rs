@@ -369,7 +369,7 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
     let start = req.start()?;
     let report = match (report, req.trace) {
         (report, false) => report,
-        (report, true) => report.with_trace(trace_json(&bmn_core::trace(&rules, &start, tricks))),
+        (report, true) => report.with_trace(trace_steps(&bmn_core::trace(&rules, &start, tricks))),
     };
     Ok(Replay {
         report,
@@ -473,8 +473,8 @@ fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> 
     dot::graph(rules, &title, &positions, &marks)
 }
 
-/// A trace's positions as JSON.
-fn trace_json(t: &[(Position, Span)]) -> Vec<TraceStep> {
+/// A trace's positions, each with the play before it.
+fn trace_steps(t: &[(Position, Span)]) -> Vec<TraceStep> {
     t.iter()
         .map(|(p, s)| TraceStep {
             position: p.clone(),
@@ -498,7 +498,7 @@ pub fn outcome_report(outcome: Outcome) -> PlayReport {
 }
 
 fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
-    let trace = trace.map(|t| trace_json(&t));
+    let trace = trace.map(|t| trace_steps(&t));
     match result {
         Played::Out(Outcome::Finished {
             winner,
