@@ -38,7 +38,7 @@ fn cards(n: u64) -> String {
 
 /// A library error about the input (too large, not finishing) is the user's.
 fn user_error(e: BackwardError) -> Error {
-    Error::input(e.to_string())
+    Error::input(e.to_string()).caused_by(e)
 }
 
 /// `backward --json`.
@@ -119,20 +119,6 @@ pub struct BasinRequest {
     pub rules: RulesInput,
 }
 
-/// A balanced deal of a basin and its game: the preperiod for a cycle, the whole game for a
-/// final position.
-#[derive(Serialize, Clone, Debug)]
-pub struct BalancedJson {
-    pub deal: String,
-    pub leader: usize,
-    pub tricks: u64,
-    pub cards: u64,
-    /// Reaches the cycle only with the players renamed.
-    pub renamed: bool,
-    /// Its rank among the deals of its cards (`bmn rank`; `#K` replays it).
-    pub rank: Option<String>,
-}
-
 /// `basin --json`.
 #[derive(Serialize, Clone, Debug)]
 pub struct BasinReport {
@@ -156,9 +142,9 @@ pub struct BasinReport {
     pub balanced_deals_count: usize,
     pub balanced_counts: BalancedCounts,
     /// Those deals with their game lengths.
-    pub balanced_deal_list: Vec<BalancedJson>,
+    pub balanced_deal_list: Vec<BalancedDeal>,
     /// Every balanced position of the basin, player 2 leading included.
-    pub balanced_deals_any_leader: Vec<BalancedJson>,
+    pub balanced_deals_any_leader: Vec<BalancedDeal>,
     /// The positions and their tricks, when asked for (`BasinRequest::graph`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<dot::Graph>,
@@ -269,19 +255,9 @@ fn basin_parts<'a>(
 }
 
 /// The balanced deals (only those with player 1 leading, if `leader_1`).
-fn balanced_json(deals: &[BalancedDeal], leader_1: bool) -> Vec<BalancedJson> {
-    deals
-        .iter()
-        .filter(|d| !leader_1 || d.deal.leader() == Player(0))
-        .map(|d| BalancedJson {
-            deal: d.deal.deal_text(),
-            leader: d.deal.leader().number(),
-            tricks: d.length.tricks,
-            cards: d.length.cards,
-            renamed: d.renamed,
-            rank: crate::rank::rank_of(&d.deal),
-        })
-        .collect()
+fn balanced(deals: &[BalancedDeal], leader_1: bool) -> Vec<BalancedDeal> {
+    let led = |d: &&BalancedDeal| !leader_1 || d.deal.leader() == Player(0);
+    deals.iter().filter(led).cloned().collect()
 }
 
 fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> BasinReport {
@@ -319,8 +295,8 @@ fn basin_report(start: &Position, basin: &Basin, limit: u64, list: bool) -> Basi
         length,
         balanced_deals_count: counts.leader_1,
         balanced_counts: counts,
-        balanced_deal_list: balanced_json(&basin.balanced, true),
-        balanced_deals_any_leader: balanced_json(&basin.balanced, false),
+        balanced_deal_list: balanced(&basin.balanced, true),
+        balanced_deals_any_leader: balanced(&basin.balanced, false),
         graph: None,
         list_balanced: list,
     }
@@ -382,19 +358,17 @@ impl crate::Report for BasinReport {
         if self.list_balanced {
             for d in &self.balanced_deal_list {
                 let renamed = if d.renamed { ", players renamed" } else { "" };
-                let rank = d
-                    .rank
-                    .as_ref()
+                let rank = bmn_backward::rank_of(&d.deal)
                     .map(|k| format!(", #{k}"))
                     .unwrap_or_default();
                 let _ = writeln!(
                     text,
                     "  {} (leader {}{rank}): {} {}, {}{renamed}",
-                    d.deal,
-                    d.leader,
+                    d.deal.deal_text(),
+                    d.deal.leader(),
                     self.length,
-                    tricks(d.tricks),
-                    cards(d.cards)
+                    tricks(d.length.tricks),
+                    cards(d.length.cards)
                 );
             }
         }

@@ -108,9 +108,9 @@ pub struct ClimbParams {
 #[derive(Serialize, Clone, Debug)]
 pub struct ClimbReport {
     /// The longest game found.
-    pub best: Option<GameJson>,
+    pub best: Option<BestGame>,
     /// The longest games found, best first.
-    pub longest: Vec<GameJson>,
+    pub longest: Vec<BestGame>,
     pub evals: u64,
     pub rounds: u64,
     pub evals_per_second: f64,
@@ -131,31 +131,6 @@ pub struct ClimbReport {
     pub interrupted: bool,
     /// The kernel that played the evaluations.
     pub engine: &'static str,
-}
-
-/// A game: `{"deal","leader","cards","tricks","winner","eval"}`.
-#[derive(Serialize, Clone, Debug)]
-pub struct GameJson {
-    pub deal: String,
-    pub leader: usize,
-    pub cards: u64,
-    pub tricks: u64,
-    pub winner: usize,
-    /// The evaluation that found it.
-    pub eval: u64,
-}
-
-impl From<&BestGame> for GameJson {
-    fn from(f: &BestGame) -> GameJson {
-        GameJson {
-            deal: f.deal.clone(),
-            leader: 1,
-            cards: f.cards,
-            tricks: f.tricks,
-            winner: f.winner,
-            eval: f.eval,
-        }
-    }
 }
 
 /// A climb, validated: what [`run`] plays, made by `TryFrom` (which reads the cores);
@@ -201,7 +176,8 @@ fn start_deals(values: &[String]) -> Result<Vec<String>> {
     for v in values {
         let path = std::path::Path::new(v);
         if !v.starts_with('#') && path.is_file() {
-            let text = std::fs::read_to_string(path).map_err(|e| bad(v, e.to_string()))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| bad(v, e.to_string()).caused_by(e))?;
             let before = deals.len();
             if let Ok(report) = serde_json::from_str::<serde_json::Value>(&text)
                 && let Some(longest) = report["longest"].as_array()
@@ -418,7 +394,7 @@ impl Rounds for Climbing<'_> {
                 self.threads,
                 elapsed.as_secs_f64(),
             )
-            .map_err(|e| Error::failed(e.to_string()))?;
+            .map_err(Error::failed_from)?;
         Ok(())
     }
 
@@ -514,8 +490,8 @@ pub fn run(plan: &ClimbPlan, job: &mut Job) -> Result<ClimbReport> {
         ));
     }
     Ok(ClimbReport {
-        best: state.best.first().map(GameJson::from),
-        longest: state.best.iter().map(GameJson::from).collect(),
+        best: state.best.first().cloned(),
+        longest: state.best.clone(),
         evals: state.evals,
         rounds: state.round,
         evals_per_second: (state.evals - first_evals) as f64 / elapsed.max(1e-9),

@@ -10,14 +10,43 @@ use crate::message::{Message, Spelling, message};
 /// everything else (a file that cannot be written, kernels that disagree: exit code 1). Shown
 /// on one line whatever it quotes ([`crate::one_line`]), in the command line's words
 /// (`--on-empty`); [`Error::spelled`] gives the other front ends' (`on_empty`). Every parameter
-/// a message names is typed as one ([`Message`]): no front end rewrites text.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// a message names is typed as one ([`Message`]): no front end rewrites text. The message is
+/// the whole story; a library's error it was made from stays at hand, typed, as its
+/// [`std::error::Error::source`] ([`Error::caused_by`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
-    #[error("{}", .0.spelled(Spelling::Flags))]
     Input(Input),
-    #[error("{}", .0.spelled(Spelling::Flags))]
-    Failed(Message),
+    Failed(Message, Option<Cause>),
 }
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.spelled(Spelling::Flags))
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        let cause = match self {
+            Error::Input(i) => i.cause.as_ref(),
+            Error::Failed(_, cause) => cause.as_ref(),
+        };
+        cause.map(|c| &*c.0 as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// A library's error, kept with its type beside the message made from it (equal when their
+/// texts are: errors are compared in tests by what they say).
+#[derive(Debug, Clone)]
+pub struct Cause(pub std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl PartialEq for Cause {
+    fn eq(&self, other: &Cause) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for Cause {}
 
 /// The user's error: the parameter at fault, when it is one parameter's, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +57,8 @@ pub struct Input {
     /// What follows `bad PARAMETER` (`: is negative`, ` 'x': not a number`), or the whole
     /// message when no one parameter is at fault, with the other parameters it names typed.
     pub detail: Message,
+    /// The library's error the message was made from, if any.
+    pub cause: Option<Cause>,
 }
 
 impl Input {
@@ -54,12 +85,28 @@ impl Error {
         Error::Input(Input {
             parameter: None,
             detail: message.into(),
+            cause: None,
         })
     }
 
     /// bmn's failure, not the user's: text, or a [`message!`] that names parameters.
     pub fn failed(message: impl Into<Message>) -> Error {
-        Error::Failed(message.into())
+        Error::Failed(message.into(), None)
+    }
+
+    /// This error, with the library's error it was made from kept as its source (its text is
+    /// already in the message: a front end shows the message alone).
+    pub fn caused_by(self, cause: impl std::error::Error + Send + Sync + 'static) -> Error {
+        let cause = Some(Cause(std::sync::Arc::new(cause)));
+        match self {
+            Error::Input(i) => Error::Input(Input { cause, ..i }),
+            Error::Failed(m, _) => Error::Failed(m, cause),
+        }
+    }
+
+    /// bmn's failure in the library's own words (the error and its causes), the error kept.
+    pub fn failed_from(cause: impl std::error::Error + Send + Sync + 'static) -> Error {
+        Error::failed(bmn_run::chain(&cause)).caused_by(cause)
     }
 
     /// `bad PARAMETER: error`: the user's error about one parameter, named as the web API
@@ -73,6 +120,7 @@ impl Error {
         Error::Input(Input {
             parameter: Some(parameter),
             detail: detail.into(),
+            cause: None,
         })
     }
 
@@ -85,7 +133,7 @@ impl Error {
     pub fn spelled(&self, spelling: Spelling) -> String {
         match self {
             Error::Input(i) => i.spelled(spelling),
-            Error::Failed(m) => m.spelled(spelling),
+            Error::Failed(m, _) => m.spelled(spelling),
         }
     }
 }
@@ -93,12 +141,13 @@ impl Error {
 impl From<RunError> for Error {
     fn from(e: RunError) -> Error {
         let input = e.is_input();
-        let message = run_message(e);
-        if input {
+        let message = run_message(e.clone());
+        let error = if input {
             Error::input(message)
         } else {
-            Error::Failed(message)
-        }
+            Error::failed(message)
+        };
+        error.caused_by(e)
     }
 }
 
@@ -149,20 +198,21 @@ pub fn not_recording(e: &RunError) -> String {
 /// bmn-search's words, with the flag named here.
 impl From<ShardError> for Error {
     fn from(e: ShardError) -> Error {
-        match e {
+        match &e {
             ShardError::Scheduler(SchedulerError::NoIndex) => Error::input(message!(
                 "--shard auto: {}; give --shard i/N",
                 SchedulerError::NoIndex
             )),
             ShardError::Scheduler(s) => Error::input(message!("--shard auto: {}", s)),
-            e => Error::bad("shard", e),
+            other => Error::bad("shard", other),
         }
+        .caused_by(e)
     }
 }
 
 impl From<bmn_plot::PlotError> for Error {
     fn from(e: bmn_plot::PlotError) -> Error {
-        Error::failed(bmn_run::chain(&e))
+        Error::failed_from(e)
     }
 }
 
@@ -292,6 +342,23 @@ mod tests {
             assert_eq!(error.is_input(), input, "{error}");
             assert_eq!(error.to_string(), text);
         }
+    }
+
+    /// The message is made from a library's error, which stays at hand, typed, as the source.
+    #[test]
+    fn the_libraries_errors_are_kept_as_sources() {
+        let e: Error = RunError::ResumeNeedsDatabase.into();
+        let source = std::error::Error::source(&e).expect("a source");
+        assert_eq!(
+            source.downcast_ref::<RunError>(),
+            Some(&RunError::ResumeNeedsDatabase)
+        );
+        let e: Error = ShardError::NoShards("1/0".into()).into();
+        assert!(std::error::Error::source(&e).is_some_and(|s| s.is::<ShardError>()));
+        let e = Error::failed_from(RunError::Io("disk full".into()));
+        assert_eq!(e.to_string(), "disk full");
+        assert!(std::error::Error::source(&e).is_some_and(|s| s.is::<RunError>()));
+        assert!(std::error::Error::source(&Error::input("bad deal")).is_none());
     }
 
     #[test]

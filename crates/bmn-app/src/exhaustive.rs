@@ -15,10 +15,11 @@ use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{DeckArg, LeaderArg, LedgerArgs, ShardArg, ThreadsArg};
 use crate::input::{self, EngineDefaults, EngineInput, RulesInput};
-use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson, serialize_fields};
+use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::numbers::whole;
 use crate::plural;
+use bmn_core::serialize_fields;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
 /// files (before shards and searches shared one format) are refused, not misread.

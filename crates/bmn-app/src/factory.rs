@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use bmn_climb::factory::{
-    Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, PieceTable,
+    Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, Listed, PieceTable,
 };
 use bmn_climb::{MoveSet, RoundLimits};
-use bmn_core::{Position, Rules, Span};
+use bmn_core::Rules;
 use bmn_job::Job;
 use bmn_search::DealSource;
 use serde::Serialize;
@@ -117,7 +117,7 @@ pub struct FactoryReport {
     pub balanced_cycles: usize,
     pub balanced_deals: usize,
     /// Every cycle with a balanced deal, most balanced deals first.
-    pub catalogue: Vec<CatalogueJson>,
+    pub catalogue: Vec<Listed>,
     /// Cycles by period in tricks: how many of each.
     pub periods: BTreeMap<u64, usize>,
     /// The least imbalance any cycle's positions reached (0: balanced), round by round.
@@ -313,56 +313,13 @@ pub(crate) fn play(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryRun> {
             source.deck(),
             source.players()
         )),
-        FactoryError::Pieces(e) => Error::failed(e.to_string()),
+        FactoryError::Pieces(e) => Error::failed_from(e),
     })
-}
-
-/// A cycle of the catalogue.
-#[derive(Serialize, Clone, Debug)]
-pub struct CatalogueJson {
-    pub cycle_id: String,
-    pub period: Span,
-    /// The cycle's canonical position, `{deal, leader}`.
-    pub representative: Position,
-    pub balanced_deals: usize,
-    /// One balanced deal (player 1 leads) and its preperiod.
-    pub example: String,
-    pub preperiod: Span,
-    /// Player 1's stack split at the jacks, for a cycle with a position of Casella's form.
-    pub pieces: Option<Vec<String>>,
-    /// `relative` (the same pieces' cards as an earlier cycle of the catalogue, in another
-    /// order or form), `new` (pieces not seen before), or `other` (no position of that form).
-    pub kind: &'static str,
-    pub relative_of: Option<String>,
-    pub basin_positions: u64,
-    pub basin_complete: bool,
-    pub round: u64,
 }
 
 fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
     let c = &found.catalogue;
-    let catalogue: Vec<CatalogueJson> = c
-        .listing()
-        .into_iter()
-        .map(|l| {
-            let e = l.entry;
-            let (example, preperiod) = e.balanced[0].clone();
-            CatalogueJson {
-                cycle_id: e.cycle_id.to_string(),
-                period: e.period,
-                representative: e.representative.clone(),
-                balanced_deals: e.balanced_count,
-                example,
-                preperiod,
-                pieces: e.pieces.clone(),
-                kind: l.kinship.name(),
-                relative_of: l.relative_of.map(|id| id.to_string()),
-                basin_positions: e.basin_positions,
-                basin_complete: e.basin_complete,
-                round: e.round,
-            }
-        })
-        .collect();
+    let catalogue = c.listing();
     let completed = &found.completed;
     let mode = found.completion.name();
     let template = matches!(found.completion, Completion::Template(_));
@@ -387,7 +344,7 @@ fn report(plan: &FactoryPlan, found: &FactoryRun) -> FactoryReport {
         elapsed_seconds: found.elapsed.as_secs_f64(),
         distinct_cycle_count: c.cycles.len(),
         balanced_cycles: catalogue.len(),
-        balanced_deals: catalogue.iter().map(|c| c.balanced_deals).sum(),
+        balanced_deals: catalogue.iter().map(|l| l.entry.balanced_count).sum(),
         catalogue,
         periods: c.periods(),
         closeness: c.closeness(),
@@ -445,21 +402,23 @@ impl crate::Report for FactoryReport {
                 |n| format!("{n} card(s) away")
             )
         );
-        for c in &self.catalogue {
+        for Listed {
+            entry: c,
+            kinship,
+            relative_of,
+        } in &self.catalogue
+        {
+            let (example, preperiod) = &c.balanced[0];
             let _ = writeln!(
                 t,
-                "  cycle {}: period {} ({} cards), {} balanced, {}{}: {} (preperiod {})",
+                "  cycle {}: period {} ({} cards), {} balanced, {}{}: {example} (preperiod {})",
                 c.cycle_id,
                 plural(c.period.tricks, "trick"),
                 c.period.cards,
-                c.balanced_deals,
-                c.kind,
-                c.relative_of
-                    .as_ref()
-                    .map(|r| format!(" of {r}"))
-                    .unwrap_or_default(),
-                c.example,
-                plural(c.preperiod.tricks, "trick")
+                c.balanced_count,
+                kinship.name(),
+                relative_of.map(|r| format!(" of {r}")).unwrap_or_default(),
+                plural(preperiod.tricks, "trick")
             );
         }
         t

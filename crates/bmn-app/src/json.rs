@@ -5,28 +5,6 @@ use bmn_core::Span;
 use bmn_search::{CyclingDeal, LongGame, Summary};
 use serde::{Deserialize, Serialize};
 
-/// A report's `impl Serialize` body: its keys in order, each with the value it is written
-/// from, so a report serializes itself with no mirror struct to keep in step. A key with
-/// `if COND` is left out where COND is false (its value is then not computed).
-macro_rules! serialize_fields {
-    ($serializer:expr, $name:literal, {
-        $($key:literal $(if $cond:expr)? => $value:expr),* $(,)?
-    }) => {{
-        use serde::ser::SerializeStruct as _;
-        // The count of keys, not 0: serde_json writes `{}` at once for a struct of none.
-        let mut fields = $serializer.serialize_struct($name, [$($key),*].len())?;
-        $(
-            if true $(&& $cond)? {
-                fields.serialize_field($key, &$value)?;
-            } else {
-                fields.skip_field($key)?;
-            }
-        )*
-        fields.end()
-    }};
-}
-pub(crate) use serialize_fields;
-
 /// `{"deal": "...", "leader": L}` (leader 1-based), for a position a `Summary` holds as text
 /// (a `bmn_core::Position` serializes to the same shape itself).
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]

@@ -102,7 +102,7 @@ pub struct ConstructRequest {
 /// the user's.
 /// A pieces error naming `flag`, or the setting the error itself names (`--max-len 0`).
 fn user_error(flag: &'static str) -> impl FnOnce(PiecesError) -> Error {
-    move |e| Error::bad(e.field().unwrap_or(flag), e)
+    move |e| Error::bad(e.field().unwrap_or(flag), &e).caused_by(e)
 }
 
 fn filter(text: Option<&str>) -> Result<Piece> {

@@ -376,7 +376,7 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
         start: start.clone(),
         players: start.players(),
         deck: bmn_core::Deck::of_cards(start.stacks().iter().flatten()).to_string(),
-        rank: crate::rank::rank_of(&start),
+        rank: bmn_backward::rank_of(&start).map(|k| k.to_string()),
         events: events.then(|| self::events(&rules, &start, tricks)),
     })
 }

@@ -94,16 +94,6 @@ pub fn rank(req: &RankRequest) -> Result<RankReport> {
     Ok(report(&position, &deck, rank))
 }
 
-/// The rank of `position` among the deals of its own cards, when its hands have the sizes a
-/// deal gives (a position in mid-game has none).
-pub fn rank_of(position: &Position) -> Option<String> {
-    if !bmn_core::has_dealt_sizes(position) {
-        return None;
-    }
-    let deck = Deck::of_cards(position.stacks().iter().flatten());
-    bmn_deals::rank::rank(&deck.counts(), &position.codes()).map(|k| k.to_string())
-}
-
 /// Deal `rank` of the deck (standard if not given) among the players (2) with the leader
 /// leading.
 pub fn unrank(req: &UnrankRequest) -> Result<RankReport> {

@@ -18,9 +18,10 @@ use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
-use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson, serialize_fields};
+use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::plural;
+use bmn_core::serialize_fields;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
 pub const FORMAT: &str = "bmn-search-2";

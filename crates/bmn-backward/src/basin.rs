@@ -64,6 +64,31 @@ pub struct BalancedDeal {
     pub renamed: bool,
 }
 
+/// `{"deal","leader","tricks","cards","renamed","rank"}`: the rank (`bmn rank`, as text: it
+/// can pass `u64`) is what `#K` replays.
+impl serde::Serialize for BalancedDeal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        bmn_core::serialize_fields!(serializer, "BalancedDeal", {
+            "deal" => self.deal.deal_text(),
+            "leader" => self.deal.leader(),
+            "tricks" => self.length.tricks,
+            "cards" => self.length.cards,
+            "renamed" => self.renamed,
+            "rank" => rank_of(&self.deal).map(|k| k.to_string()),
+        })
+    }
+}
+
+/// The rank of `position` among the deals of its own cards (the order `bmn exhaustive` plays
+/// them in), when its hands have the sizes a deal gives (a position in mid-game has none).
+pub fn rank_of(position: &Position) -> Option<bmn_deals::BigUint> {
+    if !bmn_core::has_dealt_sizes(position) {
+        return None;
+    }
+    let deck = bmn_core::Deck::of_cards(position.stacks().iter().flatten());
+    bmn_deals::rank::rank(&deck.counts(), &position.codes())
+}
+
 /// The result of a basin search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Basin {

@@ -34,7 +34,8 @@ mod predecessors;
 mod trees;
 
 pub use basin::{
-    BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, basin, is_balanced, rotations,
+    BalancedCounts, BalancedDeal, Basin, BasinConfig, BasinTarget, basin, is_balanced, rank_of,
+    rotations,
 };
 pub use error::BackwardError;
 pub use extend::{ExtendConfig, ExtendedDeal, Extension, extend};

@@ -79,21 +79,20 @@ impl CensusCycle {
 /// counted and listed.
 impl serde::Serialize for CensusCycle {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        let mut fields = serializer.serialize_struct("CensusCycle", 12)?;
-        fields.serialize_field("cycle_id", &self.id.to_string())?;
-        fields.serialize_field("period", &self.period)?;
-        fields.serialize_field("representative", &self.representative)?;
-        fields.serialize_field("basin_positions", &self.basin_positions)?;
-        fields.serialize_field("basin_complete", &self.basin_complete)?;
-        fields.serialize_field("min_hand", &self.min_hand)?;
-        fields.serialize_field("anti_periodic", &self.anti_periodic)?;
-        fields.serialize_field("splits_at_rest_state", &self.splits_at_rest_state)?;
-        fields.serialize_field("pieces", &self.pieces)?;
-        fields.serialize_field("found_by", &self.found_by_names())?;
-        fields.serialize_field("balanced_deals", &self.deals.len())?;
-        fields.serialize_field("balanced_deal_list", &self.deals)?;
-        fields.end()
+        bmn_core::serialize_fields!(serializer, "CensusCycle", {
+            "cycle_id" => self.id.to_string(),
+            "period" => self.period,
+            "representative" => self.representative,
+            "basin_positions" => self.basin_positions,
+            "basin_complete" => self.basin_complete,
+            "min_hand" => self.min_hand,
+            "anti_periodic" => self.anti_periodic,
+            "splits_at_rest_state" => self.splits_at_rest_state,
+            "pieces" => self.pieces,
+            "found_by" => self.found_by_names(),
+            "balanced_deals" => self.deals.len(),
+            "balanced_deal_list" => self.deals,
+        })
     }
 }
 

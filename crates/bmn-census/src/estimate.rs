@@ -35,12 +35,17 @@ pub fn recall(found: &BTreeSet<CycleId>, truth: &BTreeMap<CycleId, u64>) -> Reca
     }
 }
 
-/// Chapman's estimate of the number of cycles from two methods' catches.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Chapman's estimate of the number of cycles from two methods' catches (serialized with the
+/// census's names for its two methods: `pieces` first, `hands` second).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Chapman {
+    #[serde(rename = "pieces")]
     pub first: usize,
+    #[serde(rename = "hands")]
     pub second: usize,
     pub both: usize,
+    /// Between `low` and `high`.
+    #[serde(rename = "estimated_cycles")]
     pub estimate: f64,
     /// A 95% interval (normal approximation), its low end no less than the cycles seen.
     pub low: f64,

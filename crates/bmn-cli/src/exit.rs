@@ -65,18 +65,22 @@ pub fn end(run: anyhow::Result<()>) -> ExitCode {
 }
 
 /// The error and its causes, `: `-joined, each said once: an error whose message already
-/// quotes its cause (thiserror's `{source}`) would otherwise say it twice.
+/// quotes its cause (thiserror's `{source}`) would otherwise say it twice. A bmn-app error's
+/// message is the whole story (its sources are there for code to inspect), so the walk stops
+/// there.
 fn one_line(err: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in err.chain() {
         let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
+        if !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
         }
-        if !line.is_empty() {
-            line.push_str(": ");
+        if cause.is::<bmn_app::Error>() {
+            break;
         }
-        line.push_str(&text);
     }
     line
 }

@@ -128,13 +128,28 @@ pub struct Walker {
 }
 
 /// A game found: the deal, its length and winner, and the evaluation that found it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct BestGame {
     pub deal: String,
     pub cards: u64,
     pub tricks: u64,
     pub winner: usize,
     pub eval: u64,
+}
+
+/// `{"deal","leader","cards","tricks","winner","eval"}`: a climb's deals are led by player 1,
+/// which the key says as every report's games do (a saved state read back ignores it).
+impl Serialize for BestGame {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        bmn_core::serialize_fields!(serializer, "BestGame", {
+            "deal" => self.deal,
+            "leader" => 1,
+            "cards" => self.cards,
+            "tricks" => self.tricks,
+            "winner" => self.winner,
+            "eval" => self.eval,
+        })
+    }
 }
 
 /// A new best, for the trajectory.

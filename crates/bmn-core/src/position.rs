@@ -212,11 +212,10 @@ impl Position {
 /// every report's positions).
 impl serde::Serialize for Position {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        let mut fields = serializer.serialize_struct("Position", 2)?;
-        fields.serialize_field("deal", &self.deal_text())?;
-        fields.serialize_field("leader", &self.leader)?;
-        fields.end()
+        crate::serialize_fields!(serializer, "Position", {
+            "deal" => self.deal_text(),
+            "leader" => self.leader,
+        })
     }
 }
 

@@ -61,17 +61,16 @@ pub struct EndlessGame {
 /// `{"deal","leader","balanced_by_size","preperiod","period","cycle_id","pieces","deck_index"}`.
 impl serde::Serialize for EndlessGame {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        let mut fields = serializer.serialize_struct("EndlessGame", 8)?;
-        fields.serialize_field("deal", &self.deal.deal_text())?;
-        fields.serialize_field("leader", &self.deal.leader())?;
-        fields.serialize_field("balanced_by_size", &self.balanced)?;
-        fields.serialize_field("preperiod", &self.preperiod)?;
-        fields.serialize_field("period", &self.period)?;
-        fields.serialize_field("cycle_id", &self.cycle_id.to_string())?;
-        fields.serialize_field("pieces", &self.deck.as_ref().map(|(p, _)| p))?;
-        fields.serialize_field("deck_index", &self.deck.as_ref().map(|(_, k)| k))?;
-        fields.end()
+        bmn_core::serialize_fields!(serializer, "EndlessGame", {
+            "deal" => self.deal.deal_text(),
+            "leader" => self.deal.leader(),
+            "balanced_by_size" => self.balanced,
+            "preperiod" => self.preperiod,
+            "period" => self.period,
+            "cycle_id" => self.cycle_id.to_string(),
+            "pieces" => self.deck.as_ref().map(|(p, _)| p),
+            "deck_index" => self.deck.as_ref().map(|(_, k)| k),
+        })
     }
 }
 

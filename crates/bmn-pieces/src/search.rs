@@ -68,15 +68,14 @@ pub struct FoundPiece {
 
 impl serde::Serialize for FoundPiece {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        let mut fields = serializer.serialize_struct("FoundPiece", 6)?;
-        fields.serialize_field("piece", &self.piece)?;
-        fields.serialize_field("length", &self.piece.len())?;
-        fields.serialize_field("composition", &self.piece.composition())?;
-        fields.serialize_field("forms", &self.forms)?;
-        fields.serialize_field("candidates", &self.candidates)?;
-        fields.serialize_field("template", &self.template)?;
-        fields.end()
+        bmn_core::serialize_fields!(serializer, "FoundPiece", {
+            "piece" => self.piece,
+            "length" => self.piece.len(),
+            "composition" => self.piece.composition(),
+            "forms" => self.forms,
+            "candidates" => self.candidates,
+            "template" => self.template,
+        })
     }
 }
 

@@ -47,7 +47,7 @@ fn py_err(e: bmn_app::Error) -> PyErr {
     let message = e.spelled(bmn_app::Spelling::Renamed(KEYWORDS));
     match e {
         bmn_app::Error::Input(_) => PyValueError::new_err(message),
-        bmn_app::Error::Failed(_) => PyRuntimeError::new_err(message),
+        bmn_app::Error::Failed(..) => PyRuntimeError::new_err(message),
     }
 }
 

@@ -52,7 +52,7 @@ impl From<bmn_app::Error> for ApiError {
         let message = e.spelled(Spelling::Names);
         match e {
             bmn_app::Error::Input(_) => ApiError::bad(message),
-            bmn_app::Error::Failed(_) => ApiError {
+            bmn_app::Error::Failed(..) => ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 message,
             },

@@ -36,9 +36,7 @@ use crate::flags::{DeckArg, PlayersArg, SeedArg, ThreadsArg};
 use crate::input::{self, RulesInput, TableInput};
 use crate::message::message;
 
-pub use report::{
-    CensusReport, ClassCount, Classes, DealsRun, EstimateJson, HandsRun, PeriodCount, PiecesRun,
-};
+pub use report::{CensusReport, ClassCount, Classes, DealsRun, HandsRun, PeriodCount, PiecesRun};
 use shards::Enumerated;
 
 /// What to run: `bmn census`'s parameters.
@@ -357,7 +355,7 @@ fn pieces_stage(factory: &FactoryPlan, reached: &mut Reached, job: &mut Job) -> 
     let t = Instant::now();
     let found = crate::factory::play(factory, job)?;
     for listed in found.catalogue.listing() {
-        let c = listed.entry;
+        let c = &listed.entry;
         reached.note(c.cycle_id, &c.representative, Method::Pieces);
     }
     Ok(PiecesRun {

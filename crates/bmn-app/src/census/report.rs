@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use bmn_census::{CensusCycle, Method, Recall};
+use bmn_census::{CensusCycle, Chapman, Method, Recall};
 use bmn_core::CycleId;
 use serde::{Deserialize, Serialize};
 
@@ -81,18 +81,6 @@ pub struct DealsRun {
     pub elapsed_seconds: f64,
 }
 
-/// Chapman's capture-recapture estimate of the balanced cycles from `pieces` and `hands`.
-#[derive(Serialize, Clone, Copy, Debug)]
-pub struct EstimateJson {
-    pub pieces: usize,
-    pub hands: usize,
-    pub both: usize,
-    /// Chapman's estimate of the balanced cycles, between `low` and `high` (95%).
-    pub estimated_cycles: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
 /// The census's answer.
 #[derive(Serialize, Clone, Debug)]
 pub struct CensusReport {
@@ -120,7 +108,7 @@ pub struct CensusReport {
     /// Per method, against `deals` (when it ran to the end).
     pub recall: Option<BTreeMap<String, Recall>>,
     /// Null unless both `pieces` and `hands` reached balanced cycles.
-    pub estimate: Option<EstimateJson>,
+    pub estimate: Option<Chapman>,
     /// Every deal of the deck was played (here or in `--enumeration`'s files): the counts
     /// are the deck's, not a floor.
     pub exact: bool,
@@ -242,17 +230,8 @@ pub(super) fn assemble(
             .collect()
     });
     // Two catches say something about what neither caught only if both caught something.
-    let estimate = (!caught_p.is_empty() && !caught_h.is_empty()).then(|| {
-        let e = bmn_census::chapman(&caught_p, &caught_h);
-        EstimateJson {
-            pieces: e.first,
-            hands: e.second,
-            both: e.both,
-            estimated_cycles: e.estimate,
-            low: e.low,
-            high: e.high,
-        }
-    });
+    let estimate = (!caught_p.is_empty() && !caught_h.is_empty())
+        .then(|| bmn_census::chapman(&caught_p, &caught_h));
     let completeness = completeness(plan, &runs, truth.is_some());
     let rules = plan.rules;
     CensusReport {
@@ -484,7 +463,7 @@ impl crate::Report for CensusReport {
                 t,
                 "estimate: {:.1} balanced cycles (95%: {:.1} to {:.1}; Chapman, from {} by pieces, \
                  {} by hands, {} by both)",
-                e.estimated_cycles, e.low, e.high, e.pieces, e.hands, e.both
+                e.estimate, e.low, e.high, e.first, e.second, e.both
             );
         }
         let _ = writeln!(t, "complete: {}", self.completeness);

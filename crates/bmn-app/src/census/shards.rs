@@ -16,7 +16,7 @@ use bmn_core::{CycleId, Deck, Player, Position, Rules};
 use bmn_search::{DealSource, Summary};
 
 use crate::Message;
-use crate::error::{Error, Result};
+use crate::error::{Error, Input, Result};
 use crate::exhaustive::ExhaustiveReport;
 use crate::json::LongGameJson;
 use crate::merge::{MergeReport, merge};
@@ -42,10 +42,12 @@ impl Sharded {
     pub fn read(files: &[PathBuf]) -> Result<Sharded> {
         let t = Instant::now();
         let bad = |e: Error| match e {
-            Error::Input(m) => {
-                Error::bad_with("enumeration", Message::text(": ").then(m.message()))
-            }
-            Error::Failed(m) => Error::Failed(message!("--enumeration: ").then(m)),
+            Error::Input(m) => Error::Input(Input {
+                parameter: Some("enumeration"),
+                detail: Message::text(": ").then(m.message()),
+                ..m
+            }),
+            Error::Failed(m, cause) => Error::Failed(message!("--enumeration: ").then(m), cause),
         };
         let search_file = |file: &PathBuf| {
             Error::bad_with(

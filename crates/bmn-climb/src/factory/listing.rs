@@ -30,13 +30,38 @@ impl Kinship {
     }
 }
 
-/// A cycle of the catalogue with balanced deals, as listed.
+/// A cycle of the catalogue with balanced deals, as listed (a copy: reports outlive the
+/// catalogue).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listed<'a> {
-    pub entry: &'a CycleEntry,
+pub struct Listed {
+    pub entry: CycleEntry,
     pub kinship: Kinship,
     /// For a relative: the id of the first cycle of its pieces' cards.
     pub relative_of: Option<CycleId>,
+}
+
+/// The factory report's cycle: `{"cycle_id","period","representative","balanced_deals",
+/// "example","preperiod","pieces","kind","relative_of","basin_positions","basin_complete",
+/// "round"}`, its example the first balanced deal found (player 1 leads) and its preperiod.
+impl serde::Serialize for Listed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let e = &self.entry;
+        let (example, preperiod) = &e.balanced[0];
+        bmn_core::serialize_fields!(serializer, "Listed", {
+            "cycle_id" => e.cycle_id.to_string(),
+            "period" => e.period,
+            "representative" => e.representative,
+            "balanced_deals" => e.balanced_count,
+            "example" => example,
+            "preperiod" => preperiod,
+            "pieces" => e.pieces,
+            "kind" => self.kinship.name(),
+            "relative_of" => self.relative_of.map(|id| id.to_string()),
+            "basin_positions" => e.basin_positions,
+            "basin_complete" => e.basin_complete,
+            "round" => e.round,
+        })
+    }
 }
 
 /// The cards of each piece, sorted: what relatives share.
@@ -57,7 +82,7 @@ impl Catalogue {
     /// Every cycle with a balanced deal, most balanced deals first (then by id). Kinship is
     /// decided in the order the cycles were found (by round, then id): the first cycle of a
     /// signature is `new`, the later ones its relatives.
-    pub fn listing(&self) -> Vec<Listed<'_>> {
+    pub fn listing(&self) -> Vec<Listed> {
         let mut balanced: Vec<&CycleEntry> = self
             .cycles
             .values()
@@ -79,7 +104,7 @@ impl Catalogue {
                     None => (Kinship::Other, None),
                 };
                 Listed {
-                    entry,
+                    entry: entry.clone(),
                     kinship,
                     relative_of,
                 }
