@@ -85,6 +85,7 @@ def search(
 
 def stats(
     games: Optional[Count] = None,
+    seconds: Optional[Time] = None,
     seed: Optional[Count] = None,
     threads: Optional[Count] = None,
     balanced: bool = False,
@@ -95,7 +96,8 @@ def stats(
     kernel: Optional[str] = None,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """The length distribution, its exponential tail and the wins by seat (``bmn stats --json``).
+    """The length distribution, its exponential tail and the wins by seat (``bmn stats --json``)
+    over ``games`` deals (1000000 unless ``seconds`` is given: then the whole units played).
 
     ``cards`` and ``tricks`` each hold ``mean``, ``median``, ``max``, ``percentiles`` and
     ``histogram`` (a NumPy array: games of each exact length); also ``tail``,

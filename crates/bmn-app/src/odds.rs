@@ -287,7 +287,8 @@ fn fit_run(fit_games: u64, seed: u64, threads: usize, job: &mut Job) -> Result<F
         max_tricks: plan.max_tricks,
     };
     let started = Instant::now();
-    let stats = crate::stats::play_stats(&config, fit_games, threads, job, "games (fit)");
+    let stats =
+        crate::stats::play_stats(&config, Some(fit_games), None, threads, job, "games (fit)");
     let elapsed = started.elapsed().as_secs_f64();
     Ok(Fit {
         stats,

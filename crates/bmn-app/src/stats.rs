@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bmn_core::Rules;
 use bmn_job::Job;
@@ -23,9 +23,13 @@ pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
 #[derive(clap::Args, Clone, Debug, Default)]
 #[command(mut_arg("plot", |a| a.help(STATS_PLOT)))]
 pub struct StatsRequest {
-    /// How many random deals to play [default: 1000000].
-    #[arg(long, value_name = "N")]
+    /// How many random deals to play [default: 1000000 unless --time is given].
+    #[arg(long, value_name = "N", conflicts_with = "time")]
     pub games: Option<u64>,
+    /// Play for this long instead: 90s, 10m, 2h. The statistics are those of the whole units
+    /// finished, so they equal a --games run of the same count.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub time: Option<String>,
     #[command(flatten)]
     pub table: TableInput,
     #[command(flatten)]
@@ -126,7 +130,9 @@ pub struct Compared {
 pub struct StatsPlan {
     pub source: DealSource,
     pub rules: Rules,
-    pub games: u64,
+    /// `None`: play until `time` is up.
+    pub games: Option<u64>,
+    pub time: Option<Duration>,
     pub seed: u64,
     pub threads: usize,
     pub engine: EnginePlan,
@@ -139,7 +145,12 @@ impl TryFrom<&StatsRequest> for StatsPlan {
     type Error = Error;
 
     fn try_from(req: &StatsRequest) -> Result<Self> {
-        let games = input::at_least_one(req.games.unwrap_or(DEFAULT_STATS_GAMES), "games")?;
+        let (games, time) = input::count_or_time(
+            req.games,
+            "games",
+            req.time.as_deref(),
+            Some(DEFAULT_STATS_GAMES),
+        )?;
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let threads = input::threads(req.threads.threads)?;
@@ -159,6 +170,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
             source,
             rules,
             games,
+            time,
             seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
             threads,
             engine,
@@ -194,7 +206,14 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
         max_tricks: plan.engine.max_tricks,
     };
     let started = Instant::now();
-    let stats = play_stats(&config(source.clone()), games, threads, job, "games");
+    let stats = play_stats(
+        &config(source.clone()),
+        games,
+        plan.time,
+        threads,
+        job,
+        "games",
+    );
     let elapsed = started.elapsed().as_secs_f64();
     let interrupted = job.interrupted();
 
@@ -205,7 +224,8 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
         let other_stats = match other.clone() {
             Some(other) if !interrupted => Some(play_stats(
                 &config(other),
-                games,
+                Some(stats.games),
+                None,
                 threads,
                 job,
                 "games (other kind, for the plot)",
@@ -295,24 +315,22 @@ fn seats(stats: &Stats, players: usize) -> Vec<(u64, f64, [f64; 2])> {
         .collect()
 }
 
-/// `games` deals of `config`'s stream into `Stats`, the job counting `what`; its stop keeps
-/// the units done. Shared by `stats` and `odds`'s fit run.
+/// `games` deals of `config`'s stream into `Stats` (`None`: until `time` is up), the job
+/// counting `what`; its stop, or the time, keeps the units done. Shared by `stats` and
+/// `odds`'s fit run.
 pub fn play_stats(
     config: &SearchConfig,
-    games: u64,
+    games: Option<u64>,
+    time: Option<Duration>,
     threads: usize,
     job: &mut Job,
     what: &str,
 ) -> Stats {
-    job.start(Some(games), 0, what);
-    let stats = stream(
-        config,
-        Some(games),
-        threads,
-        job,
-        &Stats::default(),
-        |job, s| job.progress(s.games, None),
-    );
+    let started = Instant::now();
+    job.start(games, 0, what);
+    let stats = stream(config, games, threads, job, &Stats::default(), |job, s| {
+        job.progress(s.games, None) && time.is_none_or(|t| started.elapsed() < t)
+    });
     job.finish();
     stats
 }

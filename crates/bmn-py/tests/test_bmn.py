@@ -208,6 +208,9 @@ def test_lengths_of_time_are_read_as_the_command_line_reads_them():
         assert "bad time" not in str(error.value)
     with pytest.raises(TypeError, match="seconds"):
         bmn.search(seconds=[10])
+    # `stats` takes it too (its whole units, as `search`): from the one declaration of `--time`.
+    timed = bmn.stats(seconds=0.3, seed=3)
+    assert timed["games"] > 0 and timed["games"] % 2**14 == 0
 
 
 def test_a_deal_left_without_a_seed_draws_one_as_the_cli_does():

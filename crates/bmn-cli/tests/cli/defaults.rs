@@ -120,7 +120,10 @@ fn expected(command: &str, flag: &str) -> Option<String> {
         (_, "--max-tricks") => s(&engine.max_tricks),
         ("search", "--games") => Some(format!("{} unless --time is given", search::DEFAULT_GAMES)),
         ("search", "--top") => s(&search::DEFAULT_TOP),
-        ("stats", "--games") => s(&stats::DEFAULT_STATS_GAMES),
+        ("stats", "--games") => Some(format!(
+            "{} unless --time is given",
+            stats::DEFAULT_STATS_GAMES
+        )),
         ("bench", "--games") => s(&bench::DEFAULT_BENCH_GAMES),
         ("odds", "--target-cards") => s(&"one card more than the record"),
         ("odds", "--rate") => s(&"this machine's, measured by the fit run"),

@@ -185,6 +185,34 @@ fn search_bad_input() {
     }
 }
 
+/// `stats --time` keeps the whole units it finished: its statistics are those of a `--games`
+/// run of the count it played (the unit is 2^14 games).
+#[test]
+fn stats_for_a_time_equals_stats_of_the_games_it_played() {
+    let timed = json(&["stats", "--time", "1s", "--seed", "4", "--json"]);
+    let games = timed["games"].as_u64().unwrap();
+    assert!(games > 0 && games % (1 << 14) == 0, "{timed}");
+    let counted = json(&[
+        "stats",
+        "--games",
+        &games.to_string(),
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    let timing = ["elapsed_seconds", "games_per_second", "threads"];
+    let (timed, counted) = (
+        crate::common::without(timed, &timing),
+        crate::common::without(counted, &timing),
+    );
+    assert_eq!(timed, counted);
+    bad(
+        &["stats", "--games", "5", "--time", "1m"],
+        "cannot be used with",
+    );
+    bad(&["stats", "--time", "ten"], "bad --time 'ten'");
+}
+
 /// Whether a GPU adapter is there (lavapipe in CI); without one the GPU tests say so and pass,
 /// unless `BMN_REQUIRE_GPU` is set.
 fn have_gpu() -> bool {
