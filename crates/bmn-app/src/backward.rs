@@ -546,31 +546,40 @@ pub struct TreesRequest {
     pub rules: RulesInput,
 }
 
-/// `trees --json`.
-#[derive(Serialize, Clone, Debug)]
+/// `trees --json`: the deck, the seed and the cap around bmn-backward's [`Trees`].
+#[derive(Clone, Debug)]
 pub struct TreesReport {
     pub deck: String,
-    pub players: usize,
-    pub samples: u64,
-    /// Every final position was measured (`--all`).
-    pub exhaustive: bool,
-    /// Stopped (Ctrl-C) before the run was done: the trees measured so far.
-    pub interrupted: bool,
     pub seed: u64,
     pub cap: u64,
-    pub mean: f64,
-    pub std_error: f64,
-    pub capped: u64,
-    pub max: u64,
-    pub singletons: u64,
-    /// The mean tree size if no position cycled (Paulhus 1999).
-    pub no_cycle_mean: f64,
-    /// (mean - 1) / (no_cycle_mean - 1): the estimated share of unfinished positions that
-    /// finish; a lower bound when any tree was capped.
-    pub finishing_share: f64,
-    /// With `--all` and no tree capped: how many unfinished positions never finish (a
-    /// decimal string: it can exceed 2^53).
-    pub cycling_positions: Option<String>,
+    pub trees: Trees,
+}
+
+impl Serialize for TreesReport {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let t = &self.trees;
+        bmn_core::serialize_fields!(serializer, "TreesReport", {
+            "deck" => self.deck,
+            "players" => t.players,
+            "samples" => t.samples,
+            "exhaustive" => t.exhaustive,
+            "interrupted" => t.interrupted,
+            "seed" => self.seed,
+            "cap" => self.cap,
+            "mean" => t.mean,
+            "std_error" => t.std_error,
+            "capped" => t.capped,
+            "max" => t.max,
+            "singletons" => t.singletons,
+            "no_cycle_mean" => t.no_cycle_mean,
+            "finishing_share" => t.finishing_share(),
+            // A decimal string: it can exceed 2^53.
+            "cycling_positions" => t.cycling_positions.map(|n| n.to_string()),
+        })
+    }
 }
 
 /// A trees run, validated: `samples` random deals, or every deal of the deck if `None`.
@@ -631,20 +640,9 @@ pub fn trees(req: &TreesRequest, job: &mut Job) -> Result<TreesReport> {
     let trees = trees.map_err(user_error)?;
     Ok(TreesReport {
         deck: deck.to_string(),
-        players: trees.players,
-        samples: trees.samples,
-        exhaustive: trees.exhaustive,
-        interrupted: trees.interrupted,
         seed,
         cap,
-        mean: trees.mean,
-        std_error: trees.std_error,
-        capped: trees.capped,
-        max: trees.max,
-        singletons: trees.singletons,
-        no_cycle_mean: trees.no_cycle_mean,
-        finishing_share: trees.finishing_share(),
-        cycling_positions: trees.cycling_positions.map(|n| n.to_string()),
+        trees,
     })
 }
 
@@ -654,20 +652,20 @@ impl TreesReport {
     /// that can come out above 1 where few positions cycle (the share itself is at most 1).
     fn finishing_line(&self) -> String {
         let what = "share of unfinished positions that finish";
-        let spread = self.no_cycle_mean - 1.0;
-        let mut line = if self.exhaustive || spread <= 0.0 {
-            format!("{what}: {:.4}", self.finishing_share)
+        let spread = self.trees.no_cycle_mean - 1.0;
+        let mut line = if self.trees.exhaustive || spread <= 0.0 {
+            format!("{what}: {:.4}", self.trees.finishing_share())
         } else {
             format!(
                 "{what}, estimated as (mean - 1) / ({} - 1): {:.4} ± {:.4}",
-                self.no_cycle_mean,
-                self.finishing_share,
-                self.std_error / spread
+                self.trees.no_cycle_mean,
+                self.trees.finishing_share(),
+                self.trees.std_error / spread
             )
         };
-        if self.capped > 0 {
+        if self.trees.capped > 0 {
             line.push_str(" (a lower bound: some trees were capped)");
-        } else if self.finishing_share > 1.0 {
+        } else if self.trees.finishing_share() > 1.0 {
             line.push_str(" (above 1 by sampling error: the share is at most 1)");
         }
         line
@@ -677,10 +675,10 @@ impl TreesReport {
 impl crate::Report for TreesReport {
     fn text(&self) -> String {
         let mut text = String::new();
-        if self.interrupted {
+        if self.trees.interrupted {
             text.push_str("interrupted: the trees measured before the stop\n");
         }
-        let how = if self.exhaustive {
+        let how = if self.trees.exhaustive {
             "measured, every one".to_string()
         } else {
             format!("sampled (seed {})", self.seed)
@@ -688,20 +686,25 @@ impl crate::Report for TreesReport {
         let _ = writeln!(
             text,
             "deck {}, {} players: {} final positions of player 1 {how}",
-            self.deck, self.players, self.samples
+            self.deck, self.trees.players, self.trees.samples
         );
         let _ = writeln!(
             text,
             "mean tree size: {:.3} ± {:.3} (largest {}, {} of size 1, {} capped at {})",
-            self.mean, self.std_error, self.max, self.singletons, self.capped, self.cap
+            self.trees.mean,
+            self.trees.std_error,
+            self.trees.max,
+            self.trees.singletons,
+            self.trees.capped,
+            self.cap
         );
         let _ = writeln!(
             text,
             "without cycles the mean would be {}",
-            self.no_cycle_mean
+            self.trees.no_cycle_mean
         );
         let _ = writeln!(text, "{}", self.finishing_line());
-        if let Some(n) = &self.cycling_positions {
+        if let Some(n) = &self.trees.cycling_positions {
             let _ = writeln!(text, "unfinished positions that never finish: {n}");
         }
         text

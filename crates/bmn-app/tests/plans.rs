@@ -42,9 +42,10 @@ fn an_empty_request_asks_for_the_plans_default() {
 
     let plan = StatsPlan::try_from(&StatsRequest::default()).unwrap();
     assert_eq!(
-        (plan.games, plan.seed),
+        (plan.games, plan.time, plan.seed),
         (
-            bmn_app::stats::DEFAULT_STATS_GAMES,
+            Some(bmn_app::stats::DEFAULT_STATS_GAMES),
+            None,
             bmn_app::input::DEFAULT_SEED
         )
     );
@@ -568,7 +569,7 @@ fn the_defaults_are_the_documented_numbers() {
     assert_eq!(search.engine.give_up, 100_000);
     assert_eq!(search.engine.max_tricks, 3000);
     let stats = StatsPlan::try_from(&StatsRequest::default()).unwrap();
-    assert_eq!((stats.games, stats.seed), (1_000_000, 1));
+    assert_eq!((stats.games, stats.seed), (Some(1_000_000), 1));
     let climb = ClimbPlan::try_from(&ClimbRequest::default()).unwrap();
     assert_eq!(climb.evals, Some(10_000_000));
     assert_eq!(climb.config.restart_after, 5);

@@ -19,7 +19,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Backward(a) => backward::backward(a),
         Command::Basin(a) => backward::basin(a, bar),
         Command::Extend(a) => backward::extend(a, bar),
-        Command::Trees(a) => long(a, bar, app::backward::trees, |r| !r.interrupted),
+        Command::Trees(a) => long(a, bar, app::backward::trees, |r| !r.trees.interrupted),
         Command::Pieces(p) => match p.command {
             PiecesCommand::Search(a) => long(a, bar, app::pieces::search, |r| !r.interrupted),
             PiecesCommand::Construct(a) => long(a, bar, app::pieces::construct, |r| !r.interrupted),

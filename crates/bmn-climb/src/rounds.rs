@@ -123,35 +123,31 @@ mod tests {
         }
     }
 
-    fn limits(rounds: Option<u64>, time: Option<Duration>) -> RoundLimits {
-        RoundLimits { rounds, time }
+    /// `run_rounds` of `w` within `rounds` and `time` from `started`, stopped by `flag`.
+    fn run(
+        w: &mut Count,
+        (rounds, time): (Option<u64>, Option<Duration>),
+        started: Instant,
+        flag: &AtomicBool,
+    ) -> Result<Ended, String> {
+        run_rounds(
+            w,
+            RoundLimits { rounds, time },
+            started,
+            &mut Job::quiet(flag),
+        )
     }
 
     #[test]
     fn a_run_stops_at_its_rounds_counting_those_done_before() {
         let no = AtomicBool::new(false);
         let mut w = Count::default();
-        let end = run_rounds(
-            &mut w,
-            limits(Some(7), None),
-            Instant::now(),
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(7), None), Instant::now(), &no);
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 7));
         // Resumed at 7 of 10: three more; at 10 of 10, none.
-        let end = run_rounds(
-            &mut w,
-            limits(Some(10), None),
-            Instant::now(),
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(10), None), Instant::now(), &no);
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 10));
-        let end = run_rounds(
-            &mut w,
-            limits(Some(10), None),
-            Instant::now(),
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(10), None), Instant::now(), &no);
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 10));
     }
 
@@ -164,34 +160,19 @@ mod tests {
         };
         let time = Duration::from_millis(50);
         let started = Instant::now();
-        let end = run_rounds(
-            &mut w,
-            limits(None, Some(time)),
-            started,
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (None, Some(time)), started, &no);
         assert_eq!(end, Ok(Ended::Time));
         assert!(started.elapsed() >= time);
         // Whole rounds until the time was up: at least one, each 10 ms.
         assert!(w.done >= 1 && w.done <= 6, "{} rounds", w.done);
         // The rounds limit still ends a timed run first when it is near.
         let mut w = Count::default();
-        let end = run_rounds(
-            &mut w,
-            limits(Some(3), Some(time)),
-            Instant::now(),
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(3), Some(time)), Instant::now(), &no);
         assert_eq!((end, w.done), (Ok(Ended::Rounds), 3));
         // Time already up: no round at all.
         let mut w = Count::default();
         let long_ago = Instant::now() - Duration::from_secs(1);
-        let end = run_rounds(
-            &mut w,
-            limits(Some(3), Some(time)),
-            long_ago,
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(3), Some(time)), long_ago, &no);
         assert_eq!((end, w.done), (Ok(Ended::Time), 0));
     }
 
@@ -202,34 +183,19 @@ mod tests {
             flag: Some((&flag, 4)),
             ..Count::default()
         };
-        let end = run_rounds(
-            &mut w,
-            limits(None, None),
-            Instant::now(),
-            &mut Job::quiet(&flag),
-        );
+        let end = run(&mut w, (None, None), Instant::now(), &flag);
         assert_eq!((end.clone(), w.done), (Ok(Ended::Stopped), 4));
         assert!(end.unwrap().interrupted());
         // Set before it starts: nothing is played.
         let mut w = Count::default();
-        let end = run_rounds(
-            &mut w,
-            limits(Some(9), None),
-            Instant::now(),
-            &mut Job::quiet(&flag),
-        );
+        let end = run(&mut w, (Some(9), None), Instant::now(), &flag);
         assert_eq!((end, w.done), (Ok(Ended::Stopped), 0));
         let no = AtomicBool::new(false);
         let mut w = Count {
             stop_after: Some(2),
             ..Count::default()
         };
-        let end = run_rounds(
-            &mut w,
-            limits(Some(9), None),
-            Instant::now(),
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(9), None), Instant::now(), &no);
         assert_eq!((end, w.done), (Ok(Ended::Stopped), 2));
         assert!(!Ended::Rounds.interrupted() && !Ended::Time.interrupted());
     }
@@ -241,12 +207,7 @@ mod tests {
             fail_at: Some(3),
             ..Count::default()
         };
-        let end = run_rounds(
-            &mut w,
-            limits(Some(9), None),
-            Instant::now(),
-            &mut Job::quiet(&no),
-        );
+        let end = run(&mut w, (Some(9), None), Instant::now(), &no);
         assert_eq!((end, w.done), (Err("round 3 failed".to_string()), 3));
     }
 }
