@@ -259,7 +259,7 @@ mod tests {
             ("on_empty".into(), text("collect")),
         ])
         .unwrap();
-        assert_eq!(req.games, Some(1000));
+        assert_eq!(req.games.games, Some(1000));
         assert!(req.table.balanced);
         assert_eq!(req.table.deck.as_deref(), Some("camicia"));
         assert_eq!(req.rules.on_empty.as_deref(), Some("collect"));

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
-use crate::flags::{LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
+use crate::flags::{GamesArg, LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
@@ -39,13 +39,8 @@ pub const MERGED: &str = "merged";
 /// reads this one declaration: `crate::front`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SearchRequest {
-    /// How many random deals to play [default: 1000000 unless --time is given].
-    #[arg(long, value_name = "N", conflicts_with = "time")]
-    pub games: Option<u64>,
-    /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
-    /// finished, so it equals a --games run of the same count.
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub time: Option<String>,
+    #[command(flatten)]
+    pub games: GamesArg,
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
@@ -126,8 +121,7 @@ impl TryFrom<&SearchRequest> for SearchPlan {
     fn try_from(req: &SearchRequest) -> Result<Self> {
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
-        let (games, time) =
-            input::count_or_time(req.games, "games", req.time.as_deref(), Some(DEFAULT_GAMES))?;
+        let (games, time) = req.games.plan(DEFAULT_GAMES)?;
         let shard = req
             .shard
             .shard

@@ -13,7 +13,7 @@ use bmn_search::{DealSource, SearchConfig, Stats, TailFit, stream};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::flags::{PlotArg, SeedArg, ThreadsArg};
+use crate::flags::{GamesArg, PlotArg, SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
 
 /// Games played when not told.
@@ -23,13 +23,8 @@ pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
 #[derive(clap::Args, Clone, Debug, Default)]
 #[command(mut_arg("plot", |a| a.help(STATS_PLOT)))]
 pub struct StatsRequest {
-    /// How many random deals to play [default: 1000000 unless --time is given].
-    #[arg(long, value_name = "N", conflicts_with = "time")]
-    pub games: Option<u64>,
-    /// Play for this long instead: 90s, 10m, 2h. The statistics are those of the whole units
-    /// finished, so they equal a --games run of the same count.
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub time: Option<String>,
+    #[command(flatten)]
+    pub games: GamesArg,
     #[command(flatten)]
     pub table: TableInput,
     #[command(flatten)]
@@ -145,12 +140,7 @@ impl TryFrom<&StatsRequest> for StatsPlan {
     type Error = Error;
 
     fn try_from(req: &StatsRequest) -> Result<Self> {
-        let (games, time) = input::count_or_time(
-            req.games,
-            "games",
-            req.time.as_deref(),
-            Some(DEFAULT_STATS_GAMES),
-        )?;
+        let (games, time) = req.games.plan(DEFAULT_STATS_GAMES)?;
         let source = req.table.source()?;
         let rules = req.rules.rules()?;
         let threads = input::threads(req.threads.threads)?;

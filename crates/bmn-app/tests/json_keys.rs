@@ -112,7 +112,7 @@ fn clear(v: &Value, old: &str, new: &str) {
 #[test]
 fn search_names_its_lists_engine_and_wins_clearly() {
     let req = SearchRequest {
-        games: Some(60_000),
+        games: bmn_app::flags::GamesArg::games(60_000),
         seed: bmn_app::flags::SeedArg { seed: Some(3) },
         threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         top: bmn_app::flags::TopArg { top: Some(3) },
@@ -169,7 +169,7 @@ fn stats_names_its_counts_and_balance_clearly() {
     let dir = std::env::temp_dir().join(format!("bmn-app-json-keys-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let req = StatsRequest {
-        games: Some(20_000),
+        games: bmn_app::flags::GamesArg::games(20_000),
         seed: bmn_app::flags::SeedArg { seed: Some(2) },
         threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         table: table(PAULHUS_6),

@@ -61,7 +61,10 @@ fn an_empty_request_asks_for_the_plans_default() {
 fn a_time_is_the_same_given_as_text_or_as_seconds() {
     let plan = |time: &str| {
         SearchPlan::try_from(&SearchRequest {
-            time: Some(time.into()),
+            games: bmn_app::flags::GamesArg {
+                time: Some(time.into()),
+                games: None,
+            },
             ..Default::default()
         })
     };
@@ -86,7 +89,7 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     let refused = |e: String, flag: &str| assert_eq!(e, format!("bad {flag}: must be at least 1"));
     refused(
         error(StatsPlan::try_from(&StatsRequest {
-            games: Some(0),
+            games: bmn_app::flags::GamesArg::games(0),
             ..Default::default()
         })),
         "--games",
@@ -346,12 +349,15 @@ fn a_run_goes_for_its_count_its_time_or_both() {
 fn a_search_is_checked_once_with_each_fault_named() {
     let plan = |req: SearchRequest| SearchPlan::try_from(&req);
     let e = error(plan(SearchRequest {
-        games: Some(0),
+        games: bmn_app::flags::GamesArg::games(0),
         ..Default::default()
     }));
     assert_eq!(e, "bad --games: must be at least 1");
     let e = error(plan(SearchRequest {
-        time: Some("10s".into()),
+        games: bmn_app::flags::GamesArg {
+            time: Some("10s".into()),
+            games: None,
+        },
         shard: bmn_app::flags::ShardArg {
             shard: Some("1/2".into()),
         },
@@ -381,7 +387,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
         shard: bmn_app::flags::ShardArg {
             shard: Some("2/3".into()),
         },
-        games: Some(5000),
+        games: bmn_app::flags::GamesArg::games(5000),
         engine: EngineInput {
             give_up: bmn_app::flags::GiveUpArg { give_up: Some(77) },
             ..Default::default()
@@ -396,7 +402,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
 #[test]
 fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
     let req = SearchRequest {
-        games: Some(2000),
+        games: bmn_app::flags::GamesArg::games(2000),
         table: TableInput {
             players: Some(3),
             ..Default::default()
@@ -415,7 +421,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
     let report = bmn_app::search::search(&req, &mut bmn_job::Job::quiet(&stop)).unwrap();
     assert_eq!(report.params.give_up, 5000);
     let req = StatsRequest {
-        games: Some(2000),
+        games: bmn_app::flags::GamesArg::games(2000),
         table: req.table.clone(),
         engine: req.engine.clone(),
         threads: bmn_app::flags::ThreadsArg { threads: Some(1) },

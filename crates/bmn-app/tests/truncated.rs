@@ -11,8 +11,7 @@ use bmn_job::Job;
 
 fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {
-        games: Some(20_000),
-        time: None,
+        games: bmn_app::flags::GamesArg::games(20_000),
         seed: bmn_app::flags::SeedArg { seed: Some(5) },
         threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
         top: bmn_app::flags::TopArg { top: Some(5) },
