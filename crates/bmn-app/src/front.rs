@@ -259,11 +259,12 @@ mod tests {
             ("on_empty".into(), text("collect")),
         ])
         .unwrap();
-        assert_eq!(req.games.games, Some(1000));
-        assert!(req.table.balanced);
-        assert_eq!(req.table.deck.as_deref(), Some("camicia"));
-        assert_eq!(req.rules.on_empty.as_deref(), Some("collect"));
-        assert_eq!(req.seed.seed, None);
+        let s = &req.stream;
+        assert_eq!(s.games.games, Some(1000));
+        assert!(s.table.balanced);
+        assert_eq!(s.table.deck.as_deref(), Some("camicia"));
+        assert_eq!(s.rules.on_empty.as_deref(), Some("collect"));
+        assert_eq!(s.seed.seed, None);
         let play: PlayRequest = request(vec![
             ("deal".into(), text("--K-/J-")),
             ("trace".into(), text("yes")),
@@ -282,7 +283,7 @@ mod tests {
         // Blank is a value like any other here, for the plan to refuse (the web API drops blank
         // parameters itself).
         let blank: SearchRequest = request(vec![("deck".into(), text(""))]).unwrap();
-        assert_eq!(blank.table.deck.as_deref(), Some(""));
+        assert_eq!(blank.stream.table.deck.as_deref(), Some(""));
         assert_eq!(
             bad::<SearchRequest>(&[("games", text("5")), ("time", text("1s"))]),
             "give games or time, not both"

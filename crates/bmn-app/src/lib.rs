@@ -39,6 +39,7 @@ pub mod rank;
 pub mod records;
 pub mod search;
 pub mod stats;
+pub mod stream;
 pub mod words;
 
 pub use bmn_run::LedgerChoice;

@@ -5,22 +5,22 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use bmn_core::Rules;
 use bmn_job::{Job, Worker};
 use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile, differences};
 use bmn_search::{
-    DealSource, GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Summary, Units, play_into, units_of,
+    GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Summary, Units, play_into, units_of,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::durable::{self, Recording};
 use crate::error::{Error, Result};
-use crate::flags::{GamesArg, LedgerArgs, SeedArg, ShardArg, ThreadsArg, TopArg};
-use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+use crate::flags::{LedgerArgs, ShardArg, TopArg};
+use crate::input;
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::message::message;
 use crate::plural;
+use crate::stream::{StreamPlan, StreamRequest};
 use bmn_core::serialize_fields;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
@@ -40,11 +40,7 @@ pub const MERGED: &str = "merged";
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct SearchRequest {
     #[command(flatten)]
-    pub games: GamesArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
+    pub stream: StreamRequest,
     #[command(flatten)]
     pub top: TopArg,
     #[command(flatten)]
@@ -55,12 +51,6 @@ pub struct SearchRequest {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub ledger: LedgerArgs,
-    #[command(flatten)]
-    pub table: TableInput,
-    #[command(flatten)]
-    pub rules: RulesInput,
-    #[command(flatten)]
-    pub engine: EngineInput,
 }
 
 /// Everything a search's result depends on, besides the range of games: shards merge only
@@ -100,53 +90,36 @@ pub struct SearchReport {
 /// (the cores for `threads`, the CPU for the kernel): nowhere else, and not before.
 #[derive(Clone, Debug)]
 pub struct SearchPlan {
-    pub source: DealSource,
-    pub rules: Rules,
-    /// Games in the whole run; `None`: play until `time` is up.
-    pub games: Option<u64>,
-    /// Stop when this much time has passed (with or without `games`).
-    pub time: Option<Duration>,
-    pub seed: u64,
-    pub threads: usize,
+    /// The seed's deals, how many or for how long, on which engine.
+    pub stream: StreamPlan,
     pub top: usize,
     pub shard: Shard,
     pub out: Option<PathBuf>,
     pub ledger: LedgerChoice,
-    pub engine: EnginePlan,
 }
 
 impl TryFrom<&SearchRequest> for SearchPlan {
     type Error = Error;
 
     fn try_from(req: &SearchRequest) -> Result<Self> {
-        let source = req.table.source()?;
-        let rules = req.rules.rules()?;
-        let (games, time) = req.games.plan(DEFAULT_GAMES)?;
+        let stream = StreamPlan::new(&req.stream, DEFAULT_GAMES)?;
         let shard = req
             .shard
             .shard
             .as_deref()
             .map(Shard::parse_or_auto)
             .transpose()?;
-        if time.is_some() && (shard.is_some() || req.out.is_some()) {
+        if stream.time.is_some() && (shard.is_some() || req.out.is_some()) {
             return Err(Error::input(message!(
                 "--shard and --out need a run of a known size: give --games, not --time"
             )));
         }
-        let threads = input::threads(req.threads.threads)?;
-        let engine = req.engine.plan_deals(&source, rules)?;
         Ok(SearchPlan {
-            games,
-            time,
-            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
-            threads,
+            stream,
             top: req.top.top.unwrap_or(DEFAULT_TOP),
             shard: shard.unwrap_or(Shard::WHOLE),
             out: input::file_to_write(req.out.as_deref(), "out")?,
             ledger: req.ledger.choice(),
-            engine,
-            source,
-            rules,
         })
     }
 }
@@ -203,31 +176,27 @@ impl durable::Units<SearchParams> for SeededGames<'_> {
 /// Runs a search: the job's stop (e.g. Ctrl-C) ends it at the next unit, with the units
 /// finished reported and recorded.
 pub fn run(plan: &SearchPlan, job: &mut Job) -> Result<SearchReport> {
-    if let Some(note) = &plan.engine.note {
+    let stream = &plan.stream;
+    if let Some(note) = &stream.engine.note {
         job.note(note);
     }
-    let (source, rules, games, time_limit) = (&plan.source, plan.rules, plan.games, plan.time);
-    let config = SearchConfig {
-        seed: plan.seed,
-        source: source.clone(),
-        top: plan.top,
-        engine: plan.engine.engine,
-        max_tricks: plan.engine.max_tricks,
-    };
+    let (source, rules, games, time_limit) =
+        (&stream.source, stream.rules, stream.games, stream.time);
+    let config = stream.config(source.clone(), plan.top);
     let params = SearchParams {
         deck: source.deck().to_string(),
         players: source.players(),
         balanced: source.balanced(),
-        seed: plan.seed,
+        seed: stream.seed,
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
-        give_up: plan.engine.give_up,
+        give_up: stream.engine.give_up,
         top: plan.top,
         games: games.unwrap_or(0),
     };
     let shard = plan.shard;
     let top = plan.top;
-    let threads = plan.threads;
+    let threads = stream.threads;
     let (units, range) = match games {
         Some(g) => {
             let (u, r) = shard.units(units_of(g), GAMES_PER_UNIT, g);

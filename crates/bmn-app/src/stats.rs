@@ -13,8 +13,9 @@ use bmn_search::{DealSource, SearchConfig, Stats, TailFit, stream};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::flags::{GamesArg, PlotArg, SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+use crate::flags::PlotArg;
+use crate::input::{self, TableInput};
+use crate::stream::{StreamPlan, StreamRequest};
 
 /// Games played when not told.
 pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
@@ -24,17 +25,7 @@ pub const DEFAULT_STATS_GAMES: u64 = 1_000_000;
 #[command(mut_arg("plot", |a| a.help(STATS_PLOT)))]
 pub struct StatsRequest {
     #[command(flatten)]
-    pub games: GamesArg,
-    #[command(flatten)]
-    pub table: TableInput,
-    #[command(flatten)]
-    pub rules: RulesInput,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
-    #[command(flatten)]
-    pub engine: EngineInput,
+    pub stream: StreamRequest,
     #[command(flatten)]
     pub plot: PlotArg,
 }
@@ -123,14 +114,8 @@ pub struct Compared {
 /// machine (cores, CPU).
 #[derive(Clone, Debug)]
 pub struct StatsPlan {
-    pub source: DealSource,
-    pub rules: Rules,
-    /// `None`: play until `time` is up.
-    pub games: Option<u64>,
-    pub time: Option<Duration>,
-    pub seed: u64,
-    pub threads: usize,
-    pub engine: EnginePlan,
+    /// The seed's deals, how many or for how long, on which engine.
+    pub stream: StreamPlan,
     /// The plot's file, and the other kind of deal it compares with (none where the deck
     /// cannot be shared out equally).
     pub plot: Option<(PathBuf, Option<DealSource>)>,
@@ -140,32 +125,20 @@ impl TryFrom<&StatsRequest> for StatsPlan {
     type Error = Error;
 
     fn try_from(req: &StatsRequest) -> Result<Self> {
-        let (games, time) = req.games.plan(DEFAULT_STATS_GAMES)?;
-        let source = req.table.source()?;
-        let rules = req.rules.rules()?;
-        let threads = input::threads(req.threads.threads)?;
-        let engine = req.engine.plan_deals(&source, rules)?;
+        let stream = StreamPlan::new(&req.stream, DEFAULT_STATS_GAMES)?;
+        let table = &req.stream.table;
         let plot = match &req.plot.plot {
             Some(path) => {
                 input::plot_path(path)?;
                 let other = TableInput {
-                    balanced: !req.table.balanced,
-                    ..req.table.clone()
+                    balanced: !table.balanced,
+                    ..table.clone()
                 };
                 Some((path.clone(), other.source().ok()))
             }
             None => None,
         };
-        Ok(StatsPlan {
-            source,
-            rules,
-            games,
-            time,
-            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
-            threads,
-            engine,
-            plot,
-        })
+        Ok(StatsPlan { stream, plot })
     }
 }
 
@@ -177,29 +150,24 @@ pub fn stats(req: &StatsRequest, job: &mut Job) -> Result<StatsReport> {
 /// Plays the plan's deals (and, for a plot, as many of the other kind); the job's stop keeps
 /// the units done.
 pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
-    if let Some(note) = &plan.engine.note {
+    let stream = &plan.stream;
+    if let Some(note) = &stream.engine.note {
         job.note(note);
     }
     let (source, rules, games, threads, seed) = (
-        plan.source.clone(),
-        plan.rules,
-        plan.games,
-        plan.threads,
-        plan.seed,
+        stream.source.clone(),
+        stream.rules,
+        stream.games,
+        stream.threads,
+        stream.seed,
     );
-    let engine = plan.engine.engine;
-    let config = |source: DealSource| SearchConfig {
-        seed,
-        source,
-        top: 0,
-        engine,
-        max_tricks: plan.engine.max_tricks,
-    };
+    let engine = stream.engine.engine;
+    let config = |source: DealSource| stream.config(source, 0);
     let started = Instant::now();
     let stats = play_stats(
         &config(source.clone()),
         games,
-        plan.time,
+        stream.time,
         threads,
         job,
         "games",
@@ -290,7 +258,7 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
         compared,
         deck_cards: source.len(),
         rules,
-        give_up: plan.engine.give_up,
+        give_up: stream.engine.give_up,
     })
 }
 

@@ -112,12 +112,15 @@ fn clear(v: &Value, old: &str, new: &str) {
 #[test]
 fn search_names_its_lists_engine_and_wins_clearly() {
     let req = SearchRequest {
-        games: bmn_app::flags::GamesArg::games(60_000),
-        seed: bmn_app::flags::SeedArg { seed: Some(3) },
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(60_000),
+            seed: bmn_app::flags::SeedArg { seed: Some(3) },
+            threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+            table: table(PAULHUS_6),
+            ..Default::default()
+        },
         top: bmn_app::flags::TopArg { top: Some(3) },
         ledger: bmn_app::flags::LedgerArgs::NONE,
-        table: table(PAULHUS_6),
         ..SearchRequest::default()
     };
     let v = value(&bmn_app::search::search(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -169,14 +172,16 @@ fn stats_names_its_counts_and_balance_clearly() {
     let dir = std::env::temp_dir().join(format!("bmn-app-json-keys-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let req = StatsRequest {
-        games: bmn_app::flags::GamesArg::games(20_000),
-        seed: bmn_app::flags::SeedArg { seed: Some(2) },
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
-        table: table(PAULHUS_6),
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(20_000),
+            seed: bmn_app::flags::SeedArg { seed: Some(2) },
+            threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+            table: table(PAULHUS_6),
+            ..Default::default()
+        },
         plot: bmn_app::flags::PlotArg {
             plot: Some(dir.join("stats.svg")),
         },
-        ..StatsRequest::default()
     };
     let v = value(&bmn_app::stats::stats(&req, &mut Job::quiet(&no_stop())).unwrap());
     let _ = std::fs::remove_dir_all(&dir);

@@ -28,28 +28,28 @@ fn an_empty_request_asks_for_the_plans_default() {
     // every core, the fastest kernel this CPU runs.
     let engine = bmn_app::input::EngineDefaults::DEALS.fastest();
     let plan = SearchPlan::try_from(&SearchRequest::default()).unwrap();
-    assert_eq!(plan.games, Some(bmn_app::search::DEFAULT_GAMES));
-    assert_eq!(plan.time, None);
+    assert_eq!(plan.stream.games, Some(bmn_app::search::DEFAULT_GAMES));
+    assert_eq!(plan.stream.time, None);
     assert_eq!(
-        (plan.seed, plan.top),
+        (plan.stream.seed, plan.top),
         (bmn_app::input::DEFAULT_SEED, bmn_app::search::DEFAULT_TOP)
     );
     assert_eq!(plan.shard, Shard::WHOLE);
-    assert_eq!(plan.engine, engine);
-    assert_eq!(plan.source, TableInput::default().source().unwrap());
-    assert_eq!(plan.rules, bmn_core::Rules::STANDARD);
-    assert_eq!(plan.threads, bmn_app::input::every_core());
+    assert_eq!(plan.stream.engine, engine);
+    assert_eq!(plan.stream.source, TableInput::default().source().unwrap());
+    assert_eq!(plan.stream.rules, bmn_core::Rules::STANDARD);
+    assert_eq!(plan.stream.threads, bmn_app::input::every_core());
 
     let plan = StatsPlan::try_from(&StatsRequest::default()).unwrap();
     assert_eq!(
-        (plan.games, plan.time, plan.seed),
+        (plan.stream.games, plan.stream.time, plan.stream.seed),
         (
             Some(bmn_app::stats::DEFAULT_STATS_GAMES),
             None,
             bmn_app::input::DEFAULT_SEED
         )
     );
-    assert_eq!(plan.engine, engine);
+    assert_eq!(plan.stream.engine, engine);
 
     let plan = OddsPlan::try_from(&OddsRequest::default()).unwrap();
     assert_eq!(plan.fit_games, bmn_app::odds::DEFAULT_FIT_GAMES);
@@ -61,20 +61,26 @@ fn an_empty_request_asks_for_the_plans_default() {
 fn a_time_is_the_same_given_as_text_or_as_seconds() {
     let plan = |time: &str| {
         SearchPlan::try_from(&SearchRequest {
-            games: bmn_app::flags::GamesArg {
-                time: Some(time.into()),
-                games: None,
+            stream: bmn_app::stream::StreamRequest {
+                games: bmn_app::flags::GamesArg {
+                    time: Some(time.into()),
+                    games: None,
+                },
+                ..Default::default()
             },
             ..Default::default()
         })
     };
     let text = plan("90s").unwrap();
     let seconds = plan("90").unwrap();
-    assert_eq!(text.time, Some(Duration::from_secs(90)));
-    assert_eq!(seconds.time, text.time);
+    assert_eq!(text.stream.time, Some(Duration::from_secs(90)));
+    assert_eq!(seconds.stream.time, text.stream.time);
     // Only a time: play until it is up.
-    assert_eq!(text.games, None);
-    assert_eq!(plan("1.5m").unwrap().time, Some(Duration::from_secs(90)));
+    assert_eq!(text.stream.games, None);
+    assert_eq!(
+        plan("1.5m").unwrap().stream.time,
+        Some(Duration::from_secs(90))
+    );
     for bad in [-1.0, 0.0, f64::NAN, f64::INFINITY] {
         let e = error(plan(&bad.to_string()));
         assert!(e.starts_with("bad --time"), "{e}");
@@ -89,7 +95,10 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     let refused = |e: String, flag: &str| assert_eq!(e, format!("bad {flag}: must be at least 1"));
     refused(
         error(StatsPlan::try_from(&StatsRequest {
-            games: bmn_app::flags::GamesArg::games(0),
+            stream: bmn_app::stream::StreamRequest {
+                games: bmn_app::flags::GamesArg::games(0),
+                ..Default::default()
+            },
             ..Default::default()
         })),
         "--games",
@@ -148,7 +157,10 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     );
     refused(
         error(SearchPlan::try_from(&SearchRequest {
-            threads: bmn_app::flags::ThreadsArg { threads: Some(0) },
+            stream: bmn_app::stream::StreamRequest {
+                threads: bmn_app::flags::ThreadsArg { threads: Some(0) },
+                ..Default::default()
+            },
             ..Default::default()
         })),
         "--threads",
@@ -220,8 +232,11 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     );
     refused(
         error(SearchPlan::try_from(&SearchRequest {
-            engine: EngineInput {
-                max_tricks: Some(0),
+            stream: bmn_app::stream::StreamRequest {
+                engine: EngineInput {
+                    max_tricks: Some(0),
+                    ..Default::default()
+                },
                 ..Default::default()
             },
             ..Default::default()
@@ -281,8 +296,11 @@ fn a_leader_of_zero_is_refused_and_none_is_player_one() {
 #[test]
 fn thousands_of_threads_are_refused() {
     let e = error(SearchPlan::try_from(&SearchRequest {
-        threads: bmn_app::flags::ThreadsArg {
-            threads: Some(99_999),
+        stream: bmn_app::stream::StreamRequest {
+            threads: bmn_app::flags::ThreadsArg {
+                threads: Some(99_999),
+            },
+            ..Default::default()
         },
         ..Default::default()
     }));
@@ -291,12 +309,15 @@ fn thousands_of_threads_are_refused() {
         "{e}"
     );
     let plan = SearchPlan::try_from(&SearchRequest {
-        threads: bmn_app::flags::ThreadsArg {
-            threads: Some(1024),
+        stream: bmn_app::stream::StreamRequest {
+            threads: bmn_app::flags::ThreadsArg {
+                threads: Some(1024),
+            },
+            ..Default::default()
         },
         ..Default::default()
     });
-    assert_eq!(plan.unwrap().threads, 1024);
+    assert_eq!(plan.unwrap().stream.threads, 1024);
 }
 
 /// A run's extent: a count, a time, or both; a time alone means no count, neither the default.
@@ -349,14 +370,20 @@ fn a_run_goes_for_its_count_its_time_or_both() {
 fn a_search_is_checked_once_with_each_fault_named() {
     let plan = |req: SearchRequest| SearchPlan::try_from(&req);
     let e = error(plan(SearchRequest {
-        games: bmn_app::flags::GamesArg::games(0),
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(0),
+            ..Default::default()
+        },
         ..Default::default()
     }));
     assert_eq!(e, "bad --games: must be at least 1");
     let e = error(plan(SearchRequest {
-        games: bmn_app::flags::GamesArg {
-            time: Some("10s".into()),
-            games: None,
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg {
+                time: Some("10s".into()),
+                games: None,
+            },
+            ..Default::default()
         },
         shard: bmn_app::flags::ShardArg {
             shard: Some("1/2".into()),
@@ -368,63 +395,78 @@ fn a_search_is_checked_once_with_each_fault_named() {
         "{e}"
     );
     let e = error(plan(SearchRequest {
-        engine: EngineInput {
-            give_up: bmn_app::flags::GiveUpArg { give_up: Some(0) },
+        stream: bmn_app::stream::StreamRequest {
+            engine: EngineInput {
+                give_up: bmn_app::flags::GiveUpArg { give_up: Some(0) },
+                ..Default::default()
+            },
             ..Default::default()
         },
         ..Default::default()
     }));
     assert_eq!(e, "bad --give-up: must be at least 1");
     let e = error(plan(SearchRequest {
-        table: TableInput {
-            players: Some(11),
+        stream: bmn_app::stream::StreamRequest {
+            table: TableInput {
+                players: Some(11),
+                ..Default::default()
+            },
             ..Default::default()
         },
         ..Default::default()
     }));
     assert!(e.starts_with("bad --players"), "{e}");
     let ok = plan(SearchRequest {
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(5000),
+            engine: EngineInput {
+                give_up: bmn_app::flags::GiveUpArg { give_up: Some(77) },
+                ..Default::default()
+            },
+            ..Default::default()
+        },
         shard: bmn_app::flags::ShardArg {
             shard: Some("2/3".into()),
-        },
-        games: bmn_app::flags::GamesArg::games(5000),
-        engine: EngineInput {
-            give_up: bmn_app::flags::GiveUpArg { give_up: Some(77) },
-            ..Default::default()
         },
         ..Default::default()
     })
     .unwrap();
     assert_eq!(ok.shard, Shard::parse("2/3").unwrap());
-    assert_eq!(ok.engine.give_up, 77);
+    assert_eq!(ok.stream.engine.give_up, 77);
 }
 
 #[test]
 fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
     let req = SearchRequest {
-        games: bmn_app::flags::GamesArg::games(2000),
-        table: TableInput {
-            players: Some(3),
-            ..Default::default()
-        },
-        engine: EngineInput {
-            give_up: bmn_app::flags::GiveUpArg {
-                give_up: Some(5000),
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(2000),
+            table: TableInput {
+                players: Some(3),
+                ..Default::default()
             },
+            engine: EngineInput {
+                give_up: bmn_app::flags::GiveUpArg {
+                    give_up: Some(5000),
+                },
+                ..Default::default()
+            },
+            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
             ..Default::default()
         },
         ledger: bmn_app::flags::LedgerArgs::NONE,
-        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
         ..Default::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let report = bmn_app::search::search(&req, &mut bmn_job::Job::quiet(&stop)).unwrap();
     assert_eq!(report.params.give_up, 5000);
     let req = StatsRequest {
-        games: bmn_app::flags::GamesArg::games(2000),
-        table: req.table.clone(),
-        engine: req.engine.clone(),
-        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(2000),
+            table: req.stream.table.clone(),
+            engine: req.stream.engine.clone(),
+            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+            ..Default::default()
+        },
         ..Default::default()
     };
     let report = bmn_app::stats::stats(&req, &mut bmn_job::Job::quiet(&stop)).unwrap();
@@ -570,12 +612,15 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
 #[test]
 fn the_defaults_are_the_documented_numbers() {
     let search = SearchPlan::try_from(&SearchRequest::default()).unwrap();
-    assert_eq!(search.games, Some(1_000_000));
-    assert_eq!((search.seed, search.top), (1, 10));
-    assert_eq!(search.engine.give_up, 100_000);
-    assert_eq!(search.engine.max_tricks, 3000);
+    assert_eq!(search.stream.games, Some(1_000_000));
+    assert_eq!((search.stream.seed, search.top), (1, 10));
+    assert_eq!(search.stream.engine.give_up, 100_000);
+    assert_eq!(search.stream.engine.max_tricks, 3000);
     let stats = StatsPlan::try_from(&StatsRequest::default()).unwrap();
-    assert_eq!((stats.games, stats.seed), (Some(1_000_000), 1));
+    assert_eq!(
+        (stats.stream.games, stats.stream.seed),
+        (Some(1_000_000), 1)
+    );
     let climb = ClimbPlan::try_from(&ClimbRequest::default()).unwrap();
     assert_eq!(climb.evals, Some(10_000_000));
     assert_eq!(climb.config.restart_after, 5);

@@ -11,22 +11,24 @@ use bmn_job::Job;
 
 fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {
-        games: bmn_app::flags::GamesArg::games(20_000),
-        seed: bmn_app::flags::SeedArg { seed: Some(5) },
-        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+        stream: bmn_app::stream::StreamRequest {
+            games: bmn_app::flags::GamesArg::games(20_000),
+            seed: bmn_app::flags::SeedArg { seed: Some(5) },
+            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+            table: TableInput {
+                deck: None,
+                players: None,
+                balanced: false,
+            },
+            rules: RulesInput::default(),
+            engine: Default::default(),
+        },
         top: bmn_app::flags::TopArg { top: Some(5) },
         shard: bmn_app::flags::ShardArg {
             shard: Some("1/2".into()),
         },
         out: Some(out),
         ledger: bmn_app::flags::LedgerArgs::NONE,
-        table: TableInput {
-            deck: None,
-            players: None,
-            balanced: false,
-        },
-        rules: RulesInput::default(),
-        engine: Default::default(),
     }
 }
 

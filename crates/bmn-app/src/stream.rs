@@ -1,0 +1,74 @@
+//! What `search` and `stats` share: the seed's stream of random deals at a table, played for a
+//! count of games or a time on an engine. Deal K of the stream is game K of both commands, so
+//! the two plans are one plan with their own parts around it.
+
+use std::time::Duration;
+
+use bmn_core::Rules;
+use bmn_search::{DealSource, SearchConfig};
+
+use crate::error::Result;
+use crate::flags::{GamesArg, SeedArg, ThreadsArg};
+use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+
+/// The stream's parameters, flattened into `search`'s and `stats`' requests.
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamRequest {
+    #[command(flatten)]
+    pub games: GamesArg,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub table: TableInput,
+    #[command(flatten)]
+    pub rules: RulesInput,
+    #[command(flatten)]
+    pub engine: EngineInput,
+}
+
+/// The stream, checked: every default filled in and the machine read (the cores, the CPU's
+/// fastest kernel) when it is made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamPlan {
+    pub source: DealSource,
+    pub rules: Rules,
+    /// Games in the whole run; `None`: play until `time` is up.
+    pub games: Option<u64>,
+    /// Stop when this much time has passed (with or without `games`).
+    pub time: Option<Duration>,
+    pub seed: u64,
+    pub threads: usize,
+    pub engine: EnginePlan,
+}
+
+impl StreamPlan {
+    /// The stream `given` asks for, `default_games` long when it names neither games nor time.
+    pub fn new(given: &StreamRequest, default_games: u64) -> Result<StreamPlan> {
+        let source = given.table.source()?;
+        let rules = given.rules.rules()?;
+        let (games, time) = given.games.plan(default_games)?;
+        Ok(StreamPlan {
+            engine: given.engine.plan_deals(&source, rules)?,
+            threads: input::threads(given.threads.threads)?,
+            seed: given.seed.seed.unwrap_or(DEFAULT_SEED),
+            source,
+            rules,
+            games,
+            time,
+        })
+    }
+
+    /// The kernels' configuration for `source`'s deals of this stream (`source` itself, or the
+    /// other kind a plot compares), keeping the `top` longest games.
+    pub fn config(&self, source: DealSource, top: usize) -> SearchConfig {
+        SearchConfig {
+            seed: self.seed,
+            source,
+            top,
+            engine: self.engine.engine,
+            max_tricks: self.engine.max_tricks,
+        }
+    }
+}
