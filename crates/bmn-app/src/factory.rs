@@ -18,8 +18,8 @@ use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::flags::{DeckArg, PlayersArg, SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, RulesInput, TableInput};
+use crate::flags::{SeedArg, ThreadsArg};
+use crate::input::{self, DEFAULT_SEED, TableRules};
 use crate::message::message;
 use crate::plural;
 
@@ -40,11 +40,7 @@ pub struct FactoryRequest {
     #[arg(long, value_name = "N")]
     pub rounds: Option<u64>,
     #[command(flatten)]
-    pub deck: DeckArg,
-    #[command(flatten)]
-    pub players: PlayersArg,
-    #[command(flatten)]
-    pub rules: RulesInput,
+    pub table: TableRules,
     #[command(flatten)]
     pub threads: ThreadsArg,
     /// Cycles whose closest positions are edited each round [default: 16].
@@ -178,8 +174,8 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
     type Error = Error;
 
     fn try_from(req: &FactoryRequest) -> Result<Self> {
-        let rules = req.rules.rules()?;
-        let source = TableInput::of(&req.deck, &req.players).source()?;
+        let rules = req.table.rules.rules()?;
+        let source = req.table.source()?;
         let threads = input::threads(req.threads.threads)?;
         let at = FactoryPlan::at(
             source,
@@ -447,7 +443,10 @@ mod tests {
         assert!(matches!(c.completion, Some(Completion::Template(_))));
         // At a table pieces do not fill, nothing to complete.
         let req = FactoryRequest {
-            players: PlayersArg { players: Some(3) },
+            table: crate::input::TableRules {
+                players: crate::flags::PlayersArg { players: Some(3) },
+                ..Default::default()
+            },
             time: Some("2".into()),
             ..FactoryRequest::default()
         };

@@ -37,11 +37,12 @@ impl TryFrom<&PlayRequest> for Given {
 
     fn try_from(req: &PlayRequest) -> Result<Self> {
         let give_up = req.give_up.give_up.unwrap_or(crate::play::PLAY_GIVE_UP);
+        let table = &req.table;
         Ok(Given {
             leader: input::seat(req.leader.leader)?,
-            deck: req.deck.deck.as_deref().map(input::deck).transpose()?,
-            players: req.players.players,
-            rules: req.rules.rules()?,
+            deck: table.deck.deck.as_deref().map(input::deck).transpose()?,
+            players: table.players.players,
+            rules: table.rules.rules()?,
             give_up: input::at_least_one(give_up, "give_up")?,
             threads: input::threads(req.threads.threads)?,
             kernel: Kernel::best_available(),

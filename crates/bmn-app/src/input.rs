@@ -54,6 +54,25 @@ impl RulesInput {
     }
 }
 
+/// `--deck`, `--players` and the rules: the table of a command that plays given or built deals
+/// (no `--balanced`, which is for random deals: [`TableInput`]).
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableRules {
+    #[command(flatten)]
+    pub deck: crate::flags::DeckArg,
+    #[command(flatten)]
+    pub players: crate::flags::PlayersArg,
+    #[command(flatten)]
+    pub rules: RulesInput,
+}
+
+impl TableRules {
+    /// Uniform random deals of this table.
+    pub fn source(&self) -> Result<DealSource> {
+        TableInput::of(&self.deck, &self.players).source()
+    }
+}
+
 /// Who sits at the table and what they are dealt (`--deck`, `--players`, `--balanced`).
 #[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TableInput {

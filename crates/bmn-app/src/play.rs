@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::dot;
 use crate::error::{Error, Result};
-use crate::flags::{DeckArg, DotArg, GiveUpArg, LeaderArg, PlayersArg, PlotArg, ThreadsArg};
-use crate::input::{self, RulesInput};
+use crate::flags::{DotArg, GiveUpArg, LeaderArg, PlotArg, ThreadsArg};
+use crate::input::{self, TableRules};
 use crate::message::message;
 use crate::numbers::whole;
 use crate::plural;
@@ -85,11 +85,7 @@ pub struct PlayRequest {
     #[arg(long, value_name = "K")]
     pub tricks: Option<u64>,
     #[command(flatten)]
-    pub deck: DeckArg,
-    #[command(flatten)]
-    pub players: PlayersArg,
-    #[command(flatten)]
-    pub rules: RulesInput,
+    pub table: TableRules,
     #[command(flatten)]
     pub plot: PlotArg,
     #[command(flatten)]
@@ -105,8 +101,8 @@ impl PlayRequest {
         input::deal(
             &self.deal_text()?,
             self.leader.leader,
-            self.deck.deck.as_deref(),
-            self.players.players,
+            self.table.deck.deck.as_deref(),
+            self.table.players.players,
         )
     }
 
@@ -225,9 +221,9 @@ impl TryFrom<&PlayRequest> for PlayPlan {
     type Error = Error;
 
     fn try_from(req: &PlayRequest) -> Result<Self> {
-        let rules = req.rules.rules()?;
+        let rules = req.table.rules.rules()?;
         let start = req.start()?;
-        if let Some(players) = req.players.players
+        if let Some(players) = req.table.players.players
             && players != start.players()
         {
             return Err(Error::input(message!(
@@ -365,7 +361,7 @@ pub fn replay(req: &PlayRequest, events: bool, replay_tricks: u64) -> Result<Rep
              ask for fewer (tricks=K)"
         )));
     }
-    let rules = req.rules.rules()?;
+    let rules = req.table.rules.rules()?;
     let start = req.start()?;
     let report = match (report, req.trace) {
         (report, false) => report,

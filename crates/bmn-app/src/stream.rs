@@ -8,8 +8,36 @@ use bmn_core::Rules;
 use bmn_search::{DealSource, SearchConfig};
 
 use crate::error::Result;
-use crate::flags::{GamesArg, SeedArg, ThreadsArg};
+use crate::flags::{SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+
+/// `--games` or `--time`: how far a run of random deals goes (`search`, `stats`).
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct GamesArg {
+    /// How many random deals to play [default: 1000000 unless --time is given].
+    #[arg(long, value_name = "N", conflicts_with = "time")]
+    pub games: Option<u64>,
+    /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
+    /// finished, so it equals a --games run of the same count.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub time: Option<String>,
+}
+
+impl GamesArg {
+    /// `n` games.
+    pub fn games(n: u64) -> GamesArg {
+        GamesArg {
+            games: Some(n),
+            time: None,
+        }
+    }
+
+    /// The games to play (`None`: until the time is up) and the time limit; `default` games
+    /// when neither is given.
+    pub fn plan(&self, default: u64) -> Result<(Option<u64>, Option<Duration>)> {
+        input::count_or_time(self.games, "games", self.time.as_deref(), Some(default))
+    }
+}
 
 /// The stream's parameters, flattened into `search`'s and `stats`' requests.
 #[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]

@@ -113,7 +113,7 @@ fn clear(v: &Value, old: &str, new: &str) {
 fn search_names_its_lists_engine_and_wins_clearly() {
     let req = SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(60_000),
+            games: bmn_app::stream::GamesArg::games(60_000),
             seed: bmn_app::flags::SeedArg { seed: Some(3) },
             threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
             table: table(PAULHUS_6),
@@ -173,7 +173,7 @@ fn stats_names_its_counts_and_balance_clearly() {
     std::fs::create_dir_all(&dir).unwrap();
     let req = StatsRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(20_000),
+            games: bmn_app::stream::GamesArg::games(20_000),
             seed: bmn_app::flags::SeedArg { seed: Some(2) },
             threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
             table: table(PAULHUS_6),
@@ -196,13 +196,16 @@ fn stats_names_its_counts_and_balance_clearly() {
 #[test]
 fn the_factory_names_its_counts_mode_and_representatives_clearly() {
     let req = FactoryRequest {
+        table: bmn_app::input::TableRules {
+            deck: PAULHUS_6.into(),
+            ..Default::default()
+        },
         seed: bmn_app::flags::SeedArg { seed: Some(1) },
         rounds: Some(1),
         seeds: Some(3),
         walkers: Some(2),
         neighbours: Some(2),
         threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
-        deck: PAULHUS_6.into(),
         ..FactoryRequest::default()
     };
     let v = value(&bmn_app::factory::factory(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -222,7 +225,10 @@ fn the_factory_names_its_counts_mode_and_representatives_clearly() {
 #[test]
 fn the_census_names_its_runs_lists_and_counts_clearly() {
     let req = CensusRequest {
-        deck: SMALL.into(),
+        table: bmn_app::input::TableRules {
+            deck: SMALL.into(),
+            ..Default::default()
+        },
         seed: bmn_app::flags::SeedArg { seed: Some(1) },
         threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         methods: Some("pieces,hands,deals".into()),
@@ -258,7 +264,10 @@ fn the_census_names_its_runs_lists_and_counts_clearly() {
 #[test]
 fn the_census_plan_names_its_costs() {
     let req = CensusRequest {
-        deck: SMALL.into(),
+        table: bmn_app::input::TableRules {
+            deck: SMALL.into(),
+            ..Default::default()
+        },
         threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         ..CensusRequest::default()
     };

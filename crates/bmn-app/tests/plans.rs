@@ -62,7 +62,7 @@ fn a_time_is_the_same_given_as_text_or_as_seconds() {
     let plan = |time: &str| {
         SearchPlan::try_from(&SearchRequest {
             stream: bmn_app::stream::StreamRequest {
-                games: bmn_app::flags::GamesArg {
+                games: bmn_app::stream::GamesArg {
                     time: Some(time.into()),
                     games: None,
                 },
@@ -96,7 +96,7 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     refused(
         error(StatsPlan::try_from(&StatsRequest {
             stream: bmn_app::stream::StreamRequest {
-                games: bmn_app::flags::GamesArg::games(0),
+                games: bmn_app::stream::GamesArg::games(0),
                 ..Default::default()
             },
             ..Default::default()
@@ -371,7 +371,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
     let plan = |req: SearchRequest| SearchPlan::try_from(&req);
     let e = error(plan(SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(0),
+            games: bmn_app::stream::GamesArg::games(0),
             ..Default::default()
         },
         ..Default::default()
@@ -379,7 +379,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
     assert_eq!(e, "bad --games: must be at least 1");
     let e = error(plan(SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg {
+            games: bmn_app::stream::GamesArg {
                 time: Some("10s".into()),
                 games: None,
             },
@@ -418,7 +418,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
     assert!(e.starts_with("bad --players"), "{e}");
     let ok = plan(SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(5000),
+            games: bmn_app::stream::GamesArg::games(5000),
             engine: EngineInput {
                 give_up: bmn_app::flags::GiveUpArg { give_up: Some(77) },
                 ..Default::default()
@@ -439,7 +439,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
 fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
     let req = SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(2000),
+            games: bmn_app::stream::GamesArg::games(2000),
             table: TableInput {
                 players: Some(3),
                 ..Default::default()
@@ -461,7 +461,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
     assert_eq!(report.params.give_up, 5000);
     let req = StatsRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(2000),
+            games: bmn_app::stream::GamesArg::games(2000),
             table: req.stream.table.clone(),
             engine: req.stream.engine.clone(),
             threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
@@ -554,7 +554,10 @@ fn a_census_names_its_own_time_flag_and_checks_the_factory_first() {
     }));
     assert!(e.starts_with("bad --hands-time 'soon'"), "{e}");
     let plan = CensusPlan::try_from(&CensusRequest {
-        deck: "camicia".into(),
+        table: bmn_app::input::TableRules {
+            deck: "camicia".into(),
+            ..Default::default()
+        },
         hands_time: Some("5".into()),
         ..Default::default()
     })
@@ -577,14 +580,16 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
     use bmn_app::input::RulesInput;
     let census = |deck: &str, players, deals_max| {
         CensusPlan::try_from(&CensusRequest {
-            deck: deck.into(),
-            players: PlayersArg { players },
+            table: bmn_app::input::TableRules {
+                deck: deck.into(),
+                players: PlayersArg { players },
+                rules: RulesInput {
+                    on_empty: Some("collect".into()),
+                    ..Default::default()
+                },
+            },
             methods: Some("deals".into()),
             deals_max,
-            rules: RulesInput {
-                on_empty: Some("collect".into()),
-                ..Default::default()
-            },
             ..Default::default()
         })
         .unwrap()
@@ -648,7 +653,10 @@ fn a_census_refuses_a_bad_hands_before_anything_runs() {
         }
     }
     let camicia = |hands, methods: Option<&str>| CensusRequest {
-        deck: "camicia".into(),
+        table: bmn_app::input::TableRules {
+            deck: "camicia".into(),
+            ..Default::default()
+        },
         hands,
         methods: methods.map(Into::into),
         ..Default::default()
@@ -703,8 +711,11 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
             on_empty: on_empty.map(Into::into),
         };
         let plan = CensusPlan::try_from(&CensusRequest {
-            deck: table.clone(),
-            rules: rules.clone(),
+            table: bmn_app::input::TableRules {
+                deck: table.clone(),
+                rules: rules.clone(),
+                ..Default::default()
+            },
             seed: bmn_app::flags::SeedArg { seed: Some(7) },
             threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
             rounds: Some(5),
@@ -714,10 +725,13 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
         })
         .unwrap();
         let factory = FactoryPlan::try_from(&FactoryRequest {
+            table: bmn_app::input::TableRules {
+                deck: table.clone(),
+                rules: rules.clone(),
+                ..Default::default()
+            },
             seed: bmn_app::flags::SeedArg { seed: Some(7) },
             rounds: Some(5),
-            deck: table.clone(),
-            rules: rules.clone(),
             threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
             ..Default::default()
         })
@@ -790,8 +804,11 @@ fn a_message_names_every_parameter_in_each_front_ends_words() {
         "bad mu/x0/p0: a model given needs all three (missing x0 and p0)"
     );
     let play = PlayPlan::try_from(&PlayRequest {
+        table: bmn_app::input::TableRules {
+            players: bmn_app::flags::PlayersArg { players: Some(3) },
+            ..Default::default()
+        },
         deal: Some("--/J-".into()),
-        players: bmn_app::flags::PlayersArg { players: Some(3) },
         ..Default::default()
     })
     .unwrap_err();

@@ -12,7 +12,7 @@ use bmn_job::Job;
 fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            games: bmn_app::flags::GamesArg::games(20_000),
+            games: bmn_app::stream::GamesArg::games(20_000),
             seed: bmn_app::flags::SeedArg { seed: Some(5) },
             threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
             table: TableInput {

@@ -81,7 +81,7 @@ pub struct CostReport {
 /// Measures a sample of `req`'s deck and projects every deal of it.
 pub fn cost(req: &CensusRequest) -> Result<CostReport> {
     let cores = req.cores;
-    let source = crate::input::TableInput::of(&req.deck, &req.players).source()?;
+    let source = req.table.source()?;
     if source.players() != 2 {
         return Err(Error::bad_with(
             "plan",
@@ -92,7 +92,7 @@ pub fn cost(req: &CensusRequest) -> Result<CostReport> {
             ),
         ));
     }
-    let rules = req.rules.rules()?;
+    let rules = req.table.rules.rules()?;
     let threads = input::threads(req.threads.threads)?;
     let cores = input::at_least_one(cores.unwrap_or(DEFAULT_CORES) as u128, "cores")? as usize;
     let deck = *source.deck();

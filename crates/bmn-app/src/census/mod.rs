@@ -32,8 +32,8 @@ use bmn_search::DealSource;
 use crate::error::{Error, Result};
 use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
-use crate::flags::{DeckArg, PlayersArg, SeedArg, ThreadsArg};
-use crate::input::{self, RulesInput, TableInput};
+use crate::flags::{SeedArg, ThreadsArg};
+use crate::input::{self, TableInput, TableRules};
 use crate::message::message;
 
 pub use report::{CensusReport, ClassCount, Classes, DealsRun, HandsRun, PeriodCount, PiecesRun};
@@ -45,11 +45,7 @@ pub struct CensusRequest {
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
-    pub deck: DeckArg,
-    #[command(flatten)]
-    pub players: PlayersArg,
-    #[command(flatten)]
-    pub rules: RulesInput,
+    pub table: TableRules,
     #[command(flatten)]
     pub threads: ThreadsArg,
     /// Methods, comma-separated: `pieces` (the factory: Casella's construction, walks),
@@ -238,8 +234,8 @@ fn table(req: &CensusRequest) -> Result<(Option<shards::Sharded>, DealSource, Ru
     let files = (!req.enumeration.is_empty())
         .then(|| shards::Sharded::read(&req.enumeration))
         .transpose()?;
-    let mut table = TableInput::of(&req.deck, &req.players);
-    let mut rules_in = req.rules.clone();
+    let mut table = TableInput::of(&req.table.deck, &req.table.players);
+    let mut rules_in = req.table.rules.clone();
     if let Some(f) = &files {
         table.deck.get_or_insert_with(|| f.deck.to_string());
         rules_in
@@ -541,7 +537,10 @@ mod tests {
     #[test]
     fn the_hands_stage_reports_positions_while_a_unit_runs() {
         let plan = CensusPlan::try_from(&CensusRequest {
-            deck: "camicia".into(),
+            table: crate::input::TableRules {
+                deck: "camicia".into(),
+                ..Default::default()
+            },
             methods: Some("hands".into()),
             threads: ThreadsArg { threads: Some(1) },
             hands_time: Some("30".into()),
