@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, SeedArg, ThreadsArg, TopArg};
-use crate::input::{self, DEFAULT_SEED};
+use crate::input::{self, DEFAULT_SEED, TimeArg};
 use crate::message::message;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
@@ -34,16 +34,10 @@ pub const DEFAULT_EVALS: u64 = 10_000_000;
 pub struct ClimbRequest {
     #[command(flatten)]
     pub seed: SeedArg,
-    /// Climb for this long: 90s, 10m, 2h (whole rounds).
-    #[arg(
-        long,
-        value_name = "DURATION",
-        conflicts_with = "evals",
-        allow_hyphen_values = true
-    )]
-    pub time: Option<String>,
+    #[command(flatten)]
+    pub time: TimeArg,
     /// Evaluations (games played) in all, whole rounds [default: 10000000 unless --time].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "time")]
     pub evals: Option<u64>,
     #[command(flatten)]
     pub threads: ThreadsArg,
@@ -278,8 +272,9 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 "bad --temperature or --cooling: a positive temperature, a cooling factor in (0, 1]"
             )));
         }
-        let (evals, time) =
-            input::count_or_time(req.evals, "evals", req.time.as_deref(), Some(DEFAULT_EVALS))?;
+        let (evals, time) = req
+            .time
+            .with_count(req.evals, "evals", Some(DEFAULT_EVALS))?;
         let threads = input::threads(req.threads.threads)?;
         Ok(ClimbPlan {
             config: ClimbConfig {
@@ -611,7 +606,9 @@ mod tests {
     fn a_time_alone_climbs_until_it_is_up_in_seconds_or_text() {
         for time in ["90", "90s"] {
             let req = ClimbRequest {
-                time: Some(time.into()),
+                time: TimeArg {
+                    time: Some(time.into()),
+                },
                 walkers: Some(0),
                 ..ClimbRequest::default()
             };
@@ -626,7 +623,9 @@ mod tests {
             assert_eq!(plan.params().rounds, 0);
         }
         let bad = ClimbRequest {
-            time: Some("-1".into()),
+            time: TimeArg {
+                time: Some("-1".into()),
+            },
             ..ClimbRequest::default()
         };
         let e = ClimbPlan::try_from(&bad).unwrap_err().to_string();

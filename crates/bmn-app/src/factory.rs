@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::flags::{SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, TableRules};
+use crate::input::{self, DEFAULT_SEED, TableRules, TimeArg};
 use crate::message::message;
 use crate::plural;
 
@@ -28,16 +28,10 @@ use crate::plural;
 pub struct FactoryRequest {
     #[command(flatten)]
     pub seed: SeedArg,
-    /// Walk for this long: 90s, 30m (whole rounds).
-    #[arg(
-        long,
-        value_name = "DURATION",
-        conflicts_with = "rounds",
-        allow_hyphen_values = true
-    )]
-    pub time: Option<String>,
+    #[command(flatten)]
+    pub time: TimeArg,
     /// Rounds of walks [default: 200 unless --time].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "time")]
     pub rounds: Option<u64>,
     #[command(flatten)]
     pub table: TableRules,
@@ -183,8 +177,7 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
             req.seed.seed.unwrap_or(DEFAULT_SEED),
             threads,
         );
-        let (rounds, time) =
-            input::count_or_time(req.rounds, "rounds", req.time.as_deref(), at.rounds)?;
+        let (rounds, time) = req.time.with_count(req.rounds, "rounds", at.rounds)?;
         let d = at.config;
         let moves = match &req.moves {
             Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("moves", e))?,
@@ -447,7 +440,9 @@ mod tests {
                 players: crate::flags::PlayersArg { players: Some(3) },
                 ..Default::default()
             },
-            time: Some("2".into()),
+            time: TimeArg {
+                time: Some("2".into()),
+            },
             ..FactoryRequest::default()
         };
         let plan = FactoryPlan::try_from(&req).unwrap();

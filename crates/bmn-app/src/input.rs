@@ -492,22 +492,38 @@ pub fn at_least_one<T: PartialEq + From<u8>>(value: T, flag: &'static str) -> Re
     }
 }
 
-/// How far a run goes: `count` units (`count_flag`, at least 1), until `time` is up, or
-/// whichever comes first when both are given. A time alone means no count; neither means
-/// `default`.
-pub fn count_or_time(
-    count: Option<u64>,
-    count_flag: &'static str,
-    time: Option<&str>,
-    default: Option<u64>,
-) -> Result<(Option<u64>, Option<Duration>)> {
-    let time = time.map(|t| duration(t, "time")).transpose()?;
-    let count = match (count, time) {
-        (Some(n), _) => Some(at_least_one(n, count_flag)?),
-        (None, Some(_)) => None,
-        (None, None) => default,
-    };
-    Ok((count, time))
+/// `--time`: how long a run of rounds or units goes (`search`, `stats`, `climb`, the factory),
+/// instead of its count (the count's flag conflicts with it).
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimeArg {
+    /// Run for this long instead: 90s, 10m, 2h, 1d. Only whole rounds (or units) count, so the
+    /// result equals that of a run of the count it finished.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub time: Option<String>,
+}
+
+impl TimeArg {
+    /// How far a run goes: `count` units (`count_flag`, at least 1), until the time is up, or
+    /// whichever comes first when both are given. A time alone means no count; neither means
+    /// `default`.
+    pub fn with_count(
+        &self,
+        count: Option<u64>,
+        count_flag: &'static str,
+        default: Option<u64>,
+    ) -> Result<(Option<u64>, Option<Duration>)> {
+        let time = self
+            .time
+            .as_deref()
+            .map(|t| duration(t, "time"))
+            .transpose()?;
+        let count = match (count, time) {
+            (Some(n), _) => Some(at_least_one(n, count_flag)?),
+            (None, Some(_)) => None,
+            (None, None) => default,
+        };
+        Ok((count, time))
+    }
 }
 
 /// Deal `rank` (decimal) of `deck`, as a position.

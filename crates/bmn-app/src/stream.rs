@@ -9,7 +9,7 @@ use bmn_search::{DealSource, SearchConfig};
 
 use crate::error::Result;
 use crate::flags::{SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput};
+use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeArg};
 
 /// `--games` or `--time`: how far a run of random deals goes (`search`, `stats`).
 #[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
@@ -17,10 +17,8 @@ pub struct GamesArg {
     /// How many random deals to play [default: 1000000 unless --time is given].
     #[arg(long, value_name = "N", conflicts_with = "time")]
     pub games: Option<u64>,
-    /// Play for this long instead: 90s, 10m, 2h, 1d. The result is that of the whole units
-    /// finished, so it equals a --games run of the same count.
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    pub time: Option<String>,
+    #[command(flatten)]
+    pub time: TimeArg,
 }
 
 impl GamesArg {
@@ -28,14 +26,14 @@ impl GamesArg {
     pub fn games(n: u64) -> GamesArg {
         GamesArg {
             games: Some(n),
-            time: None,
+            time: TimeArg::default(),
         }
     }
 
     /// The games to play (`None`: until the time is up) and the time limit; `default` games
     /// when neither is given.
     pub fn plan(&self, default: u64) -> Result<(Option<u64>, Option<Duration>)> {
-        input::count_or_time(self.games, "games", self.time.as_deref(), Some(default))
+        self.time.with_count(self.games, "games", Some(default))
     }
 }
 

@@ -10,7 +10,7 @@ use bmn_app::climb::{ClimbPlan, ClimbRequest};
 use bmn_app::exhaustive::{ExhaustivePlan, ExhaustiveRequest};
 use bmn_app::factory::{FactoryPlan, FactoryRequest};
 use bmn_app::flags::{DeckArg, LeaderArg, PlayersArg};
-use bmn_app::input::{EngineInput, TableInput};
+use bmn_app::input::{EngineInput, TableInput, TimeArg};
 use bmn_app::odds::{OddsPlan, OddsRequest};
 use bmn_app::pieces::{ConstructPlan, ConstructRequest};
 use bmn_app::play::{PlayPlan, PlayRequest};
@@ -63,7 +63,9 @@ fn a_time_is_the_same_given_as_text_or_as_seconds() {
         SearchPlan::try_from(&SearchRequest {
             stream: bmn_app::stream::StreamRequest {
                 games: bmn_app::stream::GamesArg {
-                    time: Some(time.into()),
+                    time: TimeArg {
+                        time: Some(time.into()),
+                    },
                     games: None,
                 },
                 ..Default::default()
@@ -326,7 +328,9 @@ fn a_run_goes_for_its_count_its_time_or_both() {
     let climb = |evals, time: Option<&str>| {
         ClimbPlan::try_from(&ClimbRequest {
             evals,
-            time: time.map(Into::into),
+            time: TimeArg {
+                time: time.map(Into::into),
+            },
             ..Default::default()
         })
         .unwrap()
@@ -349,7 +353,9 @@ fn a_run_goes_for_its_count_its_time_or_both() {
     let rounds = |rounds, time: Option<&str>| {
         let plan = FactoryPlan::try_from(&FactoryRequest {
             rounds,
-            time: time.map(Into::into),
+            time: TimeArg {
+                time: time.map(Into::into),
+            },
             ..Default::default()
         })
         .unwrap();
@@ -380,7 +386,9 @@ fn a_search_is_checked_once_with_each_fault_named() {
     let e = error(plan(SearchRequest {
         stream: bmn_app::stream::StreamRequest {
             games: bmn_app::stream::GamesArg {
-                time: Some("10s".into()),
+                time: TimeArg {
+                    time: Some("10s".into()),
+                },
                 games: None,
             },
             ..Default::default()

@@ -276,7 +276,7 @@ pub async fn search(State(shared): State<Shared>, uri: Uri) -> Answer {
     if req.top.top.is_some_and(|t| t > 100) {
         return Err(ApiError::bad("bad top: at most 100 games are listed here"));
     }
-    req.stream.games.time = Some(seconds.to_string());
+    req.stream.games.time.time = Some(seconds.to_string());
     req.ledger = LedgerArgs::NONE;
     let permit = shared.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError::bad(format!(

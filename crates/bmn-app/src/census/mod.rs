@@ -194,8 +194,11 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             .contains(&Method::Pieces)
             .then(|| {
                 let plan = FactoryPlan::at(source.clone(), rules, seed, threads);
-                let (rounds, _) = input::count_or_time(req.rounds, "rounds", None, plan.rounds)?;
-                Ok::<_, Error>(FactoryPlan { rounds, ..plan })
+                let rounds = req.rounds.map(|n| input::at_least_one(n, "rounds"));
+                Ok::<_, Error>(FactoryPlan {
+                    rounds: rounds.transpose()?.or(plan.rounds),
+                    ..plan
+                })
             })
             .transpose()?;
         let deals_max = req.deals_max.unwrap_or(if players == 2 {
@@ -350,9 +353,11 @@ pub fn run(plan: &CensusPlan, job: &mut Job) -> Result<CensusReport> {
 fn pieces_stage(factory: &FactoryPlan, reached: &mut Reached, job: &mut Job) -> Result<PiecesRun> {
     let t = Instant::now();
     let found = crate::factory::play(factory, job)?;
-    for listed in found.catalogue.listing() {
-        let c = &listed.entry;
-        reached.note(c.cycle_id, &c.representative, Method::Pieces);
+    // The cycles with balanced deals, as the factory's listing has them (without its clones).
+    for c in found.catalogue.cycles.values() {
+        if c.balanced_count > 0 {
+            reached.note(c.cycle_id, &c.representative, Method::Pieces);
+        }
     }
     Ok(PiecesRun {
         distinct_cycle_count: found.catalogue.cycles.len(),
