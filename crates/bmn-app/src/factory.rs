@@ -6,10 +6,12 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use bmn_climb::factory::{
-    Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, Listed, PieceTable,
+    Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, KeepPieces, Listed,
+    PieceStage, PieceTable, StageKey,
 };
 use bmn_climb::{MoveSet, RoundLimits};
 use bmn_core::Rules;
@@ -68,6 +70,12 @@ pub struct FactoryRequest {
     /// up to L cards longer than that form; 0 turns it off [default: 3]
     #[arg(long, value_name = "L")]
     pub grow: Option<u32>,
+    /// Keep the pieces in FILE: the pool, the completion's and the grown pieces, which no seed
+    /// changes and which are most of a run's time on the standard deck. A run finding FILE
+    /// starts from the pieces in it (refused if they were searched with other settings), and
+    /// each search that finishes is added to it, so a stopped run loses only the one under way
+    #[arg(long, value_name = "FILE")]
+    pub pool: Option<PathBuf>,
 }
 
 /// Rounds when neither `--time` nor `--rounds` is given.
@@ -131,6 +139,8 @@ pub struct FactoryPlan {
     /// included), after whole rounds.
     pub time: Option<Duration>,
     pub threads: usize,
+    /// Where the pieces stage is kept (`--pool`), checked when the plan is made.
+    pub pool: Option<PathBuf>,
 }
 
 impl FactoryPlan {
@@ -160,6 +170,7 @@ impl FactoryPlan {
             rounds: Some(DEFAULT_ROUNDS),
             time: None,
             threads,
+            pool: None,
         }
     }
 }
@@ -194,12 +205,85 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
             grow: req.grow.unwrap_or(d.grow),
             ..d
         };
-        Ok(FactoryPlan {
+        let plan = FactoryPlan {
             config,
             rounds,
             time,
+            pool: req.pool.clone(),
             ..at
-        })
+        };
+        if let Some(path) = &plan.pool {
+            input::writable(path, "pool")?;
+            plan.kept_pieces()?;
+        }
+        Ok(plan)
+    }
+}
+
+impl FactoryPlan {
+    /// The pieces kept in `--pool`'s file, if it is there, checked against this run's piece
+    /// settings.
+    fn kept_pieces(&self) -> Result<Option<PieceStage>> {
+        let Some(path) = &self.pool else {
+            return Ok(None);
+        };
+        let config = &self.config;
+        let Some(table) = PieceTable::of(&self.source, config.rules, &config.filter) else {
+            return Err(Error::bad_with(
+                "pool",
+                message!(
+                    ": this table's starting games come from a random search, not from \
+                     pieces ({} with {} players)",
+                    self.source.deck(),
+                    self.source.players()
+                ),
+            ));
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                let why = message!("cannot read --pool '{}': {}", path.display(), e);
+                return Err(Error::failed(why).caused_by(e));
+            }
+        };
+        let stage: PieceStage = serde_json::from_str(&text).map_err(|e| {
+            Error::bad_with(
+                "pool",
+                format!(" '{}': not a factory's pieces file ({e})", path.display()),
+            )
+        })?;
+        let completion = config.completion.unwrap_or(Completion::None);
+        let key = StageKey::of(config, table.target, completion);
+        if let Some(d) = key.difference(&stage.key) {
+            return Err(Error::bad_with(
+                "pool",
+                format!(
+                    " '{}': its pieces were searched with other settings (this run's {d}, \
+                     the file's in brackets)",
+                    path.display()
+                ),
+            ));
+        }
+        Ok(Some(stage))
+    }
+}
+
+/// `--pool`'s file as the factory keeps its pieces in it: read once when the run starts,
+/// written whole after each search.
+struct PoolFile<'a> {
+    path: &'a Path,
+    kept: Option<PieceStage>,
+}
+
+impl KeepPieces for PoolFile<'_> {
+    fn load(&mut self, _: &StageKey) -> std::result::Result<Option<PieceStage>, String> {
+        Ok(self.kept.take())
+    }
+
+    fn save(&mut self, stage: &PieceStage) -> std::result::Result<(), String> {
+        let text = serde_json::to_string(stage).map_err(|e| e.to_string())?;
+        bmn_run::write_atomically(self.path, text.as_bytes()).map_err(|e| e.to_string())
     }
 }
 
@@ -295,7 +379,19 @@ pub(crate) fn play(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryRun> {
         time: plan.time,
     };
     let source = &plan.source;
-    bmn_climb::factory::run(&plan.config, source, limits, plan.threads, job).map_err(|e| match e {
+    let mut file;
+    let keep: &mut dyn KeepPieces = match &plan.pool {
+        Some(path) => {
+            file = PoolFile {
+                path,
+                kept: plan.kept_pieces()?,
+            };
+            &mut file
+        }
+        None => &mut (),
+    };
+    let found = bmn_climb::factory::run(&plan.config, source, limits, plan.threads, keep, job);
+    found.map_err(|e| match e {
         FactoryError::NoSeeds => Error::failed(message!(
             "no game that never ends was found at this table to start from ({} {} players); \
              try more --seeds",
@@ -303,6 +399,9 @@ pub(crate) fn play(plan: &FactoryPlan, job: &mut Job) -> Result<FactoryRun> {
             source.players()
         )),
         FactoryError::Pieces(e) => Error::failed_from(e),
+        FactoryError::Keep(why) => {
+            Error::failed(message!("cannot keep the pieces (--pool): {}", why))
+        }
     })
 }
 

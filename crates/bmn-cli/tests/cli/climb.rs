@@ -422,6 +422,78 @@ fn the_factory_fills_the_template_and_reaches_balanced_deals() {
     }
 }
 
+/// `--pool FILE` keeps the pieces, which no seed changes: a run of another seed from the file
+/// is that seed's run, and a file of other settings, of something else, or at a table that
+/// starts from a random search, is refused before any work.
+#[test]
+fn the_factory_keeps_its_pieces_for_any_seed() {
+    let dir = crate::common::scratch("factory-pool");
+    let pool = dir.join("pool.json");
+    let args = |seed: &str, pool: Option<&Path>| {
+        let mut a = vec![
+            "pieces",
+            "factory",
+            "--rounds",
+            "1",
+            "--seeds",
+            "4",
+            "--walkers",
+            "4",
+            "--neighbours",
+            "8",
+            "--complete",
+            "none",
+            "--seed",
+            seed,
+            "--json",
+        ];
+        if let Some(pool) = pool {
+            a.extend(["--pool", p(pool)]);
+        }
+        let run = json(&a);
+        without(run, &["elapsed_seconds"])
+    };
+    let first = args("1", Some(&pool));
+    assert!(pool.exists(), "the pieces are kept");
+    assert_eq!(first, args("1", None));
+    let kept = std::fs::read_to_string(&pool).unwrap();
+    assert_eq!(args("2", Some(&pool)), args("2", None));
+    assert_eq!(
+        std::fs::read_to_string(&pool).unwrap(),
+        kept,
+        "nothing left to search"
+    );
+    bad(
+        &[
+            "pieces",
+            "factory",
+            "--complete",
+            "template",
+            "--pool",
+            p(&pool),
+        ],
+        "its pieces were searched with other settings (this run's complete",
+    );
+    let other = dir.join("other.json");
+    std::fs::write(&other, "{}").unwrap();
+    bad(
+        &["pieces", "factory", "--pool", p(&other)],
+        "not a factory's pieces file",
+    );
+    bad(
+        &[
+            "pieces",
+            "factory",
+            "--deck",
+            "2J,2Q,2K,2A,6-",
+            "--pool",
+            p(&pool),
+        ],
+        "bad --pool: this table's starting games come from a random search",
+    );
+    bad(&["pieces", "factory", "--pool", p(&dir)], "bad --pool");
+}
+
 #[test]
 fn the_factory_names_bad_input() {
     bad(&["pieces", "factory", "--rounds", "0"], "bad --rounds");

@@ -11,6 +11,7 @@
 
 mod listing;
 mod seeds;
+mod stage;
 mod walk;
 
 use std::time::{Duration, Instant};
@@ -27,6 +28,7 @@ use crate::rounds::{RoundLimits, Rounds, run_rounds};
 
 pub use listing::{Kinship, Listed};
 pub use seeds::{Completed, CompletionFound};
+pub use stage::{KeepPieces, PieceStage, StageKey};
 pub use walk::{Catalogue, CycleEntry, Factory};
 
 /// How to run the factory: every tuning constant of the pipeline, each with its default in
@@ -210,17 +212,22 @@ pub enum FactoryError {
     /// No game that never ends was found at the table to start from.
     #[error("no game that never ends was found at this table to start from")]
     NoSeeds,
+    /// The pieces stage could not be read or kept ([`KeepPieces`]'s words).
+    #[error("{0}")]
+    Keep(String),
 }
 
 /// Runs the factory at `source`'s table until `limits` (timed from the start, the search for
 /// starting games included) or the job's stop, on `threads` threads: the starting games
 /// (stages that count units of piece searches, decks and basins, or games of a random
-/// search), then the walks (stage "rounds", one progress per round).
+/// search), then the walks (stage "rounds", one progress per round). The pieces stage, where
+/// there is one, is read from and kept by `keep` (`&mut ()`: searched afresh, kept nowhere).
 pub fn run(
     config: &FactoryConfig,
     source: &DealSource,
     limits: RoundLimits,
     threads: usize,
+    keep: &mut dyn KeepPieces,
     job: &mut Job,
 ) -> Result<FactoryRun, FactoryError> {
     let started = Instant::now();
@@ -243,7 +250,7 @@ pub fn run(
                 target: table.target,
                 completion,
             };
-            seeds::from_pieces(&plan, threads, job)?
+            seeds::from_pieces(&plan, threads, keep, job)?
         }
         None => {
             let wanted = config.seeds.unwrap_or(config.seeds_from_search);
@@ -426,6 +433,7 @@ mod tests {
                 &source(deck, 2),
                 limits,
                 threads,
+                &mut (),
                 &mut Job::quiet(&no),
             )
             .unwrap()
@@ -446,9 +454,97 @@ mod tests {
             stages: Vec::new(),
         };
         let mut job = Job::new(&mut hooks, &no);
-        let stopped = run(&config, &source(deck, 2), limits, 2, &mut job).unwrap();
+        let stopped = run(&config, &source(deck, 2), limits, 2, &mut (), &mut job).unwrap();
         assert_eq!((stopped.catalogue.round, stopped.interrupted), (2, true));
         // The search for starting games counts games, their catalogue seeds, the walks rounds.
         assert_eq!(hooks.stages, ["units", "games", "seeds", "rounds"]);
+    }
+
+    /// Keeps every stage saved, through its file form, and starts from `start`.
+    #[derive(Default)]
+    struct Saves {
+        start: Option<PieceStage>,
+        saved: Vec<PieceStage>,
+    }
+
+    impl KeepPieces for Saves {
+        fn load(&mut self, key: &StageKey) -> Result<Option<PieceStage>, String> {
+            assert!(self.start.as_ref().is_none_or(|s| &s.key == key));
+            Ok(self.start.take())
+        }
+
+        fn save(&mut self, stage: &PieceStage) -> Result<(), String> {
+            let text = serde_json::to_string(stage).unwrap();
+            let back: PieceStage = serde_json::from_str(&text).unwrap();
+            assert_eq!(&back, stage, "a stage reads back as it was written");
+            self.saved.push(back);
+            Ok(())
+        }
+    }
+
+    /// The pieces stage does not read the seed: kept whole, or kept part-way by a stopped
+    /// run and finished by the next, it gives every seed the run that searched its own.
+    #[test]
+    fn a_kept_pieces_stage_gives_the_same_run_whole_or_part_way() {
+        // Twelve card lists to complete, one with a piece, one prefix grown into ten pieces.
+        let deck = Deck::parse("4J,2Q,2K,2A,14-").unwrap();
+        let config = FactoryConfig {
+            seeds: Some(6),
+            walkers: 2,
+            neighbours: 4,
+            pool_max_len: 7,
+            pool_sparse_len: 8,
+            completion: Some(Completion::Pairs(9)),
+            grow: 2,
+            ..FactoryConfig::default()
+        };
+        let limits = RoundLimits {
+            rounds: Some(2),
+            time: None,
+        };
+        let no = std::sync::atomic::AtomicBool::new(false);
+        let run_with = |config: &FactoryConfig, keep: &mut Saves| {
+            let mut job = Job::quiet(&no);
+            run(config, &source(deck, 2), limits, 2, keep, &mut job).unwrap()
+        };
+        let mut first = Saves::default();
+        let searched = run_with(&config, &mut first);
+        assert_eq!(searched.seeds_from, SeedsFrom::Pieces);
+        let whole = first.saved.last().unwrap().clone();
+        assert!(whole.completed());
+        assert_eq!(
+            first.saved.len(),
+            14,
+            "the pool, each completion, the prefix"
+        );
+        assert_eq!((whole.completions_wanted, whole.prefixes_done), (12, 1));
+        assert_eq!(whole.grown.len(), 10);
+        assert!(!searched.completed.grown.is_empty());
+        let same = |a: &FactoryRun, b: &FactoryRun| {
+            assert_eq!(a.seeds, b.seeds);
+            assert_eq!(a.completed, b.completed);
+            assert_eq!(a.catalogue, b.catalogue);
+        };
+        // Kept with the pool alone, before and after the completion with a piece, before the
+        // prefix, and whole.
+        for kept in [0, 2, 3, 12, 13].map(|i| &first.saved[i]) {
+            let mut keep = Saves {
+                start: Some(kept.clone()),
+                ..Saves::default()
+            };
+            same(&run_with(&config, &mut keep), &searched);
+            // What it lacked was searched and kept; a whole stage needs nothing more.
+            assert_eq!(keep.saved.last().unwrap_or(kept), &whole);
+        }
+        // Another seed, from the kept stage: the run of that seed.
+        let other = FactoryConfig { seed: 7, ..config };
+        let mut keep = Saves {
+            start: Some(whole),
+            ..Saves::default()
+        };
+        same(
+            &run_with(&other, &mut keep),
+            &run_with(&other, &mut Saves::default()),
+        );
     }
 }

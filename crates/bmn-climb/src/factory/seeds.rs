@@ -2,7 +2,7 @@
 //! pieces (and from third pieces searched by their cards, and pieces grown from those), or
 //! cycling deals from a seeded random search at tables where pieces do not fill the deck.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bmn_core::{Player, Position};
 use bmn_pieces::{
@@ -11,6 +11,7 @@ use bmn_pieces::{
 };
 use bmn_search::{DealSource, SearchConfig, Summary};
 
+use super::stage::{KeepPieces, PieceStage, StageKey, grow_prefixes};
 use super::{Completion, FactoryConfig, FactoryError};
 use bmn_job::Job;
 
@@ -51,19 +52,39 @@ pub(super) struct SeedPlan<'a> {
 /// completion, also the decks around the pieces of those cards (for the template, the ones
 /// that fill the test template to the deck: bmn_pieces::template_completion): the pool's decks
 /// start 50/2 on cycles whose basins never reach 26/26, and a long piece is what brings a cycle
-/// near balance (docs/results.md, Part 7). Stopped part-way, it returns what it has.
+/// near balance (docs/results.md, Part 7). The pieces come from [`pieces`] (kept by `keep`),
+/// the decks are drawn from them with the seed. Stopped part-way, it returns what it has.
 pub(super) fn from_pieces(
     plan: &SeedPlan,
     threads: usize,
+    keep: &mut dyn KeepPieces,
     job: &mut Job,
 ) -> Result<(Vec<Position>, Completed), FactoryError> {
+    let stage = pieces(plan, threads, keep, job)?;
+    decks(plan, &stage, threads, job)
+}
+
+/// The pieces stage: what `keep` has of it, and the searches it lacks, each kept as it
+/// finishes. Stopped part-way, it returns what it has.
+pub(super) fn pieces(
+    plan: &SeedPlan,
+    threads: usize,
+    keep: &mut dyn KeepPieces,
+    job: &mut Job,
+) -> Result<PieceStage, FactoryError> {
     let SeedPlan {
         config,
-        decks,
         target,
         completion,
+        ..
     } = *plan;
     let filter = &config.filter;
+    let key = StageKey::of(config, target, completion);
+    let mut stage = keep
+        .load(&key)
+        .map_err(FactoryError::Keep)?
+        .unwrap_or_else(|| PieceStage::new(key));
+    let mut save = |stage: &PieceStage| keep.save(stage).map_err(FactoryError::Keep);
     let pool_config = PoolConfig {
         filter: filter.clone(),
         max_len: config.pool_max_len,
@@ -71,32 +92,23 @@ pub(super) fn from_pieces(
         faces: Vec::new(),
         give_up: config.give_up,
     };
-    let mut pool = bmn_pieces::build_pool(&pool_config, threads, job)?;
-    let construct = |pool: &[FoundPiece], around, job: &mut Job| {
-        let construct = ConstructConfig {
-            seed: config.seed,
-            decks,
-            give_up: config.give_up,
-            basin_limit: config.deck_basin_limit,
-            target,
-            around,
-        };
-        bmn_pieces::construct(pool, &construct, threads, job)
-            .map(|c| c.decks.into_iter().map(|g| g.deal).collect::<Vec<_>>())
-    };
-    let mut seeds = construct(&pool, None, job)?;
-    let mut done = Completed::default();
-    let wanted = match completion {
-        Completion::None => return Ok((seeds, done)),
-        Completion::Template(cards) => vec![cards],
-        Completion::Pairs(max_len) => {
-            let mut all = bmn_pieces::pair_completions(&pool, &pool_config, &target);
-            all.retain(|c| c.len() <= max_len);
-            all
+    let pool = match stage.pool.clone() {
+        Some(pool) => pool,
+        None => {
+            let pool = bmn_pieces::build_pool(&pool_config, threads, job)?;
+            stage.completions_wanted = wanted(completion, &pool, &pool_config, &target).len();
+            stage.pool = Some(pool.clone());
+            if job.stopped() {
+                // The pieces of the searches that finished: decks are drawn from them, but
+                // they are not kept (a later run searches the pool whole).
+                return Ok(stage);
+            }
+            save(&stage)?;
+            pool
         }
     };
-    let mut grow_from: Vec<Piece> = Vec::new();
-    for (i, &cards) in wanted.iter().enumerate() {
+    let wanted = wanted(completion, &pool, &pool_config, &target);
+    for (i, &cards) in wanted.iter().enumerate().skip(stage.completions.len()) {
         let (faces, plain) = cards.faces_and_plain();
         let search = PieceSearchConfig {
             filter: filter.clone(),
@@ -111,45 +123,25 @@ pub(super) fn from_pieces(
             wanted.len()
         );
         let Some(found) = search_pieces(&search, &message, threads, job)? else {
-            done.searched = i as u64;
-            return Ok((seeds, done));
+            return Ok(stage);
         };
-        grow_from.extend(found.pieces.iter().flat_map(|p| p.forms.iter().cloned()));
-        if found.pieces.is_empty() && !matches!(completion, Completion::Template(_)) {
-            continue;
-        }
-        let pieces: Vec<String> = found.pieces.iter().map(|p| p.piece.to_string()).collect();
-        pool.extend(found.pieces);
-        let around = if pieces.is_empty() {
-            Vec::new()
-        } else {
-            construct(&pool, Some(cards), job)?
-        };
-        done.completions.push(CompletionFound {
-            composition: cards,
-            pieces,
-            decks: around.len() as u64,
-        });
-        seeds.extend(around);
+        stage.completions.push((cards, found.pieces));
+        save(&stage)?;
     }
-    done.searched = wanted.len() as u64;
     if config.grow == 0 {
-        return Ok((seeds, done));
+        return Ok(stage);
     }
     // Growing: every form's first cards up to player 2's high water, searched as a prefix of
     // pieces up to `grow` cards longer than the form.
-    let mut prefixes: BTreeMap<Piece, u32> = BTreeMap::new();
-    for form in &grow_from {
-        if let Some((at, _)) = bmn_pieces::high_water(form).filter(|&(at, _)| at > 0) {
-            let prefix = Piece::new(form.cards()[..at].to_vec()).expect("a piece");
-            let len = form.len() as u32 + config.grow;
-            let e = prefixes.entry(prefix).or_insert(len);
-            *e = (*e).max(len);
-        }
-    }
-    done.grow_prefixes = prefixes.keys().map(|p| p.to_string()).collect();
-    let mut new: BTreeMap<Composition, Vec<String>> = BTreeMap::new();
-    for (i, (prefix, &max_len)) in prefixes.iter().enumerate() {
+    let forms = stage.completion_pieces().flat_map(|p| &p.forms);
+    let prefixes = grow_prefixes(forms, config.grow);
+    let mut known: BTreeSet<Piece> = pool
+        .iter()
+        .chain(stage.completion_pieces())
+        .chain(&stage.grown)
+        .map(|p| p.piece.clone())
+        .collect();
+    for (i, (prefix, &max_len)) in prefixes.iter().enumerate().skip(stage.prefixes_done) {
         let search = PieceSearchConfig {
             filter: filter.clone(),
             max_len: max_len.min(config.grow_max_len),
@@ -163,17 +155,110 @@ pub(super) fn from_pieces(
             prefixes.len()
         );
         let Some(found) = search_pieces(&search, &message, threads, job)? else {
-            return Ok((seeds, done));
+            return Ok(stage);
         };
         for p in found.pieces {
             let cards = p.piece.composition();
-            if target.checked_sub(&cards).is_none() || pool.iter().any(|q| q.piece == p.piece) {
-                continue; // more of a kind than the deck holds, or known already
+            // More of a kind than the deck holds, or known already.
+            if target.checked_sub(&cards).is_some() && known.insert(p.piece.clone()) {
+                stage.grown.push(p);
             }
-            new.entry(cards).or_default().push(p.piece.to_string());
-            pool.push(p);
+        }
+        stage.prefixes_done = i + 1;
+        save(&stage)?;
+    }
+    Ok(stage)
+}
+
+/// The card lists a completion searches.
+fn wanted(
+    completion: Completion,
+    pool: &[FoundPiece],
+    pool_config: &PoolConfig,
+    target: &Composition,
+) -> Vec<Composition> {
+    match completion {
+        Completion::None => Vec::new(),
+        Completion::Template(cards) => vec![cards],
+        Completion::Pairs(max_len) => {
+            let mut all = bmn_pieces::pair_completions(pool, pool_config, target);
+            all.retain(|c| c.len() <= max_len);
+            all
         }
     }
+}
+
+/// The starting decks drawn from `stage` with the plan's seed: the pool's, then around each
+/// completion's pieces (the pool grown by the completions so far), then around each grown
+/// card list (the pool grown by them all); as far as the stage went.
+fn decks(
+    plan: &SeedPlan,
+    stage: &PieceStage,
+    threads: usize,
+    job: &mut Job,
+) -> Result<(Vec<Position>, Completed), FactoryError> {
+    let SeedPlan {
+        config,
+        decks,
+        target,
+        completion,
+    } = *plan;
+    let construct = |pool: &[FoundPiece], around, job: &mut Job| {
+        let construct = ConstructConfig {
+            seed: config.seed,
+            decks,
+            give_up: config.give_up,
+            basin_limit: config.deck_basin_limit,
+            target,
+            around,
+        };
+        bmn_pieces::construct(pool, &construct, threads, job)
+            .map(|c| c.decks.into_iter().map(|g| g.deal).collect::<Vec<_>>())
+    };
+    let mut pool = stage.pool.clone().unwrap_or_default();
+    let mut seeds = construct(&pool, None, job)?;
+    let mut done = Completed::default();
+    if completion == Completion::None {
+        return Ok((seeds, done));
+    }
+    let template = matches!(completion, Completion::Template(_));
+    for (cards, found) in &stage.completions {
+        if found.is_empty() && !template {
+            continue;
+        }
+        let pieces: Vec<String> = found.iter().map(|p| p.piece.to_string()).collect();
+        pool.extend(found.iter().cloned());
+        let around = if pieces.is_empty() {
+            Vec::new()
+        } else {
+            construct(&pool, Some(*cards), job)?
+        };
+        done.completions.push(CompletionFound {
+            composition: *cards,
+            pieces,
+            decks: around.len() as u64,
+        });
+        seeds.extend(around);
+    }
+    done.searched = stage.completions.len() as u64;
+    if !stage.completed() || config.grow == 0 {
+        return Ok((seeds, done));
+    }
+    let prefixes = grow_prefixes(
+        stage.completion_pieces().flat_map(|p| &p.forms),
+        config.grow,
+    );
+    done.grow_prefixes = prefixes.keys().map(|p| p.to_string()).collect();
+    if stage.prefixes_done < prefixes.len() {
+        return Ok((seeds, done));
+    }
+    let mut new: BTreeMap<Composition, Vec<String>> = BTreeMap::new();
+    for p in &stage.grown {
+        new.entry(p.piece.composition())
+            .or_default()
+            .push(p.piece.to_string());
+    }
+    pool.extend(stage.grown.iter().cloned());
     for (cards, pieces) in new {
         let around = construct(&pool, Some(cards), job)?;
         done.grown.push(CompletionFound {
