@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::hooks::{Hooks, Quiet};
+use crate::hooks::Hooks;
 
 /// What a long job is given by whoever runs it: the hooks it reports through (stages,
 /// progress, lines for the person) and the stop request it reads (Ctrl-C, a server shutting
@@ -12,7 +12,8 @@ use crate::hooks::{Hooks, Quiet};
 /// never sets the flag, so its caller can tell a stop it asked for from one a hook asked for (a
 /// time limit, which makes `progress` return false).
 pub struct Job<'a> {
-    hooks: &'a mut dyn Hooks,
+    /// `None`: a quiet job, reporting to no one.
+    hooks: Option<&'a mut dyn Hooks>,
     stop: &'a AtomicBool,
     /// A hook asked to stop (returned false): the job ends as it would on the flag.
     halted: bool,
@@ -22,7 +23,7 @@ impl<'a> Job<'a> {
     /// A job reporting to `hooks`, stopped when `stop` is set.
     pub fn new(hooks: &'a mut dyn Hooks, stop: &'a AtomicBool) -> Job<'a> {
         Job {
-            hooks,
+            hooks: Some(hooks),
             stop,
             halted: false,
         }
@@ -30,15 +31,26 @@ impl<'a> Job<'a> {
 
     /// A job that reports to no one, stopped only by `stop`.
     pub fn quiet(stop: &'a AtomicBool) -> Job<'a> {
-        // A leaked box of a zero-sized type allocates nothing: a `'a` place for the hooks.
-        Job::new(Box::leak(Box::new(Quiet)), stop)
+        Job {
+            hooks: None,
+            stop,
+            halted: false,
+        }
     }
 
     /// A stage of this job that reports to the same hooks but reads `stop`: for a stage its
     /// caller ends on its own terms (a time limit) as well as on this job's flag, which the
     /// caller then copies into `stop` so that the stage's threads see either.
     pub fn stage<'b>(&'b mut self, stop: &'b AtomicBool) -> Job<'b> {
-        Job::new(&mut *self.hooks, stop)
+        Job {
+            // Reborrowed as a shorter-lived trait object (`&mut *h` coerces; an Option does not).
+            hooks: match &mut self.hooks {
+                Some(h) => Some(&mut **h),
+                None => None,
+            },
+            stop,
+            halted: false,
+        }
     }
 
     /// The caller's stop request, for a job's worker threads to read (never to set).
@@ -59,13 +71,17 @@ impl<'a> Job<'a> {
 
     /// Work on `what` starts or changes stage; `total` if known, `done` already.
     pub fn start(&mut self, total: Option<u64>, done: u64, what: &str) {
-        self.hooks.start(total, done, what);
+        if let Some(h) = &mut self.hooks {
+            h.start(total, done, what);
+        }
     }
 
     /// `done` so far, with a short message. False once the job should stop: the caller's flag
     /// is set or a hook asked (then and from then on).
     pub fn progress(&mut self, done: u64, message: Option<&str>) -> bool {
-        if !self.hooks.progress(done, message) {
+        if let Some(h) = &mut self.hooks
+            && !h.progress(done, message)
+        {
             self.halted = true;
         }
         !self.stopped()
@@ -73,17 +89,23 @@ impl<'a> Job<'a> {
 
     /// The work of the current stage is over.
     pub fn finish(&mut self) {
-        self.hooks.finish();
+        if let Some(h) = &mut self.hooks {
+            h.finish();
+        }
     }
 
     /// Something the person running the job should know but that does not stop it.
     pub fn warning(&mut self, text: &str) {
-        self.hooks.warning(text);
+        if let Some(h) = &mut self.hooks {
+            h.warning(text);
+        }
     }
 
     /// A line for the person running the job (a resumed run, how to resume a stopped one).
     pub fn note(&mut self, line: &str) {
-        self.hooks.note(line);
+        if let Some(h) = &mut self.hooks {
+            h.note(line);
+        }
     }
 }
 
