@@ -14,21 +14,15 @@
 //! search reports is then checked with bmn-core's reference engine ([`crate::template`]):
 //! this path only proposes.
 
-use bmn_core::Kind;
+use bmn_core::{Kind, PenaltyTable};
 
 use crate::piece::Piece;
 use crate::stack::Stack;
 
-/// Standard penalties (docs/rules.md): J1 Q2 K3 A4, plain cards none.
+/// The construction is played with the standard penalties (docs/rules.md): bmn-core's table,
+/// not a copy of it, so the pass and the reference engine that checks it cannot disagree.
 fn penalty(kind: Kind) -> Option<u8> {
-    match kind {
-        Kind::Plain => None,
-        Kind::Jack => Some(1),
-        Kind::Queen => Some(2),
-        Kind::King => Some(3),
-        Kind::Ace => Some(4),
-        Kind::Joker => Some(5),
-    }
+    PenaltyTable::STANDARD.value(kind)
 }
 
 /// Everything about a pass in progress that decides its future, taken when player 1 must
