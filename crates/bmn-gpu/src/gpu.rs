@@ -11,11 +11,12 @@ use bmn_search::device::{
 };
 
 use crate::adapters::{AdapterSummary, all, instance, summary};
-use crate::error::GpuError;
-use crate::job::{
-    Job, PARAMS_WORDS, TALLY_BY_CARDS, TALLY_BY_TRICKS, TALLY_HELD, TALLY_HIST, TALLY_RECORDED,
-    TALLY_USEFUL, TALLY_WORDS,
+use crate::contract::{
+    Params, TALLY_BY_CARDS, TALLY_BY_TRICKS, TALLY_CARDS, TALLY_FINISHED, TALLY_HELD, TALLY_HIST,
+    TALLY_KEPT, TALLY_RECORDED, TALLY_TRICKS, TALLY_USEFUL, TALLY_WINS, TALLY_WORDS,
 };
+use crate::error::GpuError;
+use crate::job::Job;
 use crate::pool::Pool;
 use crate::{CPU_BATCH, MAX_BATCH};
 
@@ -301,7 +302,7 @@ impl Gpu {
             })
         };
         use wgpu::BufferUsages as U;
-        let params = buffer("params", PARAMS_WORDS * 4, U::UNIFORM | U::COPY_DST);
+        let params = buffer("params", size_of::<Params>(), U::UNIFORM | U::COPY_DST);
         let input = buffer("input", words * 4, U::STORAGE | U::COPY_DST);
         let results = buffer("results", games * 8, U::STORAGE | U::COPY_SRC);
         let tally = buffer(
@@ -369,7 +370,7 @@ impl Gpu {
         let from_queue = self.from_queue.load(Ordering::Relaxed);
         let params = job.params(lanes, lane_games, from_queue, spec, KEPT_CAP);
         self.queue
-            .write_buffer(&b.params, 0, bytemuck::cast_slice(&params));
+            .write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         if !job.input.is_empty() {
             self.queue
                 .write_buffer(&b.input, 0, bytemuck::cast_slice(&job.input));
@@ -467,7 +468,7 @@ impl Gpu {
         self.count_steps(totals);
         every_game_recorded(totals, job.count)?;
         let t = |i: usize| u64::from(word(totals, 4 * i));
-        let kept_count = t(0) as usize;
+        let kept_count = t(TALLY_KEPT) as usize;
         if kept_count > KEPT_CAP {
             // Too many to keep on the device (a deck whose games mostly cycle): every game.
             let mut out = vec![Played::default(); job.count];
@@ -507,10 +508,10 @@ impl Gpu {
             .collect::<Result<_, DeviceError>>()?;
         kept.sort_unstable_by_key(|&(i, _)| i);
         Ok(Digest {
-            finished: t(1),
-            wins: [t(2), t(3)],
-            cards: t(4) | t(5) << 32,
-            tricks: t(6) | t(7) << 32,
+            finished: t(TALLY_FINISHED),
+            wins: [t(TALLY_WINS), t(TALLY_WINS + 1)],
+            cards: t(TALLY_CARDS) | t(TALLY_CARDS + 1) << 32,
+            tricks: t(TALLY_TRICKS) | t(TALLY_TRICKS + 1) << 32,
             histogram,
             by_cards,
             by_tricks,
@@ -545,7 +546,7 @@ fn totals_words(spec: Option<DigestSpec>) -> usize {
 }
 
 /// The kernels' source: what they share, then each kernel.
-const SHADER: &str = concat!(
+pub(crate) const SHADER: &str = concat!(
     include_str!("shader/common.wgsl"),
     include_str!("shader/tricks.wgsl"),
     include_str!("shader/events.wgsl"),

@@ -1,26 +1,9 @@
 //! `Job`: one dispatch's work as the shader reads it (its `Params` and input words).
 
 use bmn_deals::stream::GAMMA;
-use bmn_search::device::{
-    DIGEST_BINS, DeviceBatch, DeviceDeals, DeviceError, DigestSpec, LENGTH_CARDS, LENGTH_TRICKS,
-    MAX_RANKED,
-};
+use bmn_search::device::{DeviceBatch, DeviceDeals, DeviceError, DigestSpec, MAX_RANKED};
 
-/// Words of the shader's `Params`.
-pub(crate) const PARAMS_WORDS: usize = 20;
-
-/// Words of the shader's `tally` buffer: totals (games recorded at [`TALLY_RECORDED`]), the
-/// histogram from [`TALLY_HIST`], then the counts by exact length ([`TALLY_WORDS`] in all).
-pub(crate) const TALLY_RECORDED: usize = 8;
-/// The event kernel's schedule (64-bit words): lane-steps that played an event, and lane-steps
-/// its workgroups held.
-pub(crate) const TALLY_USEFUL: usize = 10;
-pub(crate) const TALLY_HELD: usize = 12;
-pub(crate) const TALLY_HIST: usize = 16;
-/// Finished games by exact cards, then by exact tricks (with `DigestSpec::lengths`).
-pub(crate) const TALLY_BY_CARDS: usize = TALLY_HIST + DIGEST_BINS;
-pub(crate) const TALLY_BY_TRICKS: usize = TALLY_BY_CARDS + LENGTH_CARDS;
-pub(crate) const TALLY_WORDS: usize = TALLY_BY_TRICKS + LENGTH_TRICKS;
+use crate::contract::Params;
 
 /// Penalty cards a deal may hold for the event kernel: their kinds fill one 32-bit word.
 pub(crate) const EVENT_PENALTIES: usize = 16;
@@ -130,31 +113,31 @@ impl Job {
         queue: bool,
         spec: Option<DigestSpec>,
         kept_cap: usize,
-    ) -> [u32; PARAMS_WORDS] {
+    ) -> Params {
         let (tally, bin, keep_cards, lengths) =
             spec.map_or((0, 1, 0, false), |s| (1, s.bin, s.keep_cards, s.lengths));
-        [
-            self.base as u32,
-            (self.base >> 32) as u32,
-            self.count as u32,
-            self.len as u32,
-            self.first_hand as u32,
-            u32::from(self.leader),
-            self.max_tricks,
-            self.mode,
-            self.segment as u32,
-            self.per_item as u32,
-            lanes as u32,
+        Params {
+            base_lo: self.base as u32,
+            base_hi: (self.base >> 32) as u32,
+            count: self.count as u32,
+            len: self.len as u32,
+            first_hand: self.first_hand as u32,
+            leader: u32::from(self.leader),
+            max_tricks: self.max_tricks,
+            mode: self.mode,
+            segment: self.segment as u32,
+            per_item: self.per_item as u32,
+            lanes: lanes as u32,
             tally,
             bin,
             keep_cards,
-            kept_cap as u32,
-            self.block as u32,
-            (self.block >> 32) as u32,
+            kept_cap: kept_cap as u32,
+            block_lo: self.block as u32,
+            block_hi: (self.block >> 32) as u32,
             lane_games,
-            u32::from(queue),
-            u32::from(lengths),
-        ]
+            queue: u32::from(queue),
+            lengths: u32::from(lengths),
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 
 mod adapters;
+mod contract;
 mod error;
 mod gpu;
 mod job;

@@ -8,6 +8,8 @@
 // WGSL has no 64-bit integers, so a 64-bit word is a vec2<u32> (x the low half, y the high
 // half) and the few 64-bit operations the stream and the stacks need are written out below.
 
+// The host writes this struct as contract.rs's `Params` and reads `tally` by its TALLY_* words:
+// a test there parses this file and checks both sides field for field and word for word.
 struct Params {
     // Stream mode: the SplitMix64 counter of this batch's first deal (seed + 4 * first * GAMMA);
     // rank mode: the rank of its first deal.
