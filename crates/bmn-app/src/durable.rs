@@ -48,7 +48,7 @@ pub struct Done<P> {
 
 /// What a durable run plays, counts and says: the command's side of [`run`] (a search's
 /// seeded games, an enumeration's ranks).
-pub trait Units<P>: Sync {
+pub trait DurableWork<P>: Sync {
     /// The summary of the units of `block`, played (on a worker thread) on the engine
     /// `worker` plays on.
     fn play(&self, block: Range<u64>, worker: Worker) -> Summary;
@@ -68,7 +68,7 @@ pub trait Units<P>: Sync {
 }
 
 /// Plays `plan`'s units as `units` says, recording each second and at the end.
-pub fn run<P>(plan: Recording<P>, job: &mut Job, units: &impl Units<P>) -> Result<Done<P>>
+pub fn run<P>(plan: Recording<P>, job: &mut Job, units: &impl DurableWork<P>) -> Result<Done<P>>
 where
     P: Serialize + DeserializeOwned + PartialEq + Clone,
 {

@@ -170,7 +170,7 @@ impl ExhaustivePlan {
 /// An enumeration's units for [`durable::run`]: ranks, unit by unit.
 struct Ranks<'a>(&'a Enumeration);
 
-impl durable::Units<ExhaustiveParams> for Ranks<'_> {
+impl durable::DurableWork<ExhaustiveParams> for Ranks<'_> {
     fn play(&self, block: std::ops::Range<u64>, worker: Worker) -> Summary {
         self.0.play_units(block, worker)
     }

@@ -198,7 +198,7 @@ pub fn events(rules: &Rules, start: &Position, tricks: u64) -> Vec<EventJson> {
 }
 
 /// How the game went: played out (to its end or its cycle) or up to a trick limit.
-enum Played {
+enum HowItWent {
     Out(Outcome),
     Bounded(Game),
 }
@@ -282,7 +282,7 @@ pub enum PlayRun {
 pub fn run_watched(plan: &PlayPlan, go: &mut dyn FnMut(u64, &Game) -> bool) -> Result<PlayRun> {
     let (rules, start, give_up) = (plan.rules, &plan.start, plan.give_up);
     let stopped = |game: &Game, period| PlayRun::Stopped {
-        report: report(Played::Bounded(game.clone()), None),
+        report: report(HowItWent::Bounded(game.clone()), None),
         period,
     };
     // The result decides how long the trace is, so play first, then replay for the trace.
@@ -296,7 +296,7 @@ pub fn run_watched(plan: &PlayPlan, go: &mut dyn FnMut(u64, &Game) -> bool) -> R
                 }
             }
             let tricks = game.tricks();
-            (Played::Bounded(game), tricks)
+            (HowItWent::Bounded(game), tricks)
         }
         None => {
             let outcome = match bmn_core::play_out_watched(&rules, start, give_up, go) {
@@ -434,7 +434,7 @@ impl PlayReport {
 }
 
 /// The game's positions as DOT: a path from the start, the cycle (if any) in red.
-fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> String {
+fn game_graph(rules: &Rules, start: &Position, result: &HowItWent, tricks: u64) -> String {
     let mut positions: Vec<Position> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (p, _) in bmn_core::trace(rules, start, tricks) {
@@ -443,7 +443,7 @@ fn game_graph(rules: &Rules, start: &Position, result: &Played, tricks: u64) -> 
         }
     }
     let (cycle, title) = match result {
-        Played::Out(Outcome::Cycle(c)) => (
+        HowItWent::Out(Outcome::Cycle(c)) => (
             bmn_core::cycle_positions(rules, &c.start, c.period.tricks),
             format!(
                 "{}: preperiod {} tricks, period {} tricks",
@@ -480,23 +480,23 @@ fn trace_steps(t: &[(Position, Span)]) -> Vec<TraceStep> {
 }
 
 /// A game played out, and the tricks its trace covers (to the end, or to the cycle's repeat).
-fn played_out(outcome: Outcome) -> (Played, u64) {
+fn played_out(outcome: Outcome) -> (HowItWent, u64) {
     let tricks = match &outcome {
         Outcome::Finished { tricks, .. } => *tricks,
         Outcome::Cycle(c) => c.preperiod.tricks + c.period.tricks,
     };
-    (Played::Out(outcome), tricks)
+    (HowItWent::Out(outcome), tricks)
 }
 
 /// A game played out (to its end or its cycle) as `play --json` reports it, without a trace.
 pub fn outcome_report(outcome: Outcome) -> PlayReport {
-    report(Played::Out(outcome), None)
+    report(HowItWent::Out(outcome), None)
 }
 
-fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
+fn report(result: HowItWent, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
     let trace = trace.map(|t| trace_steps(&t));
     match result {
-        Played::Out(Outcome::Finished {
+        HowItWent::Out(Outcome::Finished {
             winner,
             cards,
             tricks,
@@ -506,7 +506,7 @@ fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
             tricks,
             trace,
         },
-        Played::Out(Outcome::Cycle(c)) => PlayReport::Cycle {
+        HowItWent::Out(Outcome::Cycle(c)) => PlayReport::Cycle {
             preperiod: c.preperiod,
             period: c.period,
             cycle_start: c.start.clone(),
@@ -514,7 +514,7 @@ fn report(result: Played, trace: Option<Vec<(Position, Span)>>) -> PlayReport {
             cycle_representative: c.representative.clone(),
             trace,
         },
-        Played::Bounded(game) => match game.winner() {
+        HowItWent::Bounded(game) => match game.winner() {
             Some(w) => PlayReport::Finished {
                 winner: w.number(),
                 cards: game.cards(),

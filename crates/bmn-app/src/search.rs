@@ -141,7 +141,7 @@ struct SeededGames<'a> {
     started: Instant,
 }
 
-impl durable::Units<SearchParams> for SeededGames<'_> {
+impl durable::DurableWork<SearchParams> for SeededGames<'_> {
     fn play(&self, block: std::ops::Range<u64>, worker: Worker) -> Summary {
         let mut tally = self.fresh.clone();
         let r = self.units.games_of_units(block);

@@ -97,7 +97,7 @@ impl Trees {
 
 /// Running totals of tree sizes.
 #[derive(Default)]
-struct Tally {
+struct SizeTotals {
     count: u64,
     sum: u128,
     sum_sq: u128,
@@ -106,7 +106,7 @@ struct Tally {
     singletons: u64,
 }
 
-impl Tally {
+impl SizeTotals {
     fn add(&mut self, size: u64, capped: bool) {
         self.count += 1;
         self.sum += u128::from(size);
@@ -225,7 +225,7 @@ pub fn trees(
     check_table(deck, config.players)?;
     let codes: Vec<u8> = deck.cards().iter().map(|k| k.index() as u8).collect();
     let mut arrangement = vec![0u8; codes.len()];
-    let mut tally = Tally::default();
+    let mut tally = SizeTotals::default();
     for i in 0..config.samples {
         bmn_deals::deal_for(config.seed, i, &codes, &mut arrangement);
         let cards = arrangement.iter().map(|&c| Kind::from_code(c)).collect();
@@ -280,7 +280,7 @@ pub fn trees_all(
         });
     }
     let mut cards = deck.cards(); // sorted: the first arrangement in lexicographic order
-    let mut tally = Tally::default();
+    let mut tally = SizeTotals::default();
     loop {
         let at = final_position(cards.clone(), players)?;
         let count = tally.count;

@@ -27,7 +27,7 @@ use bmn_core::{CycleId, Deck, Kind, Outcome, Player, Position, Rules, Span, play
 use bmn_job::Job;
 
 use crate::error::CensusError;
-use crate::progress::{HandsProgress, Tally};
+use crate::progress::{DecidedSum, HandsProgress};
 
 /// The most cards a deck may have here (ring buffers of this size).
 pub const MAX_CARDS: usize = 64;
@@ -325,14 +325,14 @@ fn arrangements(counts: &[u32; 6]) -> f64 {
 
 /// A stack of at most [`MAX_CARDS`] cards, front first.
 #[derive(Clone, Copy)]
-struct Ring {
+struct HandRing {
     cards: [u8; MAX_CARDS],
     head: u8,
     len: u8,
 }
 
-impl Ring {
-    const EMPTY: Ring = Ring {
+impl HandRing {
+    const EMPTY: HandRing = HandRing {
         cards: [0; MAX_CARDS],
         head: 0,
         len: 0,
@@ -359,11 +359,11 @@ impl Ring {
 #[derive(Clone, Copy)]
 struct State {
     /// `[big player's known tail, small player's stack]`: player 1 is the big hand.
-    stacks: [Ring; 2],
+    stacks: [HandRing; 2],
     /// The big stack's cards not reached yet, by kind, and how many.
     budget: [u32; 6],
     left: u32,
-    pile: Ring,
+    pile: HandRing,
     claim: u8,
     owed: u8,
     turn: u8,
@@ -539,16 +539,16 @@ fn run_unit(
     stop: &AtomicBool,
     report: &(dyn Fn(f64) + Sync),
 ) -> UnitResult {
-    let mut small = Ring::EMPTY;
+    let mut small = HandRing::EMPTY;
     for &c in &unit.hand {
         small.push(c);
     }
     let budget = config.budget(&unit.hand);
     let state = State {
-        stacks: [Ring::EMPTY, small],
+        stacks: [HandRing::EMPTY, small],
         budget,
         left: budget.iter().sum(),
-        pile: Ring::EMPTY,
+        pile: HandRing::EMPTY,
         claim: NO_CLAIM,
         owed: 0,
         turn: unit.leader,
@@ -599,7 +599,7 @@ pub fn hands(
         });
     };
     let total = plan.units.len() as u64;
-    let tally = Tally::default();
+    let tally = DecidedSum::default();
     let report = |decided: f64| tally.add(decided);
     let mut merged = UnitResult::default();
     let stop = job.stop_flag();
@@ -678,10 +678,10 @@ mod tests {
     fn lazy_outcome(position: &Position, rules: &Rules) -> Option<(usize, u32)> {
         let t = table(rules);
         let mut s = State {
-            stacks: [Ring::EMPTY, Ring::EMPTY],
+            stacks: [HandRing::EMPTY, HandRing::EMPTY],
             budget: [0; 6],
             left: 0,
-            pile: Ring::EMPTY,
+            pile: HandRing::EMPTY,
             claim: NO_CLAIM,
             owed: 0,
             turn: position.leader().index() as u8,

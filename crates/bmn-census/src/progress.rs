@@ -19,9 +19,9 @@ pub struct HandsProgress {
 /// Positions decided by the units at work, summed as they report in batches: an `f64` in an
 /// atomic's bits, since a unit's count can pass `u64` on big decks.
 #[derive(Default)]
-pub(crate) struct Tally(AtomicU64);
+pub(crate) struct DecidedSum(AtomicU64);
 
-impl Tally {
+impl DecidedSum {
     pub(crate) fn add(&self, decided: f64) {
         let _ = self
             .0
@@ -42,7 +42,7 @@ mod tests {
     /// Batches from several threads all count, fractions and counts past `u64` included.
     #[test]
     fn the_tally_sums_every_batch() {
-        let tally = Tally::default();
+        let tally = DecidedSum::default();
         std::thread::scope(|s| {
             for _ in 0..4 {
                 s.spawn(|| (0..1000).for_each(|_| tally.add(0.5)));

@@ -15,8 +15,8 @@ use crate::contract::{
     Params, TALLY_BY_CARDS, TALLY_BY_TRICKS, TALLY_CARDS, TALLY_FINISHED, TALLY_HELD, TALLY_HIST,
     TALLY_KEPT, TALLY_RECORDED, TALLY_TRICKS, TALLY_USEFUL, TALLY_WINS, TALLY_WORDS,
 };
+use crate::dispatch::Dispatch;
 use crate::error::GpuError;
-use crate::job::Job;
 use crate::pool::Pool;
 use crate::{CPU_BATCH, MAX_BATCH};
 
@@ -351,7 +351,7 @@ impl Gpu {
     fn dispatch(
         &self,
         b: &Buffers,
-        job: &Job,
+        job: &Dispatch,
         spec: Option<DigestSpec>,
     ) -> Result<wgpu::SubmissionIndex, DeviceError> {
         let limit = self.lanes.load(Ordering::Relaxed);
@@ -438,7 +438,7 @@ impl Gpu {
     fn run_games(
         &self,
         slot: &mut Option<Buffers>,
-        job: &Job,
+        job: &Dispatch,
         out: &mut [Played],
     ) -> Result<(), DeviceError> {
         let b = self.buffers(slot, job.count, job.input.len(), job.dealt());
@@ -457,7 +457,7 @@ impl Gpu {
     fn run_digest(
         &self,
         slot: &mut Option<Buffers>,
-        job: &Job,
+        job: &Dispatch,
         spec: DigestSpec,
     ) -> Result<Digest, DeviceError> {
         let b = self.buffers(slot, 0, job.input.len(), job.dealt());
@@ -660,8 +660,8 @@ impl DevicePlayer for Gpu {
 
 impl Gpu {
     /// The job of a batch part, on the kernel it goes to.
-    fn job(&self, part: &DeviceBatch<'_>) -> Result<Job, DeviceError> {
-        let mut job = Job::new(part, self.rank_run)?;
+    fn job(&self, part: &DeviceBatch<'_>) -> Result<Dispatch, DeviceError> {
+        let mut job = Dispatch::new(part, self.rank_run)?;
         job.events &= !self.tricks_only.load(Ordering::Relaxed);
         Ok(job)
     }

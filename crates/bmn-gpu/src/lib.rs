@@ -17,9 +17,9 @@
 
 mod adapters;
 mod contract;
+mod dispatch;
 mod error;
 mod gpu;
-mod job;
 mod pool;
 
 pub use adapters::{AdapterSummary, adapters};

@@ -4,7 +4,7 @@
 //! kernel).
 
 use crate::Played;
-use crate::lockstep::{Job, run};
+use crate::lockstep::{Batch, run};
 use crate::queue::QueueLanes;
 
 /// Which kernel [`play_many`] runs.
@@ -139,7 +139,7 @@ pub fn play_many(
         "kernel {} not available on this CPU",
         kernel.name()
     );
-    let job = Job {
+    let job = Batch {
         deals,
         deal_len,
         split,
@@ -169,7 +169,7 @@ const LANES_BASELINE: usize = 4;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn run_avx2(job: &Job, out: &mut [Played]) {
+fn run_avx2(job: &Batch, out: &mut [Played]) {
     // Decks of at most 52 cards and 17 penalty cards stream through `queue::avx2`; the rest
     // (larger decks, odd shapes) play on the portable path, which beat the auto-vectorised
     // AVX2 lanes that used to take them (BENCHMARKS.md).
@@ -181,7 +181,7 @@ fn run_avx2(job: &Job, out: &mut [Played]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512dq,avx512bw,bmi1,bmi2,lzcnt,popcnt")]
-fn run_avx512(job: &Job, out: &mut [Played]) {
+fn run_avx512(job: &Batch, out: &mut [Played]) {
     // Deals of at most 21 penalty cards go to the register-resident streaming kernels of
     // `queue::avx512` (why, and their measured gains: that file and BENCHMARKS.md); the
     // auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an empty hand, a
@@ -200,7 +200,7 @@ fn run_avx512(job: &Job, out: &mut [Played]) {
 }
 
 /// The portable kernel: one game at a time, on the queue encoding where every deal fits it.
-fn portable(job: &Job, out: &mut [Played]) {
+fn portable(job: &Batch, out: &mut [Played]) {
     let (deals, len, split, cap) = (job.deals, job.deal_len, job.split, job.max_tricks);
     if job.fits_queue() && split != 0 && split != len {
         for (d, o) in deals.chunks_exact(len).zip(out.iter_mut()) {
@@ -218,7 +218,7 @@ fn portable(job: &Job, out: &mut [Played]) {
 /// Plane-encoded lanes for the rest were a second copy of the step for a rare case: on
 /// 64-card decks with many penalty cards the scalar kernel is the one that runs.
 #[inline(always)]
-fn dispatch<const N: usize, const PEXT: bool>(job: &Job, out: &mut [Played]) {
+fn dispatch<const N: usize, const PEXT: bool>(job: &Batch, out: &mut [Played]) {
     if job.fits_queue() {
         run::<N, QueueLanes<N, PEXT>>(job, out)
     } else {
@@ -228,7 +228,7 @@ fn dispatch<const N: usize, const PEXT: bool>(job: &Job, out: &mut [Played]) {
     }
 }
 
-impl Job<'_> {
+impl Batch<'_> {
     /// Whether every deal has at most [`crate::queue::MAX_PENALTY`] penalty cards: a byte
     /// sum (which vectorizes) rather than `filter().count()` (which did not: 5 instructions
     /// a card, 11% of an exhaustive run's instructions under callgrind). Asked only by the

@@ -19,7 +19,7 @@
 use crate::Played;
 
 /// A validated batch.
-pub(crate) struct Job<'a> {
+pub(crate) struct Batch<'a> {
     pub(crate) deals: &'a [u8],
     pub(crate) deal_len: usize,
     pub(crate) split: usize,
@@ -54,7 +54,7 @@ pub(crate) trait LaneSet {
 
 /// The lockstep driver: fills the lanes, steps them, reports and refills finished lanes.
 #[inline(always)]
-pub(crate) fn run<const N: usize, L: LaneSet>(job: &Job, out: &mut [Played]) {
+pub(crate) fn run<const N: usize, L: LaneSet>(job: &Batch, out: &mut [Played]) {
     const { assert!(N <= 64, "one bit per lane in a u64") };
     let mut lanes = L::new();
     // Which deal each lane plays; `usize::MAX` for a lane with nothing left to play.
@@ -108,7 +108,7 @@ pub(crate) fn run<const N: usize, L: LaneSet>(job: &Job, out: &mut [Played]) {
 /// Index of the next deal that needs playing; deals that end before their first trick
 /// (an empty hand, or a cap of 0) are answered here directly.
 #[inline(always)]
-pub(crate) fn next_deal(job: &Job, out: &mut [Played], next: &mut usize) -> Option<usize> {
+pub(crate) fn next_deal(job: &Batch, out: &mut [Played], next: &mut usize) -> Option<usize> {
     while *next < out.len() {
         let d = *next;
         *next += 1;

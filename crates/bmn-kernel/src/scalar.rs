@@ -37,15 +37,15 @@ trait TrickStack: Copy {
 
 /// One player's stack as bit planes plus its length.
 #[derive(Clone, Copy, Default)]
-struct Stack {
+struct PlaneStack {
     planes: [u64; 3],
     len: u32,
 }
 
-impl Stack {
+impl PlaneStack {
     /// `cards`, top first (checked by `encode`).
-    fn new(cards: &[u8]) -> Stack {
-        Stack {
+    fn new(cards: &[u8]) -> PlaneStack {
+        PlaneStack {
             planes: encode(cards),
             len: cards.len() as u32,
         }
@@ -59,7 +59,7 @@ impl Stack {
     }
 }
 
-impl TrickStack for Stack {
+impl TrickStack for PlaneStack {
     type Pile = [u64; 3];
 
     #[inline(always)]
@@ -137,7 +137,7 @@ pub fn play(p1: &[u8], p2: &[u8], leader: u8, max_tricks: u32) -> Played {
             if penalty <= crate::queue::MAX_PENALTY {
                 play_queue_deal(p1, p2, leader, max_tricks)
             } else {
-                play_stacks::<Stack, false>(&mut s, leader as usize, max_tricks).0
+                play_stacks::<PlaneStack, false>(&mut s, leader as usize, max_tricks).0
             }
         }
         Err(done) => done,
@@ -241,13 +241,13 @@ fn play_queue(mut s: [QStack; 2], lead: usize, max_tricks: u32) -> Played {
 }
 
 /// Validates and encodes a deal; `Err` holds the outcome of a deal that has already ended.
-fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[Stack; 2], Played> {
+fn setup(p1: &[u8], p2: &[u8], leader: u8) -> Result<[PlaneStack; 2], Played> {
     assert!(leader <= 1, "leader must be 0 or 1");
     assert!(
         p1.len() + p2.len() <= crate::hand::MAX_CARDS,
         "at most 64 cards in a game"
     );
-    let s = [Stack::new(p1), Stack::new(p2)];
+    let s = [PlaneStack::new(p1), PlaneStack::new(p2)];
     if s[0].len > 0 && s[1].len > 0 {
         return Ok(s);
     }
@@ -295,11 +295,11 @@ pub fn play_to_position(
 ) -> (Played, CodedPosition) {
     let (outcome, lead, s) = match setup(p1, p2, leader) {
         Ok(mut s) => {
-            let (o, lead) = play_stacks::<Stack, true>(&mut s, leader as usize, max_tricks);
+            let (o, lead) = play_stacks::<PlaneStack, true>(&mut s, leader as usize, max_tricks);
             (o, lead, s)
         }
         Err(done) => {
-            let s = [Stack::new(p1), Stack::new(p2)];
+            let s = [PlaneStack::new(p1), PlaneStack::new(p2)];
             (done, leader as usize, s)
         }
     };

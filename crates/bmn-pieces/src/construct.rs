@@ -200,7 +200,8 @@ fn draw(pool: &Pool, seed: u64, k: u64) -> [Piece; 3] {
     pool.triple(below_u128(&mut rng, pool.total))
 }
 
-struct Played {
+/// One deck drawn from the pool (draw `k`) and how it played.
+struct DrawnDeck {
     k: u64,
     pieces: [Piece; 3],
     outcome: Option<Outcome>,
@@ -238,19 +239,19 @@ pub fn construct(
         return Ok(out);
     }
     // Stage 1: play the decks (units of one deck, merged in deck order).
-    let mut played: Vec<Played> = Vec::new();
+    let mut played: Vec<DrawnDeck> = Vec::new();
     job.start(Some(config.decks), 0, "decks");
     bmn_job::run_units(
         0..config.decks,
         threads,
         job,
         &mut played,
-        |all: &mut Vec<Played>, mut one: Vec<Played>| all.append(&mut one),
+        |all: &mut Vec<DrawnDeck>, mut one: Vec<DrawnDeck>| all.append(&mut one),
         |k| {
             let pieces = draw(&pool, config.seed, k);
             let refs: Vec<&Piece> = pieces.iter().collect();
             let outcome = play(&jack_position(&refs), config.give_up);
-            Some(vec![Played { k, pieces, outcome }])
+            Some(vec![DrawnDeck { k, pieces, outcome }])
         },
         |job, _, next| job.progress(next, Some("playing decks")),
     );

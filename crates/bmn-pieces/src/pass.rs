@@ -8,7 +8,7 @@
 //! stack is never touched during the pass, which is why pieces behave independently.
 //!
 //! This module plays one pass without bmn-core's `Position` (no allocation per card: the two
-//! stacks are packed [`Stack`]s) so that the search can try millions of candidates and share
+//! stacks are packed [`PackedStack`]s) so that the search can try millions of candidates and share
 //! work between candidates with a common prefix: the state when player 1 is about to lay its
 //! next card of the piece ([`PassKey`]) decides everything that follows. Every piece the
 //! search reports is then checked with bmn-core's reference engine ([`crate::template`]):
@@ -17,7 +17,7 @@
 use bmn_core::{Kind, PenaltyTable};
 
 use crate::piece::Piece;
-use crate::stack::Stack;
+use crate::stack::PackedStack;
 
 /// The construction is played with the standard penalties (docs/rules.md): bmn-core's table,
 /// not a copy of it, so the pass and the reference engine that checks it cannot disagree.
@@ -29,8 +29,8 @@ fn penalty(kind: Kind) -> Option<u8> {
 /// lay its next card: player 2's stack, the pile, and the debt in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PassKey {
-    p2: Stack,
-    pile: Stack,
+    p2: PackedStack,
+    pile: PackedStack,
     /// (player with the claim, 0 for player 1 or 1 for player 2; cards still owed).
     debt: Option<(u8, u8)>,
 }
@@ -62,8 +62,8 @@ impl Pass {
     pub(crate) fn start() -> Pass {
         Pass {
             key: PassKey {
-                p2: Stack::of(&[Kind::Jack, Kind::Plain]),
-                pile: Stack::default(),
+                p2: PackedStack::of(&[Kind::Jack, Kind::Plain]),
+                pile: PackedStack::default(),
                 debt: None,
             },
             gained: Vec::new(),
@@ -108,7 +108,7 @@ impl Pass {
                 (None, Some((claim, 1))) => {
                     if claim == 0 {
                         self.gained.extend(self.key.pile.iter());
-                        self.key.pile = Stack::default();
+                        self.key.pile = PackedStack::default();
                     } else {
                         self.key.p2.append(&mut self.key.pile);
                     }

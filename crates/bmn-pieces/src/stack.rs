@@ -1,4 +1,4 @@
-//! `Stack`: a short run of cards packed four bits a card, copied and hashed as a few words.
+//! `PackedStack`: a short run of cards packed four bits a card, copied and hashed as a few words.
 //!
 //! The piece search keeps the pass's state (player 2's stack and the pile) in a memo of
 //! millions of entries and copies it at every card it tries. As `VecDeque`s the two stacks
@@ -18,7 +18,7 @@ pub(crate) const CAPACITY: usize = WORDS * 16;
 /// Cards in order, front (next to be laid, or first laid for a pile) first. Bits past `len`
 /// are zero, so equal stacks have equal words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Stack {
+pub(crate) struct PackedStack {
     words: [u64; WORDS],
     len: u8,
 }
@@ -26,7 +26,7 @@ pub(crate) struct Stack {
 /// The used words folded into one (a multiply-rotate mix) and handed to the hasher once: the
 /// derived hash fed all five words through the hasher's byte path, a quarter of the search's
 /// time after packing. Equal stacks fold equally; collisions cost only a comparison.
-impl std::hash::Hash for Stack {
+impl std::hash::Hash for PackedStack {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let used = self.len().div_ceil(16);
         let mut x = u64::from(self.len);
@@ -37,9 +37,9 @@ impl std::hash::Hash for Stack {
     }
 }
 
-impl Stack {
-    pub(crate) fn of(cards: &[Kind]) -> Stack {
-        let mut s = Stack::default();
+impl PackedStack {
+    pub(crate) fn of(cards: &[Kind]) -> PackedStack {
+        let mut s = PackedStack::default();
         for &c in cards {
             s.push(c);
         }
@@ -83,11 +83,11 @@ impl Stack {
     }
 
     /// Moves every card of `other` to the back, in order, leaving it empty.
-    pub(crate) fn append(&mut self, other: &mut Stack) {
+    pub(crate) fn append(&mut self, other: &mut PackedStack) {
         for i in 0..other.len() {
             self.push(other.get(i));
         }
-        *other = Stack::default();
+        *other = PackedStack::default();
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = Kind> + '_ {
@@ -104,7 +104,7 @@ mod tests {
     #[test]
     fn behaves_as_a_deque() {
         let kinds = [Kind::Plain, Kind::Jack, Kind::Queen, Kind::King, Kind::Ace];
-        let mut s = Stack::default();
+        let mut s = PackedStack::default();
         let mut d = VecDeque::new();
         let mut x = 12345u64;
         for step in 0..5000 {
@@ -121,10 +121,10 @@ mod tests {
             }
             assert_eq!(s.len(), d.len());
             assert!(s.iter().eq(d.iter().copied()));
-            assert_eq!(s, Stack::of(&d.iter().copied().collect::<Vec<_>>()));
+            assert_eq!(s, PackedStack::of(&d.iter().copied().collect::<Vec<_>>()));
         }
-        let mut other = Stack::of(&[Kind::Ace, Kind::Plain]);
-        let mut t = Stack::of(&[Kind::Jack]);
+        let mut other = PackedStack::of(&[Kind::Ace, Kind::Plain]);
+        let mut t = PackedStack::of(&[Kind::Jack]);
         t.append(&mut other);
         assert!(other.is_empty());
         assert!(t.iter().eq([Kind::Jack, Kind::Ace, Kind::Plain]));

@@ -24,7 +24,7 @@
 //! compare gives the penalty mask and a short loop over its bits packs the codes.
 
 use crate::Played;
-use crate::lockstep::Job;
+use crate::lockstep::Batch;
 use core::arch::x86_64::*;
 
 /// Most cards a deal may hold here (see the module documentation).
@@ -39,7 +39,7 @@ const LANES: usize = 4;
 
 /// Whether the AVX2 lanes can play a batch of this shape (every deal must also hold at most
 /// 17 penalty cards, which [`run`] checks as it encodes).
-pub(crate) fn fits(job: &Job) -> bool {
+pub(crate) fn fits(job: &Batch) -> bool {
     job.deal_len <= MAX_LEN
         && 0 < job.split
         && job.split < job.deal_len
@@ -242,7 +242,7 @@ std::thread_local! {
 /// Encodes every deal of the batch; false if some deal holds more than [`MAX_PENALTY`]
 /// penalty cards.
 #[target_feature(enable = "avx2")]
-fn encode_all(job: &Job, n: usize, e: &mut Scratch) -> bool {
+fn encode_all(job: &Batch, n: usize, e: &mut Scratch) -> bool {
     let (len, split) = (job.deal_len, job.split);
     debug_assert!(0 < split && split < len && len <= MAX_LEN);
     for v in [&mut e.xm, &mut e.xq, &mut e.ym, &mut e.yq] {
@@ -365,7 +365,7 @@ fn refill(
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(crate) fn run(job: &Job, out: &mut [Played]) -> bool {
+pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
     debug_assert!(fits(job));
     let mut scratch = SCRATCH.take();
     let played = play(job, out, &mut scratch);
@@ -375,7 +375,7 @@ pub(crate) fn run(job: &Job, out: &mut [Played]) -> bool {
 
 /// [`run`] with its buffers.
 #[target_feature(enable = "avx2")]
-fn play(job: &Job, out: &mut [Played], enc: &mut Scratch) -> bool {
+fn play(job: &Batch, out: &mut [Played], enc: &mut Scratch) -> bool {
     let n = out.len();
     if !encode_all(job, n, enc) {
         return false;

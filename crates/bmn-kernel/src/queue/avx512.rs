@@ -28,7 +28,7 @@
 //! intrinsic in either width, and the body is instantiated once per width from it.
 
 use crate::Played;
-use crate::lockstep::Job;
+use crate::lockstep::Batch;
 
 /// Whether the 32-bit lanes can play a batch of this shape: stacks of at most 30 cards keep
 /// bit 31 free for the rotation trick, and the `cards | tricks << 17` counter must hold the
@@ -53,7 +53,7 @@ macro_rules! stream_kernel {
             use core::arch::x86_64::{$($intrinsic as $role),*};
 
             use crate::Played;
-            use crate::lockstep::Job;
+            use crate::lockstep::Batch;
 
             /// Bits in a lane.
             const BITS: u32 = <$t>::BITS;
@@ -262,7 +262,7 @@ macro_rules! stream_kernel {
             /// cards. Writing into presized arrays, not pushing: the pushes' capacity
             /// checks kept the vector in memory (+17% for the whole enumeration).
             #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2,popcnt")]
-            fn encode_all(job: &Job, n: usize, e: &mut Scratch) -> bool {
+            fn encode_all(job: &Batch, n: usize, e: &mut Scratch) -> bool {
                 const FIELDS: u64 = 0x0707_0707_0707_0707;
                 let (len, split) = (job.deal_len, job.split);
                 debug_assert!(0 < split && split < len && len <= 64);
@@ -353,7 +353,7 @@ macro_rules! stream_kernel {
             #[target_feature(
                 enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt"
             )]
-            pub(crate) fn run(job: &Job, out: &mut [Played]) -> bool {
+            pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
                 let mut scratch = SCRATCH.take();
                 let fits = play(job, out, &mut scratch);
                 SCRATCH.set(scratch);
@@ -364,7 +364,7 @@ macro_rules! stream_kernel {
             #[target_feature(
                 enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt"
             )]
-            fn play(job: &Job, out: &mut [Played], enc: &mut Scratch) -> bool {
+            fn play(job: &Batch, out: &mut [Played], enc: &mut Scratch) -> bool {
                 debug_assert!(job.max_tricks > 0 && 0 < job.split && job.split < job.deal_len);
                 let n = out.len();
                 if !encode_all(job, n, enc) {
@@ -510,6 +510,6 @@ stream_kernels!(
 /// # Safety
 /// The CPU must support AVX-512 F, BW, CD, VPOPCNTDQ and VBMI2, BMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn run_stream(job: &Job, out: &mut [Played]) -> bool {
+pub(crate) fn run_stream(job: &Batch, out: &mut [Played]) -> bool {
     (fits_narrow(job.deal_len, job.max_tricks) && narrow::run(job, out)) || wide::run(job, out)
 }

@@ -1,4 +1,4 @@
-//! `Job`: one dispatch's work as the shader reads it (its `Params` and input words).
+//! `Dispatch`: one dispatch's work as the shader reads it (its `Params` and input words).
 
 use bmn_deals::stream::GAMMA;
 use bmn_search::device::{DeviceBatch, DeviceDeals, DeviceError, DigestSpec, MAX_RANKED};
@@ -9,7 +9,7 @@ use crate::contract::Params;
 pub(crate) const EVENT_PENALTIES: usize = 16;
 
 /// A batch part as the shader takes it.
-pub(crate) struct Job {
+pub(crate) struct Dispatch {
     /// 0 stream, 1 starts from the host, 2 ranks unranked on the device.
     mode: u32,
     /// The stream counter of the first deal, or the first rank.
@@ -31,9 +31,9 @@ pub(crate) struct Job {
     pub events: bool,
 }
 
-impl Job {
+impl Dispatch {
     /// The job of `batch`, a work item of ranks being `rank_run` consecutive arrangements.
-    pub fn new(batch: &DeviceBatch<'_>, rank_run: usize) -> Result<Job, DeviceError> {
+    pub fn new(batch: &DeviceBatch<'_>, rank_run: usize) -> Result<Dispatch, DeviceError> {
         // The most penalty cards one deal holds, and whether any card is a joker.
         let penalties = |codes: &[u8]| codes.iter().filter(|&&c| c != 0).count();
         let (most, jokers);
@@ -74,7 +74,7 @@ impl Job {
                 (2, *first, 0, rank_run, block as u64, counts.to_vec())
             }
         };
-        Ok(Job {
+        Ok(Dispatch {
             mode,
             base,
             segment,
@@ -167,10 +167,10 @@ mod tests {
     fn ranks_past_the_last_arrangement_or_too_many_are_refused() {
         // 2J,2Q,6-: 1,260 deals.
         let small = [6, 2, 2, 0, 0, 0];
-        assert!(Job::new(&ranks(1_200, 60, small), 8).is_ok());
-        assert!(Job::new(&ranks(1_200, 61, small), 8).is_err());
-        assert!(Job::new(&ranks(u64::MAX, 2, small), 8).is_err());
+        assert!(Dispatch::new(&ranks(1_200, 60, small), 8).is_ok());
+        assert!(Dispatch::new(&ranks(1_200, 61, small), 8).is_err());
+        assert!(Dispatch::new(&ranks(u64::MAX, 2, small), 8).is_err());
         // The standard deck has 2^69 deals.
-        assert!(Job::new(&ranks(0, 1, [36, 4, 4, 4, 4, 0]), 8).is_err());
+        assert!(Dispatch::new(&ranks(0, 1, [36, 4, 4, 4, 4, 0]), 8).is_err());
     }
 }
