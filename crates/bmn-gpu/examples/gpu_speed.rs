@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, MAX_TRICKS};
+use bmn_gpu::{Gpu, Tuning};
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
 use bmn_search::device::{DeviceBatch, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{DealSource, Deals, HISTOGRAM_BIN};
@@ -23,7 +24,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: usize = args.next().map_or(1 << 26, |a| a.parse().expect("GAMES"));
     let device: usize = args.next().map_or(0, |a| a.parse().expect("DEVICE"));
-    let gpu = bmn_gpu::open(device).expect("a GPU");
+    // Each setting measured on a GPU opened with it (the shared one, `bmn_gpu::open`, has none).
+    let open = |tuning: Tuning| Gpu::tuned(device, tuning).expect("a GPU");
+    let gpu = &open(Tuning::default());
     let a = gpu.adapter();
     println!(
         "adapter {}: {} ({}, {}, {})",
@@ -51,9 +54,12 @@ fn main() {
         (1 << 20, 1 << 18, false),
         (1 << 22, 1 << 22, true),
     ] {
-        gpu.limit_dispatch(dispatch);
-        gpu.limit_lanes(lanes);
-        gpu.tricks_only(tricks);
+        let gpu = &open(Tuning {
+            dispatch: Some(dispatch),
+            lanes: Some(lanes),
+            tricks_only: tricks,
+            ..Tuning::default()
+        });
         let label = format!(
             "standard, {} kernel, digest, dispatch 2^{}, lanes 2^{}",
             if tricks { "trick" } else { "event" },
@@ -69,21 +75,22 @@ fn main() {
             )
         });
     }
-    gpu.tricks_only(false);
-    gpu.limit_lanes(usize::MAX);
-    gpu.limit_dispatch(1 << 20);
+    let read_back = &open(Tuning {
+        dispatch: Some(1 << 20),
+        ..Tuning::default()
+    });
     time(
-        gpu,
+        read_back,
         "standard, every game read back, dispatch 2^20",
         games / 4,
         1 << 20,
         |first, n| {
             let mut out = vec![Played::default(); n];
-            assert_eq!(gpu.play(&stream(first, n), &mut out, true), Ok(true));
+            let played = read_back.play(&stream(first, n), &mut out, true);
+            assert_eq!(played, Ok(true));
             (n as u64, 8.0 * n as f64)
         },
     );
-    gpu.limit_dispatch(usize::MAX);
     for (name, deck, from) in [
         ("Camicia", "camicia", 97_000_000_000_000u128),
         ("Paulhus n = 16", "2J,2Q,2K,2A,16-", 0),
@@ -96,7 +103,10 @@ fn main() {
         };
         check_ranks(gpu, &all, from);
         for tricks in [false, true] {
-            gpu.tricks_only(tricks);
+            let gpu = &open(Tuning {
+                tricks_only: tricks,
+                ..Tuning::default()
+            });
             let kernel = if tricks { "trick" } else { "event" };
             let label = format!("{name}, {kernel} kernel, ranks unranked on the device, digest");
             time(gpu, &label, games, 1 << 24, |first, n| {
@@ -108,7 +118,6 @@ fn main() {
                 (n as u64, bytes)
             });
         }
-        gpu.tricks_only(false);
     }
 }
 

@@ -1,7 +1,7 @@
 //! `Gpu`: one opened adapter with the compiled kernel, and the batch loop that feeds it.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
@@ -73,19 +73,19 @@ pub struct Gpu {
     cpu: bool,
     /// The event kernel's lanes take games from the dispatch's queue (a GPU), or each its
     /// own share (a CPU adapter, whose workgroups run in order, a few at a time).
-    from_queue: AtomicBool,
+    from_queue: bool,
     /// Every deck on the trick kernel, for measuring one kernel beside the other.
-    tricks_only: AtomicBool,
+    tricks_only: bool,
     slots: Pool<Option<Buffers>>,
-    /// Games one dispatch plays at most ([`MAX_BATCH`] unless [`Gpu::limit_dispatch`] lowers it).
-    dispatch: AtomicUsize,
+    /// Games one dispatch plays at most ([`MAX_BATCH`] unless tuned lower).
+    dispatch: usize,
     /// Invocations one dispatch runs at most, and the games of a work item of arrangements.
     /// On a CPU adapter (lavapipe) one invocation plays one short work item: llvmpipe cuts an
     /// invocation's loops short after a fixed number of iterations (its guard against endless
     /// loops; measured: one invocation playing 64 Camicia deals stopped after about 2,600
     /// tricks), a guard GPU drivers do not have. A cut game is an error, never a result
     /// (`every_game_recorded`).
-    lanes: AtomicUsize,
+    lanes: usize,
     rank_run: usize,
     /// The event kernel's lane-steps that played an event, and lane-steps its workgroups held,
     /// over every dispatch so far.
@@ -118,7 +118,26 @@ struct Buffers {
     dealt_games: usize,
 }
 
-/// The adapter `index` (as `bmn devices` numbers them), opened once per process and kept.
+/// How a GPU plays its batches where its adapter would decide otherwise: for tests of the
+/// loops a GPU or a CPU adapter takes, on either, and for measuring one setting beside
+/// another. Results never depend on it. A tuned GPU is opened on its own ([`Gpu::tuned`]):
+/// the one every run shares ([`open`]) has none, so no test can leave it in another mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tuning {
+    /// Games one dispatch plays at most (1 to [`MAX_BATCH`]); `None`: [`MAX_BATCH`].
+    pub dispatch: Option<usize>,
+    /// Invocations one dispatch runs at most (at least 1), each taking work item after work
+    /// item; `None`: the adapter's (one item each on a CPU adapter).
+    pub lanes: Option<usize>,
+    /// Whether the event kernel's lanes take games from the dispatch's queue (as on a GPU) or
+    /// each its own share (as on a CPU adapter); `None`: as the adapter does.
+    pub from_queue: Option<bool>,
+    /// Every deck on the trick kernel (`tricks.wgsl`), as before the event kernel.
+    pub tricks_only: bool,
+}
+
+/// The adapter `index` (as `bmn devices` numbers them), opened once per process and kept:
+/// the GPU every run of the process shares, untuned.
 pub fn open(index: usize) -> Result<&'static Gpu, GpuError> {
     static OPENED: OnceLock<Mutex<Vec<(usize, &'static Gpu)>>> = OnceLock::new();
     let opened = OPENED.get_or_init(|| Mutex::new(Vec::new()));
@@ -126,13 +145,16 @@ pub fn open(index: usize) -> Result<&'static Gpu, GpuError> {
     if let Some(&(_, gpu)) = opened.iter().find(|(i, _)| *i == index) {
         return Ok(gpu);
     }
-    let gpu: &'static Gpu = Box::leak(Box::new(Gpu::new(index)?));
+    // Kept for the process's life, as the OnceLock that lists it.
+    let gpu: &'static Gpu = Box::leak(Box::new(Gpu::tuned(index, Tuning::default())?));
     opened.push((index, gpu));
     Ok(gpu)
 }
 
 impl Gpu {
-    fn new(index: usize) -> Result<Gpu, GpuError> {
+    /// The adapter `index` opened on its own (its own device, buffers and counts), played
+    /// as `tuning` says; dropped by its owner.
+    pub fn tuned(index: usize, tuning: Tuning) -> Result<Gpu, GpuError> {
         let instance = instance();
         let mut adapters = all(&instance);
         if adapters.is_empty() {
@@ -209,11 +231,14 @@ impl Gpu {
             events,
             tally,
             cpu,
-            from_queue: AtomicBool::new(!cpu),
-            tricks_only: AtomicBool::new(false),
+            from_queue: tuning.from_queue.unwrap_or(!cpu),
+            tricks_only: tuning.tricks_only,
             slots: Pool::new((0..SLOTS).map(|_| None)),
-            dispatch: AtomicUsize::new(MAX_BATCH),
-            lanes: AtomicUsize::new(if cpu { usize::MAX } else { MAX_LANES }),
+            dispatch: tuning.dispatch.unwrap_or(MAX_BATCH).clamp(1, MAX_BATCH),
+            lanes: tuning
+                .lanes
+                .unwrap_or(if cpu { usize::MAX } else { MAX_LANES })
+                .max(1),
             rank_run: if cpu { RANK_RUN_CPU } else { RANK_RUN },
             useful: AtomicU64::new(0),
             held: AtomicU64::new(0),
@@ -226,34 +251,6 @@ impl Gpu {
     /// The adapter this GPU is.
     pub fn adapter(&self) -> &AdapterSummary {
         &self.adapter
-    }
-
-    /// Plays batches in dispatches of at most `games` games (at least 1, at most
-    /// [`MAX_BATCH`]): for tests that cut batches small, and for measuring what a dispatch's
-    /// size costs. Results do not depend on it.
-    pub fn limit_dispatch(&self, games: usize) {
-        self.dispatch
-            .store(games.clamp(1, MAX_BATCH), Ordering::Relaxed);
-    }
-
-    /// Runs at most `lanes` invocations a dispatch (at least 1), each taking work item after
-    /// work item: for tests of that loop on a CPU adapter, which otherwise runs one item per
-    /// invocation. Results do not depend on it.
-    pub fn limit_lanes(&self, lanes: usize) {
-        self.lanes.store(lanes.max(1), Ordering::Relaxed);
-    }
-
-    /// Makes the event kernel's lanes take games from the dispatch's queue (as on a GPU) or
-    /// each its own share (as on a CPU adapter): for tests of both on either. Results do not
-    /// depend on it.
-    pub fn take_from_queue(&self, queue: bool) {
-        self.from_queue.store(queue, Ordering::Relaxed);
-    }
-
-    /// Plays every deck on the trick kernel (`tricks.wgsl`), as before the event kernel: for
-    /// measuring the two side by side. Results do not depend on it.
-    pub fn tricks_only(&self, on: bool) {
-        self.tricks_only.store(on, Ordering::Relaxed);
     }
 
     /// The event kernel's lane-steps so far: (those that played an event, those its
@@ -354,7 +351,7 @@ impl Gpu {
         job: &Dispatch,
         spec: Option<DigestSpec>,
     ) -> Result<wgpu::SubmissionIndex, DeviceError> {
-        let limit = self.lanes.load(Ordering::Relaxed);
+        let limit = self.lanes;
         // The event kernel: on a GPU, a GPU's worth of lanes taking as many games as they
         // can; on a CPU adapter, a lane per CPU_LANE_GAMES games, none taking more than its
         // share. The trick kernel: a lane per work item.
@@ -367,8 +364,7 @@ impl Gpu {
             (EVENT_LANES.min(job.count), u32::MAX)
         };
         let lanes = lanes.min(limit).max(1);
-        let from_queue = self.from_queue.load(Ordering::Relaxed);
-        let params = job.params(lanes, lane_games, from_queue, spec, KEPT_CAP);
+        let params = job.params(lanes, lane_games, self.from_queue, spec, KEPT_CAP);
         self.queue
             .write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         if !job.input.is_empty() {
@@ -662,16 +658,13 @@ impl Gpu {
     /// The job of a batch part, on the kernel it goes to.
     fn job(&self, part: &DeviceBatch<'_>) -> Result<Dispatch, DeviceError> {
         let mut job = Dispatch::new(part, self.rank_run)?;
-        job.events &= !self.tricks_only.load(Ordering::Relaxed);
+        job.events &= !self.tricks_only;
         Ok(job)
     }
 
     /// Games one dispatch plays at most.
     fn most(&self) -> usize {
-        self.dispatch
-            .load(Ordering::Relaxed)
-            .min(self.most_dealt)
-            .max(1)
+        self.dispatch.min(self.most_dealt).max(1)
     }
 
     /// `result`, its error kept as the first failure if it is one.

@@ -24,7 +24,7 @@ mod pool;
 
 pub use adapters::{AdapterSummary, adapters};
 pub use error::GpuError;
-pub use gpu::{Gpu, open};
+pub use gpu::{Gpu, Tuning, open};
 
 /// Games one dispatch plays at most; a larger batch is played in several. On a GPU the event
 /// kernel's lanes idle only at the end of a dispatch, while the last long games finish: by

@@ -1,25 +1,18 @@
 //! The event kernel (`events.wgsl`) at its edges: games that end on their first event, games
 //! capped after a few tricks, lanes that take game after game from the queue as on a GPU, and
-//! the decks it leaves to the trick kernel; its lane-step counter. Its own process: it switches
-//! the adapter's schedule.
+//! the decks it leaves to the trick kernel; its lane-step counter. Each test tunes a GPU of its
+//! own.
 
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, MAX_TRICKS};
-use bmn_gpu::Gpu;
+use bmn_gpu::{Gpu, Tuning};
 use bmn_kernel::Kernel;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Played};
 use bmn_search::device::{Device, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{DealSource, Deals, Engine};
 
 mod common;
-use common::{enumerate, gpu, play_listed};
-
-/// One test at a time: they switch the adapter's schedule and read its step counter.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn lock() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
+use common::{enumerate, play_listed, tuned};
 
 /// The CPU kernel's results for the same games, in the device's terms (the winner counted
 /// from the leader).
@@ -45,10 +38,12 @@ fn steps_of(gpu: &Gpu, deals: &[Vec<u8>], first_hand: usize) -> u64 {
 
 #[test]
 fn edges_of_the_event_kernel_equal_the_cpu_kernel() {
-    let _one = lock();
-    let Some(gpu) = gpu() else { return };
     for queue in [false, true] {
-        gpu.take_from_queue(queue);
+        let tuning = Tuning {
+            from_queue: Some(queue),
+            ..Tuning::default()
+        };
+        let Some(gpu) = tuned(tuning) else { return };
         // Games over at the first event: the leader runs out (a one-card hand), the follower
         // runs out, a penalty card paid off with the payer's last card; and a long game.
         let deals: Vec<Vec<u8>> = vec![
@@ -95,21 +90,24 @@ fn edges_of_the_event_kernel_equal_the_cpu_kernel() {
             }
         }
     }
-    gpu.take_from_queue(false);
 }
 
 #[test]
 fn lanes_that_take_games_from_the_queue_equal_the_cpu() {
-    let _one = lock();
-    let Some(gpu) = gpu() else { return };
-    gpu.take_from_queue(true);
+    let queue = |lanes, dispatch| Tuning {
+        from_queue: Some(true),
+        lanes: Some(lanes),
+        dispatch,
+        ..Tuning::default()
+    };
+    let Some(gpu) = tuned(queue(37, Some(3_000))) else {
+        return;
+    };
     // Camicia's ranks across dispatches of 3,000 games on 37 lanes: each lane takes about 80
     // games, refilling mid-batch; and a digest of standard deals on 100 lanes.
     let all = AllDeals::new(Deck::CAMICIA, Player(1)).unwrap();
     let first = 12_345_678_901;
     let batch = all.device_deals(first, 9_000, MAX_TRICKS).unwrap();
-    gpu.limit_dispatch(3_000);
-    gpu.limit_lanes(37);
     let mut got = vec![Played::default(); 9_000];
     assert_eq!(gpu.play(&batch, &mut got, true), Ok(true));
     let mut codes = vec![0u8; 9_000 * all.deal_len()];
@@ -128,7 +126,7 @@ fn lanes_that_take_games_from_the_queue_equal_the_cpu() {
     let batch = source
         .device_deals(3, 0, 20_000, DEFAULT_MAX_TRICKS)
         .unwrap();
-    gpu.limit_lanes(100);
+    let gpu = tuned(queue(100, None)).unwrap();
     let spec = DigestSpec {
         bin: 50,
         keep_cards: 1_000,
@@ -137,25 +135,27 @@ fn lanes_that_take_games_from_the_queue_equal_the_cpu() {
     let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
     // A small deck whose games often cycle, so that lanes hold capped games while others
     // refill, its cycling deals listed one by one.
-    gpu.limit_lanes(5);
-    gpu.limit_dispatch(700);
+    let small = tuned(queue(5, Some(700))).unwrap();
     let cpu = enumerate("2J,2Q,6-", 1, (2, 3), Engine::Kernel(Kernel::Portable));
-    let engine = Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false);
+    let engine = Engine::Kernel(Kernel::Portable).on_device(Device(small), false);
     assert_eq!(enumerate("2J,2Q,6-", 1, (2, 3), engine), cpu);
     assert!(cpu.cycling > 0);
-    gpu.limit_lanes(usize::MAX);
-    gpu.limit_dispatch(usize::MAX);
     let mut played = vec![Played::default(); 20_000];
-    gpu.take_from_queue(false);
-    assert_eq!(gpu.play(&batch, &mut played, true), Ok(true));
+    let own_share = tuned(Tuning {
+        from_queue: Some(false),
+        ..Tuning::default()
+    })
+    .unwrap();
+    assert_eq!(own_share.play(&batch, &mut played, true), Ok(true));
     assert_eq!(digest, Digest::of(&played, spec));
     assert_eq!(gpu.first_error(), None);
 }
 
 #[test]
 fn the_event_kernel_plays_what_its_encoding_holds_and_counts_its_steps() {
-    let _one = lock();
-    let Some(gpu) = gpu() else { return };
+    let Some(gpu) = tuned(Tuning::default()) else {
+        return;
+    };
     let deals = |spec: &str| -> (Vec<Vec<u8>>, usize) {
         let all = AllDeals::new(Deck::parse(spec).unwrap(), Player(0)).unwrap();
         let step = all.count() / 500;

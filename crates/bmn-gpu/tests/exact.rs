@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_gpu::Tuning;
 use bmn_job::Job;
 use bmn_run::Shard;
 
@@ -13,7 +14,7 @@ mod common;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
 use bmn_search::device::{Device, DeviceDeals, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{DealSource, Deals, Engine, SearchConfig, Stats, Summary, search, stream};
-use common::{enumerate, gpu, play_listed};
+use common::{enumerate, gpu, play_listed, tuned};
 
 /// The reference engine's verdict in the kernel's terms (winner counted from the leader).
 fn reference(position: &Position) -> Played {
@@ -268,7 +269,11 @@ fn cpu_results(all: &AllDeals, first: u128, count: usize) -> Vec<Played> {
 
 #[test]
 fn ranks_unranked_on_the_gpu_equal_the_cpu_across_dispatches() {
-    let Some(gpu) = gpu() else { return };
+    let dispatch = Tuning {
+        dispatch: Some(3_000),
+        ..Tuning::default()
+    };
+    let Some(gpu) = tuned(dispatch) else { return };
     // Ranks that start inside a run of arrangements and cross dispatches of 3,000 games.
     for (spec, leader, first, count) in [
         ("1J,1Q,1K,1A,8-", 0, 0, 11_880),
@@ -279,10 +284,8 @@ fn ranks_unranked_on_the_gpu_equal_the_cpu_across_dispatches() {
         let all = AllDeals::new(Deck::parse(spec).unwrap(), Player(leader)).unwrap();
         let batch = all.device_deals(first, count, MAX_TRICKS).unwrap();
         assert!(matches!(batch.deals, DeviceDeals::Ranks { .. }), "{spec}");
-        gpu.limit_dispatch(3_000);
         let mut got = vec![Played::default(); count];
         assert_eq!(gpu.play(&batch, &mut got, true), Ok(true));
-        gpu.limit_dispatch(usize::MAX);
         let want = cpu_results(&all, first, count);
         let wrong = got.iter().zip(&want).position(|(g, w)| g != w);
         assert_eq!(wrong, None, "{spec}, leader {}", leader + 1);
@@ -296,6 +299,12 @@ fn ranks_unranked_on_the_gpu_equal_the_cpu_across_dispatches() {
 #[test]
 fn digests_equal_the_games_added_up_on_the_cpu() {
     let Some(gpu) = gpu() else { return };
+    // Digests of dispatches of 30,000 games, added up across them.
+    let cut = tuned(Tuning {
+        dispatch: Some(30_000),
+        ..Tuning::default()
+    })
+    .unwrap();
     let source = DealSource::new(Deck::STANDARD, false).unwrap();
     let games = 100_000;
     let batch = source
@@ -320,9 +329,7 @@ fn digests_equal_the_games_added_up_on_the_cpu() {
             keep_cards,
             lengths,
         };
-        gpu.limit_dispatch(30_000);
-        let digest = gpu.digest(&batch, spec, true).unwrap().unwrap();
-        gpu.limit_dispatch(usize::MAX);
+        let digest = cut.digest(&batch, spec, true).unwrap().unwrap();
         assert_eq!(digest, Digest::of(&played, spec), "{spec:?}");
         assert!(digest.finished > 0 || keep_cards == 0);
         assert_eq!(digest.by_tricks.is_empty(), !lengths);

@@ -1,23 +1,24 @@
 //! Invocations that take work item after work item (as on a GPU, where 2^18 of them share a
-//! batch) give the same games as one item per invocation. Its own process: the lane limit it
-//! sets is the adapter's, and the other tests' long games would outrun llvmpipe's loop guard
-//! under it.
+//! batch) give the same games as one item per invocation, on GPUs of their own tuned so.
 
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, MAX_TRICKS};
-use bmn_gpu::Gpu;
+use bmn_gpu::Tuning;
 use bmn_kernel::{Kernel, Played};
 use bmn_search::device::{Device, DevicePlayer, Digest, DigestSpec};
 use bmn_search::{Deals, Engine};
 
 mod common;
-use common::{enumerate, gpu};
+use common::{enumerate, tuned};
 
 #[test]
 fn lanes_that_take_many_items_equal_the_cpu() {
-    let Some(gpu) = gpu() else { return };
-    gpu.limit_lanes(7);
-    gpu.limit_dispatch(500);
+    let tuning = Tuning {
+        lanes: Some(7),
+        dispatch: Some(500),
+        ..Tuning::default()
+    };
+    let Some(gpu) = tuned(tuning) else { return };
     for (spec, leader) in [("2J,2Q,6-", 1), ("1J,1Q,1K,1A,6-", 0)] {
         let run = |engine: Engine| enumerate(spec, leader, (1, 0), engine);
         let cpu = run(Engine::Kernel(Kernel::Portable));
@@ -29,7 +30,11 @@ fn lanes_that_take_many_items_equal_the_cpu() {
 
 #[test]
 fn a_driver_that_cuts_a_loop_short_gives_an_error_never_a_wrong_answer() {
-    let Some(gpu) = gpu() else { return };
+    let one_lane = Tuning {
+        lanes: Some(1),
+        ..Tuning::default()
+    };
+    let Some(gpu) = tuned(one_lane) else { return };
     // One invocation plays 4,096 Camicia deals: llvmpipe's loop guard stops it part-way; a GPU
     // plays them all.
     let all = AllDeals::new(Deck::CAMICIA, Player(0)).unwrap();
@@ -46,11 +51,9 @@ fn a_driver_that_cuts_a_loop_short_gives_an_error_never_a_wrong_answer() {
         keep_cards: 500,
         lengths: false,
     };
-    Gpu::limit_lanes(gpu, 1);
     let mut got = vec![Played::default(); n];
     let played = gpu.play(&batch, &mut got, true);
     let digest = gpu.digest(&batch, spec, true);
-    gpu.limit_lanes(usize::MAX);
     assert!(played.is_err() || got == want, "{played:?}");
     assert!(digest.is_err() || digest == Ok(Some(Digest::of(&want, spec))));
     println!(

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
-use bmn_gpu::Gpu;
+use bmn_gpu::{Gpu, Tuning};
 use bmn_job::Job;
 use bmn_kernel::Played;
 use bmn_search::device::{DeviceBatch, DeviceDeals, DevicePlayer};
@@ -20,6 +20,16 @@ pub fn gpu() -> Option<&'static Gpu> {
         }
         Err(e) => panic!("BMN_REQUIRE_GPU is set and {e}"),
     }
+}
+
+/// The first adapter opened on its own, played as `tuning` says (a test's own schedule, which
+/// no other test sees), or `None` as [`gpu`]. It lives as long as the test process, as a
+/// [`bmn_search::device::Device`] asks.
+#[allow(dead_code)] // not every test file tunes its GPU
+pub fn tuned(tuning: Tuning) -> Option<&'static Gpu> {
+    gpu()?;
+    let gpu = Gpu::tuned(0, tuning).expect("the adapter opened once opens again");
+    Some(Box::leak(Box::new(gpu)))
 }
 
 /// Every deal of `deck` with `leader` (0 or 1) leading but the first `trim.0` and the last
