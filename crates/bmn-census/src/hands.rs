@@ -16,6 +16,10 @@
 //! first cards, so units are independent and merged in order (results do not depend on the
 //! thread count).
 //!
+//! Why not a kernel: bmn-kernel plays whole deals, every card known before the first trick;
+//! here the big stack's next card is a branch of the walk, chosen when play reaches it, so the
+//! walk plays its own small engine (`State`) under whatever penalty table the rules give.
+//!
 //! This path only proposes: once every card is known, a game still going after
 //! [`KNOWN_CAP`] tricks goes to bmn-core's `play_out`, which alone decides that it cycles and
 //! names the cycle.

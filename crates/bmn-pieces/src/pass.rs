@@ -10,7 +10,9 @@
 //! This module plays one pass without bmn-core's `Position` (no allocation per card: the two
 //! stacks are packed [`PackedStack`]s) so that the search can try millions of candidates and share
 //! work between candidates with a common prefix: the state when player 1 is about to lay its
-//! next card of the piece ([`PassKey`]) decides everything that follows. Every piece the
+//! next card of the piece ([`PassKey`]) decides everything that follows. A kernel cannot: it
+//! plays whole deals to their end, where a search lays one card, keeps the state, and tries
+//! the next card from it. Every piece the
 //! search reports is then checked with bmn-core's reference engine ([`crate::template`]):
 //! this path only proposes.
 
