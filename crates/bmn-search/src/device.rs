@@ -219,9 +219,14 @@ pub trait DevicePlayer: Sync + Send {
     /// device's launch, read-back and the tail of its longest games cost little. Results do
     /// not depend on it.
     fn batch_games(&self) -> u64 {
-        crate::DEVICE_BATCH
+        DEVICE_BATCH
     }
 }
+
+/// Games a device is given at once unless it says otherwise (and a worker claims at once, see
+/// [`crate::Engine::claims`]): 2^22 standard games are a few milliseconds on a large GPU,
+/// long enough that a dispatch's launch and read-back cost little.
+pub const DEVICE_BATCH: u64 = 1 << 22;
 
 /// A device for [`crate::Engine`]: compared by identity, printed by name.
 #[derive(Clone, Copy)]

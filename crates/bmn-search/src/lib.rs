@@ -20,11 +20,11 @@ pub mod stats;
 pub mod summary;
 
 pub use deals::DealSource;
+pub use device::DEVICE_BATCH;
 pub use given::{GivenDeal, KernelDeal, play_given};
 pub use odds::TailModel;
 pub use play::{
-    DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals,
-    two_hand_text,
+    DEFAULT_GIVE_UP, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals, two_hand_text,
 };
 pub use run::{
     GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,

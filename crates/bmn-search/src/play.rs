@@ -270,11 +270,6 @@ pub fn exact(kernel: Played, leader: Player, start: impl FnOnce() -> Position) -
     }
 }
 
-/// Games a device is given at once unless it says otherwise (and a worker claims at once, see
-/// [`Engine::claims`]): 2^22 standard games are a few milliseconds on a large GPU,
-/// long enough that a dispatch's launch and read-back cost little.
-pub const DEVICE_BATCH: u64 = 1 << 22;
-
 /// Plays deals `first..end` of `deals` on `engine` (on a kernel, games past `max_tricks`
 /// tricks go to exact cycle detection) and adds them to `tally`.
 pub fn play_deals(

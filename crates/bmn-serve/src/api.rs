@@ -15,7 +15,6 @@ use axum::http::Uri;
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use bmn_app::Spelling;
 use bmn_app::backward::BasinRequest;
 use bmn_app::flags::LedgerArgs;
 use bmn_app::play::PlayRequest;
@@ -27,44 +26,8 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::Shared;
+use crate::error::ApiError;
 use crate::query::{self, Endpoint, Params};
-
-/// An answer that is not a result: the status and the one line that says why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl ApiError {
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<bmn_app::Error> for ApiError {
-    fn from(e: bmn_app::Error) -> ApiError {
-        // The query's parameters are spelled `on_empty`, not `--on-empty`.
-        let message = e.spelled(Spelling::Names);
-        match e {
-            bmn_app::Error::Input(_) => ApiError::bad(message),
-            bmn_app::Error::Failed(..) => ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message,
-            },
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
-    }
-}
 
 type Answer = Result<Response, ApiError>;
 

@@ -21,6 +21,7 @@ mod api;
 mod assets;
 mod atlas;
 mod bare;
+mod error;
 mod guard;
 mod listen;
 mod query;
@@ -34,8 +35,8 @@ use axum::Router;
 use axum::routing::get;
 use tokio::sync::Semaphore;
 
-pub use api::ApiError;
 pub use atlas::{Atlas, AtlasError, Published, PublishedPeriod, TableSummary};
+pub use error::ApiError;
 pub use guard::{CONTENT_SECURITY_POLICY, is_loopback_name};
 
 /// The most a connection buffers of a request head: the parameters' cap and room for the

@@ -24,13 +24,13 @@ use std::collections::HashSet;
 use std::fmt;
 
 use axum::extract::{FromRequestParts, Query};
-use axum::http::StatusCode;
 use axum::http::Uri;
 use axum::http::request::Parts;
 use serde::de::value::MapDeserializer;
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 
-use crate::{ApiError, Shared};
+use crate::Shared;
+use crate::error::ApiError;
 
 /// An endpoint's parameters `T`, read from the query string by the rules of the module's doc.
 pub struct Params<T>(pub T);
@@ -44,10 +44,7 @@ impl<T: DeserializeOwned + Send> FromRequestParts<Shared> for Params<T> {
 }
 
 fn bad(message: String) -> ApiError {
-    ApiError {
-        status: StatusCode::BAD_REQUEST,
-        message,
-    }
+    ApiError::bad(message)
 }
 
 /// Reads `uri`'s query string, of at most `limit` bytes, as `T`.
