@@ -6,8 +6,8 @@
 //! round-robin from the leader; so with player 2 leading, player 1's half is the shorter.
 
 use bmn_core::{Deck, Kind, Player, Position};
-use bmn_search::device::{DeviceBatch, DeviceDeals, MAX_RANKED, PER_START};
-use bmn_search::{DealIndex, Deals, two_hand_text};
+use bmn_play::device::{DeviceBatch, DeviceDeals, MAX_RANKED, PER_START};
+use bmn_play::{DealIndex, Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
 use bmn_deals::{Arrangements, next_arrangement};

@@ -2,7 +2,7 @@
 //!
 //! Deals are numbered by the lexicographic rank of their arrangement (`bmn_deals::arrangements`), so any
 //! range of indices is a unit of work (a `bmn_run::Shard` of them); `AllDeals` hands them to the search's
-//! batch loop (`bmn_search::play_deals`), whose fast kernels and exact cycle hand-over are
+//! batch loop (`bmn_play::play_deals`), whose fast kernels and exact cycle hand-over are
 //! the same as a random search's. Nothing here prints.
 
 #![forbid(unsafe_code)]

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use bmn_job::{Blocks, Claims, Job, Worker, run_unit_blocks};
-use bmn_search::{DealIndex, Engine, Progress, Summary, play_deals};
+use bmn_play::{DealIndex, Engine, Progress, Summary, play_deals};
 
 use crate::deals::AllDeals;
 

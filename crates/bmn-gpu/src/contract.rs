@@ -3,7 +3,7 @@
 //! the shader with naga (the compiler wgpu runs) and checks every field and word against these,
 //! so a change to one side that the other lacks fails a test rather than a GPU run.
 
-use bmn_search::device::{DIGEST_BINS, LENGTH_CARDS, LENGTH_TRICKS};
+use bmn_play::device::{DIGEST_BINS, LENGTH_CARDS, LENGTH_TRICKS};
 
 /// Declares `Params` with its fields' names for the test that reads the shader.
 macro_rules! params {

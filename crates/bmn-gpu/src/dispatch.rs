@@ -1,7 +1,7 @@
 //! `Dispatch`: one dispatch's work as the shader reads it (its `Params` and input words).
 
 use bmn_deals::stream::GAMMA;
-use bmn_search::device::{DeviceBatch, DeviceDeals, DeviceError, DigestSpec, MAX_RANKED};
+use bmn_play::device::{DeviceBatch, DeviceDeals, DeviceError, DigestSpec, MAX_RANKED};
 
 use crate::contract::Params;
 

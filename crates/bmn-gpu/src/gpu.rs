@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
-use bmn_search::device::{
+use bmn_play::device::{
     DIGEST_BINS, DeviceBatch, DeviceDeals, DeviceError, DevicePlayer, Digest, DigestSpec,
     LENGTH_CARDS, LENGTH_TRICKS,
 };

@@ -8,7 +8,7 @@
 //! records their results in a third. Decks
 //! its encoding cannot hold (jokers, more than 16 penalty cards) go to the trick kernel
 //! (`tricks.wgsl`, a game per lane, a trick a step). Finished games are added up on the device
-//! ([`bmn_search::device::Digest`]) or returned one by one, and the caller hands capped games
+//! ([`bmn_play::device::Digest`]) or returned one by one, and the caller hands capped games
 //! to bmn-core's exact cycle detection, as with every kernel. Scope: at most 64 cards, the
 //! standard penalties (J1 Q2 K3 A4, joker 5), two players.
 //! Nothing here prints.

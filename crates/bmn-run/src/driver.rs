@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use bmn_job::{Blocks, Claims, Job, Worker, run_unit_blocks};
-use bmn_search::{Progress, Summary};
+use bmn_play::{Progress, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bmn_search::Summary;
+use bmn_play::Summary;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 

@@ -4,7 +4,7 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use bmn_search::Summary;
+use bmn_play::Summary;
 
 use crate::shard::{CoverError, check_cover};
 use serde::Serialize;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use bmn_search::Summary;
+use bmn_play::Summary;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

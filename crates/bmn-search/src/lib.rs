@@ -4,34 +4,32 @@
 //! engine where no kernel applies: more players, other penalty tables); any game still going
 //! at the trick cap is handed to bmn-core's exact cycle detection. Nothing here prints: callers
 //! get a [`Summary`] (the longest games) or [`Stats`] (the length distribution, wins by seat)
-//! and progress callbacks.
+//! and progress callbacks. Playing numbered deals, which a search shares with enumerations and
+//! devices, is bmn-play's (re-exported here).
 
 #![forbid(unsafe_code)]
 
 pub mod bench;
-mod counts;
 pub mod deals;
-pub mod device;
 pub mod given;
 pub mod odds;
-pub mod play;
 pub mod run;
 pub mod stats;
-pub mod summary;
 
+// Playing numbered deals is bmn-play's; a search's callers see it through this crate too.
+pub use bmn_play::{CycleClass, CyclingDeal, HISTOGRAM_BIN, LongGame, Progress, Summary};
+pub use bmn_play::{
+    DEFAULT_GIVE_UP, DEVICE_BATCH, DealIndex, Deals, DigestSink, Engine, Tally, counts, device,
+    exact, play, play_deals, summary, two_hand_text,
+};
 pub use deals::DealSource;
-pub use device::DEVICE_BATCH;
 pub use given::{GivenDeal, KernelDeal, play_given};
 pub use odds::TailModel;
-pub use play::{
-    DEFAULT_GIVE_UP, DealIndex, Deals, DigestSink, Engine, Tally, exact, play_deals, two_hand_text,
-};
 pub use run::{
     GAMES_PER_UNIT, SearchConfig, Units, play_into, play_range, search, stream, stream_units,
     units_of,
 };
 pub use stats::{Stats, TailFit};
-pub use summary::{CycleClass, CyclingDeal, HISTOGRAM_BIN, LongGame, Progress, Summary};
 
 /// Why a search cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
