@@ -12,8 +12,14 @@ interval. Its assumptions: seeds are independent samples of the same method, and
 chance to be found is the same in every seed (cycles differ among themselves, which Chao2
 allows for as a lower bound).
 
-Usage: scripts/factory-curve.py OUT [THREADS [SVG]]   (prints a Markdown table and the estimate;
-writes the curve as SVG when SVG is given; THREADS prices a run without a measured CPU time)
+Several folders (one a knob setting, say) make one curve, in the order given, and a line per
+folder: its runs, CPU-hours, the cycles it found, and those no folder before it found. Chao2 is
+then given per folder and over all of them, the latter mixing methods (its assumption fails:
+read it as a summary, not an estimate).
+
+Usage: scripts/factory-curve.py OUT... [THREADS] [SVG]   (prints a Markdown table and the
+estimate; writes the curve as SVG when an .svg path is given; THREADS prices a run without a
+measured CPU time)
 """
 
 import json
@@ -34,6 +40,8 @@ def load(folder):
             user, system = cpu.read_text().split()[-2:]
             report["cpu_seconds"] = float(user) + float(system)
         runs.append(report)
+    for r in runs:
+        r["folder"] = pathlib.Path(folder).name
     return sorted(runs, key=lambda r: r["seed"])
 
 
@@ -75,7 +83,7 @@ def curve(runs, threads):
             incidence[cid] = incidence.get(cid, 0) + 1
             deals[cid] = max(deals.get(cid, 0), c["balanced_deals"])
             seen.setdefault(cid, (r["seed"], c["period"]["tricks"], c["kind"]))
-        points.append((r["seed"], hours, len(seen), sum(deals.values())))
+        points.append(("%s/%d" % (r["folder"], r["seed"]), hours, len(seen), sum(deals.values())))
     return points, seen, deals, incidence
 
 
@@ -93,7 +101,7 @@ def svg(points, path):
         '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (pad, h - pad, w - pad, h - pad),
         '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (pad, pad, pad, h - pad),
         '<polyline fill="none" stroke="#1f77b4" stroke-width="2" points="%s"/>' % line,
-        '<text x="%d" y="%d" text-anchor="middle">CPU-hours (%d seeds)</text>' % (w / 2, h - 12, len(points)),
+        '<text x="%d" y="%d" text-anchor="middle">CPU-hours (%d runs)</text>' % (w / 2, h - 12, len(points)),
         '<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">cycles with balanced deals</text>' % (h / 2, h / 2),
         '<text x="%d" y="%d" text-anchor="end">%.2f</text>' % (w - pad, h - pad + 16, xmax),
         '<text x="%d" y="%d" text-anchor="end">%d</text>' % (pad - 4, pad + 4, ymax),
@@ -105,26 +113,42 @@ def svg(points, path):
 
 
 def main():
-    folder = sys.argv[1]
-    threads = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    runs = load(folder)
+    args = sys.argv[1:]
+    folders = [a for a in args if pathlib.Path(a).is_dir()]
+    threads = next((int(a) for a in args if a.isdigit() and a not in folders), 1)
+    picture = next((a for a in args if a.endswith(".svg")), None)
+    runs = [r for folder in folders for r in load(folder)]
     points, seen, deals, incidence = curve(runs, threads)
-    print("| seeds | CPU-hours | cycles with balanced deals | balanced deals |")
+    print("| runs | CPU-hours | cycles with balanced deals | balanced deals |")
     print("|---:|---:|---:|---:|")
-    for i, (seed, hours, cycles, total) in enumerate(points, 1):
-        print("| %d (seed %d) | %.2f | %d | %d |" % (i, seed, hours, cycles, total))
+    for i, (run, hours, cycles, total) in enumerate(points, 1):
+        print("| %d (%s) | %.2f | %d | %d |" % (i, run, hours, cycles, total))
+    print()
+    known = set()
+    for folder in folders:
+        mine = [r for r in runs if r["folder"] == pathlib.Path(folder).name]
+        found = {c["cycle_id"] for r in mine for c in r["catalogue"]}
+        hours = sum(r["cpu_seconds"] for r in mine) / 3600
+        counts = {}
+        for r in mine:
+            for c in r["catalogue"]:
+                counts[c["cycle_id"]] = counts.get(c["cycle_id"], 0) + 1
+        estimate, (low, high), q1, q2 = chao2(counts, len(mine))
+        print("%s: %d runs, %.2f CPU-hours, %d cycles (%d new), Chao2 %.1f (%.1f to %.1f)"
+              % (folder, len(mine), hours, len(found), len(found - known), estimate, low, high))
+        known |= found
     estimate, (low, high), q1, q2 = chao2(incidence, len(runs))
     print()
-    print("cycles found by one seed only: %d, by two: %d" % (q1, q2))
-    print("Chao2: %.1f cycles (95%% interval %.1f to %.1f) from %d observed in %d seeds"
+    print("cycles found by one run only: %d, by two: %d" % (q1, q2))
+    print("Chao2: %.1f cycles (95%% interval %.1f to %.1f) from %d observed in %d runs"
           % (estimate, low, high, len(seen), len(runs)))
     periods = {}
     for cid, (_, period, kind) in seen.items():
         periods.setdefault(period, 0)
         periods[period] += 1
     print("periods (tricks: cycles):", ", ".join("%d: %d" % kv for kv in sorted(periods.items())))
-    if len(sys.argv) > 3:
-        svg(points, sys.argv[3])
+    if picture:
+        svg(points, picture)
 
 
 if __name__ == "__main__":
