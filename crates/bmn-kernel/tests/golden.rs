@@ -198,6 +198,27 @@ fn cpu_flags() -> Option<Vec<String>> {
 /// have them insist on them.
 #[test]
 fn no_kernel_this_cpu_runs_is_skipped() {
+    // What this machine leaves untested, said (`-- --nocapture` shows it).
+    let all = [
+        Kernel::Portable,
+        Kernel::Lockstep,
+        Kernel::Avx2,
+        Kernel::Avx512,
+    ];
+    let unrun: Vec<&str> = all
+        .iter()
+        .filter(|k| !k.is_available())
+        .map(|k| k.name())
+        .collect();
+    if !unrun.is_empty() {
+        eprintln!(
+            "kernels this CPU does not run (or BMN_SIMD hides), untested here: {}",
+            unrun.join(", ")
+        );
+    }
+    if Kernel::Avx512.is_available() && !Kernel::avx512_streams() {
+        eprintln!("avx512's streaming kernels untested here: no VPOPCNTDQ or VBMI2");
+    }
     assert_eq!(Kernel::all_available()[0], Kernel::Portable);
     assert!(Kernel::all_available().contains(&Kernel::best_available()));
     if let Ok(required) = std::env::var("BMN_REQUIRE_KERNELS") {
