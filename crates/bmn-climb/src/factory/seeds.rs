@@ -92,22 +92,22 @@ pub(super) fn pieces(
         faces: Vec::new(),
         give_up: config.give_up,
     };
-    let pool = match stage.pool.clone() {
-        Some(pool) => pool,
-        None => {
-            let pool = bmn_pieces::build_pool(&pool_config, threads, job)?;
-            stage.completions_wanted = wanted(completion, &pool, &pool_config, &target).len();
-            stage.pool = Some(pool.clone());
-            if job.stopped() {
-                // The pieces of the searches that finished: decks are drawn from them, but
-                // they are not kept (a later run searches the pool whole).
-                return Ok(stage);
-            }
-            save(&stage)?;
-            pool
-        }
+    let (pool, built) = match stage.pool.clone() {
+        Some(pool) => (pool, false),
+        None => (bmn_pieces::build_pool(&pool_config, threads, job)?, true),
     };
+    // Computed once: with `--complete pairs` it pairs every pool piece with every other.
     let wanted = wanted(completion, &pool, &pool_config, &target);
+    if built {
+        stage.completions_wanted = wanted.len();
+        stage.pool = Some(pool.clone());
+        if job.stopped() {
+            // The pieces of the searches that finished: decks are drawn from them, but they
+            // are not kept (a later run searches the pool whole).
+            return Ok(stage);
+        }
+        save(&stage)?;
+    }
     for (i, &cards) in wanted.iter().enumerate().skip(stage.completions.len()) {
         let (faces, plain) = cards.faces_and_plain();
         let search = PieceSearchConfig {
