@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use bmn_core::{Deck, Player};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_job::Job;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
+use bmn_kernel::{Choice, DEFAULT_MAX_TRICKS, Kernel, Shape};
 
 use bmn_search::bench::{
     Timing, deal_all, summary_matches, time_kernel, time_reference, time_search,
@@ -87,17 +87,12 @@ const ENUMERATED: [&str; 3] = ["standard", "camicia", "2J,2Q,2K,2A,16-"];
 /// `games` deals from the middle of each of [`ENUMERATED`] on the best CPU kernel and on each
 /// GPU, `threads` threads each.
 fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<EnumerationRow> {
-    let cpu = Engine::Kernel(Kernel::best_available());
     let gpus: Vec<_> = crate::devices::devices()
         .adapters
         .into_iter()
         .filter_map(|a| {
             let device = crate::devices::open(Some(a.index)).ok()?;
-            Some((
-                format!("gpu:{}", a.index),
-                Some(a.name),
-                cpu.on_device(device, false),
-            ))
+            Some((format!("gpu:{}", a.index), Some(a.name), device))
         })
         .collect();
     // A block stopped part-way timed fewer deals: no row for it, nor for any after it (a
@@ -105,7 +100,10 @@ fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<Enu
     let stopped = || stop.load(Ordering::Relaxed);
     let mut rows = Vec::new();
     for deck in ENUMERATED {
-        let deals = AllDeals::new(Deck::parse(deck).expect("a deck"), Player(0)).expect("deals");
+        let parsed = Deck::parse(deck).expect("a deck");
+        let deals = AllDeals::new(parsed, Player(0)).expect("deals");
+        // The fastest kernel for this deck (Paulhus's n = 16 has a narrower one).
+        let cpu = Engine::Kernel(fastest_kernel(&parsed, MAX_TRICKS));
         let start = deals.count() / 2;
         let end = (start + games as u128).min(deals.count());
         let run = |engine: Engine| time_block(&deals, start..end, engine, threads, stop);
@@ -124,8 +122,8 @@ fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<Enu
             agrees_with_cpu: agrees,
         };
         rows.push(row(cpu.name(), None, seconds, true));
-        for (name, adapter, engine) in &gpus {
-            let (seconds, got) = run(*engine);
+        for (name, adapter, device) in &gpus {
+            let (seconds, got) = run(cpu.on_device(*device, false));
             if stopped() {
                 break;
             }
@@ -133,6 +131,13 @@ fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<Enu
         }
     }
     rows
+}
+
+/// The fastest kernel this CPU runs for deals of `deck` (of at most 64 cards, as a bench's)
+/// capped at `max_tricks` tricks.
+fn fastest_kernel(deck: &Deck, max_tricks: u32) -> Kernel {
+    let kernel = Engine::kernel_for(Choice::Fastest, deck, max_tricks);
+    kernel.expect("a kernel for every deck of at most 64 cards")
 }
 
 /// Enumerates ranks `range` of `deals` on `engine` with `threads` threads: its seconds and
@@ -235,7 +240,7 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
         cpu: cpu_name(),
         reference_games_per_second: 0.0,
         fast_games_per_second: 0.0,
-        best_kernel: Kernel::best_available().name(),
+        best_kernel: fastest_kernel(&deck, DEFAULT_MAX_TRICKS).name(),
         search_games_per_second: 0.0,
         kernels: Vec::new(),
         enumeration: Vec::new(),
@@ -247,7 +252,9 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
         return Ok(stopped_report());
     };
     let stopped = || stop.load(Ordering::Relaxed);
-    let kernels: Vec<Timing> = Kernel::all_available()
+    // Every kernel this CPU runs that takes the deck's deals.
+    let shape = Shape::of_batch(&deals, source.len(), source.split(), DEFAULT_MAX_TRICKS);
+    let kernels: Vec<Timing> = Kernel::all_for(&shape)
         .into_iter()
         .map_while(|k| {
             time_kernel(
@@ -261,13 +268,13 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
             )
         })
         .collect();
-    let best = Kernel::best_available().name();
+    let best = fastest_kernel(&deck, DEFAULT_MAX_TRICKS).name();
     let (search_wall, search_summary) = time_search(
         &source,
         seed,
         games,
         threads,
-        Engine::Kernel(Kernel::best_available()),
+        Engine::Kernel(fastest_kernel(&deck, DEFAULT_MAX_TRICKS)),
         DEFAULT_MAX_TRICKS,
         &mut quiet(),
     );
@@ -278,7 +285,8 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
         .take_while(|_| !stopped())
         .filter_map(|a| {
             let device = crate::devices::open(Some(a.index)).ok()?;
-            let engine = Engine::Kernel(Kernel::best_available()).on_device(device, false);
+            let engine =
+                Engine::Kernel(fastest_kernel(&deck, DEFAULT_MAX_TRICKS)).on_device(device, false);
             let (wall, summary) = time_search(
                 &source,
                 seed,

@@ -8,8 +8,9 @@ use bmn_climb::climb::{Accept, BestGame, ClimbConfig, ClimbState, Endless, Objec
 use bmn_climb::{Cards, Evaluator, MoveSet, RoundLimits, Rounds, run_rounds};
 use bmn_core::{Deck, Rules};
 use bmn_job::Job;
+use bmn_kernel::{Choice, Kernel};
 use bmn_run::{LedgerChoice, Recorder, RunFile};
-use bmn_search::DealSource;
+use bmn_search::{DealSource, Engine};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -502,7 +503,8 @@ pub fn run(plan: &ClimbPlan, job: &mut Job) -> Result<ClimbReport> {
         balanced_by_kind: config.balanced,
         threads,
         interrupted,
-        engine: evaluator.kernel.name(),
+        engine: Engine::kernel_for(Choice::Fastest, &Deck::STANDARD, evaluator.max_tricks)
+            .map_or("reference", Kernel::name),
     })
 }
 

@@ -192,8 +192,8 @@ impl ExhaustivePlan {
     /// This enumeration under `rules`, on the engine an enumeration picks for them when not
     /// told (the fastest kernel that plays them, else the reference engine).
     pub fn under(self, rules: Rules) -> Result<Self> {
-        let cards = self.enumeration.deals.deck().len() as usize;
-        let engine = EngineInput::default().plan(rules, 2, cards, &ENGINE)?;
+        let deck = *self.enumeration.deals.deck();
+        let engine = EngineInput::default().plan(rules, 2, &deck, &ENGINE)?;
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 engine: engine.engine,
@@ -249,7 +249,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
                 ),
             ));
         }
-        let engine = req.engine.plan(rules, 2, deck.len() as usize, &ENGINE)?;
+        let engine = req.engine.plan(rules, 2, &deck, &ENGINE)?;
         Ok(ExhaustivePlan {
             enumeration: Enumeration {
                 deals,

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Kind, Player, Position, Rules};
-use bmn_kernel::Kernel;
+use bmn_kernel::{Choice, Kernel};
+use bmn_search::Engine;
 use bmn_search::{GivenDeal, KernelDeal};
 use serde::Serialize;
 
@@ -26,7 +27,6 @@ pub struct Given {
     rules: Rules,
     give_up: u64,
     threads: usize,
-    kernel: Kernel,
     /// The first deal's deck and hands, which every later deal must share when no deck or
     /// player count was given: a file is of one table.
     first: Option<(Deck, usize)>,
@@ -45,7 +45,6 @@ impl TryFrom<&PlayRequest> for Given {
             rules: table.rules.rules()?,
             give_up: input::at_least_one(give_up, "give_up")?,
             threads: input::threads(req.threads.threads)?,
-            kernel: Kernel::best_available(),
             first: None,
         })
     }
@@ -240,7 +239,6 @@ impl Given {
         let Some(results) = bmn_search::play_given(
             &deals,
             &self.rules,
-            self.kernel,
             bmn_kernel::DEFAULT_MAX_TRICKS,
             self.give_up,
             stop,
@@ -339,9 +337,15 @@ impl Given {
         Ok(p)
     }
 
-    /// The kernel that plays the deals it can.
-    pub fn kernel(&self) -> Kernel {
-        self.kernel
+    /// What played the deals read so far: the kernel for the first deal's deck (a file is of
+    /// one table; the fastest this CPU runs for it), `reference` where no kernel plays it.
+    pub fn engine_name(&self) -> &'static str {
+        let kernel = self.first.and_then(|(deck, players)| {
+            let table = players == 2 && self.rules.penalties.is_standard();
+            let kernel = Engine::kernel_for(Choice::Fastest, &deck, bmn_kernel::DEFAULT_MAX_TRICKS);
+            kernel.filter(|_| table)
+        });
+        kernel.map_or("reference", Kernel::name)
     }
 
     pub fn threads(&self) -> usize {

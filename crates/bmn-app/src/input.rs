@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
 use bmn_deals::BigUint;
-use bmn_kernel::Kernel;
+use bmn_kernel::{Choice, Kernel};
 use bmn_search::{DealSource, Engine, SearchError};
 
 use crate::error::{Error, Result};
@@ -130,9 +130,11 @@ impl TableInput {
 /// How many random deals are played (`--kernel`, `--device`, `--give-up`, `--max-tricks`).
 #[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineInput {
-    /// Kernel to use (default: the fastest this CPU runs): portable, lockstep, avx2, avx512;
-    /// gpu (a GPU: `bmn devices` lists them), or all (the GPU and the fastest CPU kernel
-    /// together). Results never depend on it.
+    /// Kernel to use (default: the fastest this CPU runs for the deck): a family (portable,
+    /// lockstep, avx2, avx512: its fastest kernel for the deck) or one kernel by name
+    /// (`bmn --version` lists those this CPU runs; reports name the one that played); gpu (a
+    /// GPU: `bmn devices` lists them), or all (the GPU and the fastest CPU kernel together).
+    /// Results never depend on it.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
     /// The GPU of --kernel gpu or all, as `bmn devices` numbers them [default: 0].
@@ -176,11 +178,13 @@ impl EngineDefaults {
 
     /// The fastest kernel this CPU runs, for the standard two-player table, with these limits.
     pub fn fastest(&self) -> EnginePlan {
+        let deck = Deck::STANDARD;
+        let kernel = Engine::kernel_for(Choice::Fastest, &deck, self.max_tricks);
         let engine = Engine::choose(
-            Kernel::best_available(),
+            kernel,
             Rules::STANDARD,
             DEFAULT_PLAYERS,
-            Deck::STANDARD.len() as usize,
+            deck.len() as usize,
             self.give_up,
         );
         EnginePlan {
@@ -198,22 +202,24 @@ impl EngineInput {
         self.plan(
             rules,
             source.players(),
-            source.len(),
+            source.deck(),
             &EngineDefaults::DEALS,
         )
     }
 
-    /// The named kernel (or the fastest) where a kernel plays the games, else the reference
-    /// engine giving up after `--give-up` tricks; what is not said comes from `default`. The CPU is
-    /// read here, when the plan is made.
+    /// The named kernel (or the fastest) where a kernel plays the games of `deck`, else the
+    /// reference engine giving up after `--give-up` tricks; what is not said comes from
+    /// `default`. The CPU is read here, when the plan is made, and the kernel chosen here is
+    /// the one that plays.
     pub fn plan(
         &self,
         rules: Rules,
         players: usize,
-        cards: usize,
+        deck: &Deck,
         default: &EngineDefaults,
     ) -> Result<EnginePlan> {
         let give_up = at_least_one(self.give_up.give_up.unwrap_or(default.give_up), "give_up")?;
+        let max_tricks = or_default(self.max_tricks, default.max_tricks, "max_tricks")?;
         let on_device = match self.kernel.as_deref() {
             Some("gpu") => Some(false),
             Some("all") => Some(true),
@@ -225,11 +231,17 @@ impl EngineInput {
             }
             _ => None,
         };
-        let cpu = match on_device {
-            Some(_) => Kernel::best_available(),
-            None => kernel(self.kernel.as_deref())?,
+        let choice = match on_device {
+            Some(_) => Choice::Fastest,
+            None => kernel_choice(self.kernel.as_deref())?,
         };
-        let engine = Engine::choose(cpu, rules, players, cards, give_up);
+        // A kernel is chosen where one plays the table (`Engine::choose` says where).
+        let cpu = if Engine::kernel_plays(rules, players, deck.len() as usize) {
+            Some(kernel_for(choice, deck, max_tricks)?)
+        } else {
+            None
+        };
+        let engine = Engine::choose(cpu, rules, players, deck.len() as usize, give_up);
         let (engine, note) = match on_device {
             Some(false) => (
                 engine.on_device(crate::devices::open(self.device)?, false),
@@ -244,7 +256,7 @@ impl EngineInput {
         Ok(EnginePlan {
             engine,
             give_up,
-            max_tricks: or_default(self.max_tricks, default.max_tricks, "max_tricks")?,
+            max_tricks,
             note,
         })
     }
@@ -422,32 +434,57 @@ pub fn simd_limit() -> Result<bmn_kernel::SimdLimit> {
     bmn_kernel::SimdLimit::from_env().map_err(Error::input)
 }
 
-/// The names of the CPU kernels this machine runs (and `BMN_SIMD` allows), and the fastest.
+/// The kernels this CPU runs (and `BMN_SIMD` allows), and the fastest for the standard deck.
 pub fn cpu_kernels() -> (Vec<&'static str>, &'static str) {
+    let fastest = Engine::kernel_for(
+        Choice::Fastest,
+        &Deck::STANDARD,
+        bmn_kernel::DEFAULT_MAX_TRICKS,
+    );
+    let fastest = fastest.expect("every CPU has a kernel for the standard deck");
     let all = Kernel::all_available().into_iter().map(Kernel::name);
-    (all.collect(), Kernel::best_available().name())
+    (all.collect(), fastest.name())
 }
 
-/// A kernel by name, which this CPU must be able to run; `None` picks the fastest.
-pub fn kernel(name: Option<&str>) -> Result<Kernel> {
-    let all = Kernel::all_available();
-    match name {
-        None => Ok(Kernel::best_available()),
-        Some(name) => all
-            .iter()
-            .copied()
-            .find(|k| k.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<_> = all.iter().map(|k| k.name()).collect();
-                Error::bad_with(
-                    "kernel",
-                    format!(
-                        " '{name}': this CPU runs {}; gpu and all use a GPU",
-                        names.join(", ")
-                    ),
-                )
-            }),
-    }
+/// `--kernel`'s request: a family's or a kernel's name this CPU runs; `None` asks for the
+/// fastest.
+pub fn kernel_choice(name: Option<&str>) -> Result<Choice> {
+    let Some(name) = name else {
+        return Ok(Choice::Fastest);
+    };
+    let runs = |c: &Choice| match c {
+        Choice::Fastest => true,
+        Choice::Family(f) => f.is_available(),
+        Choice::Only(k) => k.is_available(),
+    };
+    Choice::from_name(name).filter(runs).ok_or_else(|| {
+        Error::bad_with(
+            "kernel",
+            format!(
+                " '{name}': this CPU runs {}; gpu and all use a GPU",
+                Choice::available_names().join(", ")
+            ),
+        )
+    })
+}
+
+/// The kernel `choice` gives for the deals of `deck`: an error naming the kernel where it does
+/// not take them (a deck of more penalty cards than it holds, say).
+pub fn kernel_for(choice: Choice, deck: &Deck, max_tricks: u32) -> Result<Kernel> {
+    Engine::kernel_for(choice, deck, max_tricks).ok_or_else(|| {
+        let name = match choice {
+            Choice::Only(k) => k.name(),
+            Choice::Family(f) => f.name(),
+            Choice::Fastest => "fastest",
+        };
+        Error::bad_with(
+            "kernel",
+            format!(
+                " '{name}' does not play deals of {deck} with a cap of {max_tricks} tricks \
+                 (a family, or the default, picks a kernel that does)"
+            ),
+        )
+    })
 }
 
 /// The most worker threads a run may be given: far past any machine's cores, but refused

@@ -262,12 +262,16 @@ mod tests {
 
     #[test]
     fn the_version_says_where_it_came_from_even_without_git() {
-        let v = long_version(Some("0123456789ab"), Some("2026-11-27"), "portable");
+        let v = long_version(Some("0123456789ab"), Some("2026-11-27"), "scalar-queue");
         assert!(v.contains("commit: 0123456789ab (2026-11-27)"), "{v}");
-        let v = long_version(None, None, "portable, lockstep (fastest: portable)");
+        let v = long_version(
+            None,
+            None,
+            "scalar-planes, scalar-queue (fastest: scalar-queue)",
+        );
         assert!(v.contains(&format!("commit: {NO_COMMIT}")), "{v}");
         assert!(
-            v.ends_with("kernels: portable, lockstep (fastest: portable)"),
+            v.ends_with("kernels: scalar-planes, scalar-queue (fastest: scalar-queue)"),
             "{v}"
         );
     }

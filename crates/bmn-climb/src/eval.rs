@@ -3,7 +3,7 @@
 //! every other table on the reference engine; batches split across threads, results in order.
 
 use bmn_core::{CycleId, Outcome, Player, Rules, Span, play_out_within};
-use bmn_kernel::{Kernel, Played};
+use bmn_kernel::{Kernel, Played, Shape};
 use bmn_search::exact;
 
 use crate::cards::Cards;
@@ -56,8 +56,6 @@ impl From<Outcome> for Game {
 #[derive(Clone, Copy, Debug)]
 pub struct Evaluator {
     pub rules: Rules,
-    /// The kernel for two-player games of the standard table.
-    pub kernel: Kernel,
     /// Tricks before a kernel hands a game to exact cycle detection.
     pub max_tricks: u32,
     /// Tricks the reference engine plays before giving up.
@@ -69,10 +67,15 @@ impl Evaluator {
     pub fn new(rules: Rules) -> Evaluator {
         Evaluator {
             rules,
-            kernel: Kernel::best_available(),
             max_tricks: bmn_kernel::DEFAULT_MAX_TRICKS,
             give_up: bmn_search::DEFAULT_GIVE_UP,
         }
+    }
+
+    /// The kernel that plays runs of deals shaped as `codes` (deals of `split` and the rest):
+    /// the fastest this CPU runs for them.
+    pub fn kernel(&self, codes: &[u8], cards: usize, split: usize) -> Kernel {
+        Kernel::fastest(&Shape::of_batch(codes, cards, split, self.max_tricks))
     }
 
     fn on_kernel(&self, cards: &Cards) -> bool {
@@ -108,7 +111,7 @@ impl Evaluator {
             let codes: Vec<u8> = run.iter().flat_map(|c| c.codes.iter().copied()).collect();
             let mut played = vec![Played::default(); run.len()];
             bmn_kernel::play_many(
-                self.kernel,
+                self.kernel(&codes, shape.0, shape.1),
                 &codes,
                 shape.0,
                 shape.1,

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use bmn_core::{Deck, Player, Rules, play_out};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_job::Job;
-use bmn_kernel::Kernel;
+use bmn_kernel::{Choice, Kernel, Shape};
 use bmn_run::Shard;
 use bmn_search::{Deals, Engine, Progress, Summary, exact};
 
@@ -14,12 +14,17 @@ fn enumeration(deck: &str, leader: usize, shard: Shard, list_cycles: bool) -> En
     let deals = AllDeals::new(Deck::parse(deck).unwrap(), Player(leader)).unwrap();
     let r = shard.range(deals.count());
     Enumeration {
+        engine: fastest(deals.deck()),
         deals,
         range: r,
-        engine: Engine::Kernel(Kernel::best_available()),
         max_tricks: MAX_TRICKS,
         list_cycles,
     }
+}
+
+/// The fastest kernel this CPU runs for `deck`'s deals.
+fn fastest(deck: &Deck) -> Engine {
+    Engine::Kernel(Engine::kernel_for(Choice::Fastest, deck, MAX_TRICKS).unwrap())
 }
 
 fn run(e: &Enumeration, threads: usize) -> Summary {
@@ -105,7 +110,16 @@ fn every_kernel_agrees_with_the_reference_engine_on_sampled_deals() {
         let len = all.deal_len();
         // 4000 deals spread over the whole range, in runs of 8 consecutive ones.
         let step = all.count() / 500;
-        for kernel in Kernel::all_available() {
+        let shape = Shape {
+            cards: len,
+            split: all.split(),
+            penalty: len - all.deck().count(bmn_core::Kind::Plain) as usize,
+            max_tricks: 50,
+        };
+        for kernel in Kernel::all_available()
+            .into_iter()
+            .filter(|k| k.takes(&shape))
+        {
             for k in 0..500 {
                 let first = k * step;
                 let mut codes = vec![0u8; 8 * len];
@@ -229,7 +243,7 @@ fn blocks_of_the_standard_deck() {
     let mut every = Every::default();
     bmn_search::play_deals(
         &all,
-        Engine::Kernel(Kernel::best_available()),
+        fastest(all.deck()),
         MAX_TRICKS,
         range.start,
         range.end,
@@ -252,7 +266,7 @@ fn blocks_of_the_standard_deck() {
     let whole = Enumeration {
         deals: all.clone(),
         range: range.clone(),
-        engine: Engine::Kernel(Kernel::best_available()),
+        engine: fastest(all.deck()),
         max_tricks: MAX_TRICKS,
         list_cycles: true,
     };

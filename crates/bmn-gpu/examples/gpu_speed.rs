@@ -188,7 +188,7 @@ fn check_stream(gpu: &bmn_gpu::Gpu, source: &DealSource, batch: &DeviceBatch<'_>
     let mut want = vec![Played::default(); n];
     let (len, split) = (source.len(), source.split());
     bmn_kernel::play_many(
-        Kernel::Portable,
+        Kernel::ScalarPlanes,
         &codes,
         len,
         split,
@@ -211,7 +211,7 @@ fn check_ranks(gpu: &bmn_gpu::Gpu, all: &AllDeals, from: u128) {
     all.fill(from, &mut codes);
     let mut want = vec![Played::default(); n];
     bmn_kernel::play_many(
-        Kernel::Portable,
+        Kernel::ScalarPlanes,
         &codes,
         all.deal_len(),
         all.split(),

@@ -1,7 +1,7 @@
 //! `Gpu`: one opened adapter with the compiled kernel, and the batch loop that feeds it.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
@@ -97,6 +97,8 @@ pub struct Gpu {
     errors: Arc<Mutex<Option<String>>>,
     /// The first batch that failed.
     failure: OnceLock<DeviceError>,
+    /// The digest threshold to try first (`DevicePlayer::digest_guess`).
+    guess: AtomicU32,
 }
 
 /// The buffers of one batch in flight.
@@ -245,6 +247,7 @@ impl Gpu {
             most_dealt: (binding / DEALT_BYTES as u64).min(MAX_BATCH as u64) as usize,
             errors,
             failure: OnceLock::new(),
+            guess: AtomicU32::new(0),
         })
     }
 
@@ -646,6 +649,10 @@ impl DevicePlayer for Gpu {
 
     fn first_error(&self) -> Option<DeviceError> {
         self.failure.get().cloned()
+    }
+
+    fn digest_guess(&self) -> &AtomicU32 {
+        &self.guess
     }
 
     fn batch_games(&self) -> u64 {

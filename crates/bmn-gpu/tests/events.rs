@@ -136,8 +136,8 @@ fn lanes_that_take_games_from_the_queue_equal_the_cpu() {
     // A small deck whose games often cycle, so that lanes hold capped games while others
     // refill, its cycling deals listed one by one.
     let small = tuned(queue(5, Some(700))).unwrap();
-    let cpu = enumerate("2J,2Q,6-", 1, (2, 3), Engine::Kernel(Kernel::Portable));
-    let engine = Engine::Kernel(Kernel::Portable).on_device(Device(small), false);
+    let cpu = enumerate("2J,2Q,6-", 1, (2, 3), Engine::Kernel(Kernel::ScalarPlanes));
+    let engine = Engine::Kernel(Kernel::ScalarPlanes).on_device(Device(small), false);
     assert_eq!(enumerate("2J,2Q,6-", 1, (2, 3), engine), cpu);
     assert!(cpu.cycling > 0);
     let mut played = vec![Played::default(); 20_000];

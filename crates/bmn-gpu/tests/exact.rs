@@ -161,7 +161,7 @@ fn paulhus_table_1_rows_up_to_ten_by_enumeration_on_the_gpu() {
         let e = Enumeration {
             range: Shard::WHOLE.range(deals.count()),
             deals,
-            engine: Engine::Kernel(Kernel::Portable).on_device(device, false),
+            engine: Engine::Kernel(Kernel::ScalarPlanes).on_device(device, false),
             max_tricks: MAX_TRICKS,
             list_cycles: false,
         };
@@ -206,8 +206,8 @@ fn statistics_on_the_gpu_equal_the_cpu_kernel() {
                 |_, _| true,
             )
         };
-        let cpu = run(Engine::Kernel(Kernel::Portable));
-        let engine = Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false);
+        let cpu = run(Engine::Kernel(Kernel::ScalarPlanes));
+        let engine = Engine::Kernel(Kernel::ScalarPlanes).on_device(Device(gpu), false);
         assert_eq!(run(engine), cpu, "{deck}");
     }
     assert_eq!(gpu.first_error(), None);
@@ -234,9 +234,9 @@ fn a_search_on_the_gpu_or_on_both_equals_the_cpu_kernel() {
                 |_, _| true,
             )
         };
-        let cpu = run(Engine::Kernel(Kernel::Portable));
+        let cpu = run(Engine::Kernel(Kernel::ScalarPlanes));
         for share in [false, true] {
-            let engine = Engine::Kernel(Kernel::Portable).on_device(Device(gpu), share);
+            let engine = Engine::Kernel(Kernel::ScalarPlanes).on_device(Device(gpu), share);
             assert_eq!(
                 run(engine),
                 cpu,
@@ -257,7 +257,7 @@ fn cpu_results(all: &AllDeals, first: u128, count: usize) -> Vec<Played> {
     all.fill(first, &mut codes);
     let mut out = vec![Played::default(); count];
     bmn_kernel::play_many(
-        Kernel::Portable,
+        Kernel::ScalarPlanes,
         &codes,
         len,
         all.split(),
@@ -353,8 +353,8 @@ fn an_enumeration_on_the_gpu_equals_the_cpu_deal_for_deal() {
     // Cycling deals listed one by one, both leaders, a range that is not whole units.
     for (spec, leader) in [("2J,2Q,6-", 0), ("1J,1Q,1K,1A,8-", 1), ("2J,2Q,2K,10-", 1)] {
         let run = |engine: Engine| enumerate(spec, leader, (3, 5), engine);
-        let cpu = run(Engine::Kernel(Kernel::Portable));
-        let on_gpu = run(Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false));
+        let cpu = run(Engine::Kernel(Kernel::ScalarPlanes));
+        let on_gpu = run(Engine::Kernel(Kernel::ScalarPlanes).on_device(Device(gpu), false));
         assert_eq!(on_gpu, cpu, "{spec}, leader {}", leader + 1);
     }
     assert_eq!(gpu.first_error(), None);

@@ -21,8 +21,8 @@ fn lanes_that_take_many_items_equal_the_cpu() {
     let Some(gpu) = tuned(tuning) else { return };
     for (spec, leader) in [("2J,2Q,6-", 1), ("1J,1Q,1K,1A,6-", 0)] {
         let run = |engine: Engine| enumerate(spec, leader, (1, 0), engine);
-        let cpu = run(Engine::Kernel(Kernel::Portable));
-        let on_gpu = run(Engine::Kernel(Kernel::Portable).on_device(Device(gpu), false));
+        let cpu = run(Engine::Kernel(Kernel::ScalarPlanes));
+        let on_gpu = run(Engine::Kernel(Kernel::ScalarPlanes).on_device(Device(gpu), false));
         assert_eq!(on_gpu, cpu, "{spec}");
         assert!(cpu.games > 1000);
     }
@@ -45,7 +45,14 @@ fn a_driver_that_cuts_a_loop_short_gives_an_error_never_a_wrong_answer() {
     all.fill(first, &mut codes);
     let mut want = vec![Played::default(); n];
     let (len, split) = (all.deal_len(), all.split());
-    bmn_kernel::play_many(Kernel::Portable, &codes, len, split, MAX_TRICKS, &mut want);
+    bmn_kernel::play_many(
+        Kernel::ScalarPlanes,
+        &codes,
+        len,
+        split,
+        MAX_TRICKS,
+        &mut want,
+    );
     let spec = DigestSpec {
         bin: 50,
         keep_cards: 500,

@@ -5,7 +5,7 @@
 
 use bmn_deals::{STANDARD_DECK, deal_range};
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, play_many};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, Shape, play_many};
 use std::time::Instant;
 
 /// CPU time of this thread in seconds (Linux `/proc/thread-self/schedstat`, nanoseconds).
@@ -63,12 +63,12 @@ fn main() {
         p2 as f64 / games as f64
     );
     println!(
-        "{:<12} {:>9} {:>9} {:>12} {:>12} {:>10} {:>10}",
+        "{:<20} {:>9} {:>9} {:>12} {:>12} {:>10} {:>10}",
         "kernel", "wall s", "cpu s", "M games/s", "(wall)", "x cardwise", "M cards/s"
     );
     let row = |name: &str, w: f64, c: f64| {
         println!(
-            "{name:<12} {w:>9.3} {c:>9.3} {:>12.3} {:>12.3} {:>10.2} {:>10.1}",
+            "{name:<20} {w:>9.3} {c:>9.3} {:>12.3} {:>12.3} {:>10.2} {:>10.1}",
             games as f64 / c / 1e6,
             games as f64 / w / 1e6,
             bc / c,
@@ -76,7 +76,11 @@ fn main() {
         );
     };
     row("cardwise", bw, bc);
-    for kernel in Kernel::all_available() {
+    let shape = Shape::of_batch(&deals, 52, 26, DEFAULT_MAX_TRICKS);
+    for kernel in Kernel::all_available()
+        .into_iter()
+        .filter(|k| k.takes(&shape))
+    {
         let mut out = vec![Played::default(); games];
         let (w, c) = timed(|| play_many(kernel, &deals, 52, 26, DEFAULT_MAX_TRICKS, &mut out));
         assert!(

@@ -1,117 +1,226 @@
-//! [`Kernel`] and [`play_many`]: which kernel plays a batch of deals, chosen at run time from
-//! what this CPU can run, and the dispatch to each (the lockstep lanes of `lockstep.rs` and
-//! `queue.rs`, the streaming kernels of `queue/avx512.rs` and `queue/avx2.rs`, or the scalar
-//! kernel).
+//! [`Kernel`], every way this crate plays a batch of games, named by its algorithm and width;
+//! what each takes ([`Shape`]) and needs from the CPU; and [`play_many`], which runs exactly
+//! the kernel it is given. Which kernel to give it is `choose.rs`'s one table.
 
 use crate::Played;
 use crate::lockstep::{Batch, run};
 use crate::queue::QueueLanes;
 
-/// Which kernel [`play_many`] runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One kernel: an algorithm on one encoding, at one width. Each gives exactly the results of
+/// [`crate::play`]; they differ in speed and in the deals they take ([`Kernel::takes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kernel {
-    /// The scalar trick-level kernel, one game at a time (safe, any CPU).
-    Portable,
-    /// The lockstep kernel compiled for the baseline target (safe, any CPU).
-    Lockstep,
-    /// The AVX2 streaming kernel, four games a vector (x86-64 only, chosen at run time);
-    /// decks of more than 52 cards or 17 penalty cards play on the portable path.
-    Avx2,
-    /// The lockstep kernel compiled with AVX-512 F/CD/VL/DQ/BW (x86-64 only, run time).
-    Avx512,
+    /// One game at a time on three bit planes (`hand.rs`): any deal of at most 64 cards.
+    ScalarPlanes,
+    /// One game at a time on the queue encoding (`queue.rs`): at most 21 penalty cards, both
+    /// hands dealt.
+    ScalarQueue,
+    /// Queue lanes in lockstep, 4 lanes of 64 bits, compiled for the baseline target (any
+    /// CPU; it keeps the lane bookkeeping tested): at most 21 penalty cards.
+    Lanes4,
+    /// The same lanes auto-vectorised for AVX-512, 16 lanes of 64 bits: at most 21 penalty
+    /// cards.
+    Avx512Lanes16,
+    /// The streaming kernel in AVX2 intrinsics (`queue/avx2.rs`), 4 lanes of 64 bits: at most
+    /// 52 cards and 17 penalty cards, both hands dealt, a cap of 1 to 2^24 tricks.
+    Avx2Stream4,
+    /// The streaming kernel in AVX-512 intrinsics (`queue/avx512.rs`), 8 lanes of 64 bits: at
+    /// most 21 penalty cards, both hands dealt, a cap of 1 to 2^24 tricks.
+    Avx512Stream8,
+    /// The same at 16 lanes of 32 bits: at most 30 cards and 10 penalty cards, a cap whose
+    /// counter fits 32 bits (below 8192 tricks, and below 2^17 cards laid).
+    Avx512Stream16,
+}
+
+/// What a batch of deals is, as far as choosing a kernel goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Cards in a deal (at most [`crate::MAX_CARDS`]).
+    pub cards: usize,
+    /// Cards of player 1, who leads (the first `split` of a deal).
+    pub split: usize,
+    /// The most penalty cards (codes 1 to 5) in any deal.
+    pub penalty: usize,
+    /// The trick cap.
+    pub max_tricks: u32,
+}
+
+impl Shape {
+    /// The shape of a flat batch of deals (`penalty` counted over every deal).
+    pub fn of_batch(deals: &[u8], cards: usize, split: usize, max_tricks: u32) -> Shape {
+        let penalty = deals
+            .chunks_exact(cards.max(1))
+            .map(penalty_cards)
+            .max()
+            .unwrap_or(0);
+        Shape {
+            cards,
+            split,
+            penalty,
+            max_tricks,
+        }
+    }
+
+    /// Whether both players hold cards and the cap allows a trick: what the streaming
+    /// kernels assume (the others answer such deals one at a time).
+    fn plays_a_trick(&self) -> bool {
+        0 < self.split && self.split < self.cards && self.max_tricks > 0
+    }
+}
+
+/// A deal's penalty cards: a byte sum, which vectorizes (a `filter().count()` did not, 11% of
+/// an exhaustive run's instructions under callgrind).
+fn penalty_cards(deal: &[u8]) -> usize {
+    deal.iter().map(|&c| u8::from(c != 0)).sum::<u8>() as usize
 }
 
 impl Kernel {
-    /// Every kernel this CPU can run, slowest first.
-    pub fn all_available() -> Vec<Kernel> {
-        let mut v = vec![Kernel::Portable, Kernel::Lockstep];
-        if Kernel::Avx2.is_available() {
-            v.push(Kernel::Avx2);
+    /// Every kernel, slowest first on a standard deal.
+    pub const ALL: [Kernel; 7] = [
+        Kernel::ScalarPlanes,
+        Kernel::Lanes4,
+        Kernel::ScalarQueue,
+        Kernel::Avx512Lanes16,
+        Kernel::Avx2Stream4,
+        Kernel::Avx512Stream8,
+        Kernel::Avx512Stream16,
+    ];
+
+    /// Its name in reports, `bmn bench` and `--kernel`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::ScalarPlanes => "scalar-planes",
+            Kernel::ScalarQueue => "scalar-queue",
+            Kernel::Lanes4 => "lanes-4x64",
+            Kernel::Avx512Lanes16 => "avx512-lanes-16x64",
+            Kernel::Avx2Stream4 => "avx2-stream-4x64",
+            Kernel::Avx512Stream8 => "avx512-stream-8x64",
+            Kernel::Avx512Stream16 => "avx512-stream-16x32",
         }
-        if Kernel::Avx512.is_available() {
-            v.push(Kernel::Avx512);
-        }
-        v
     }
 
-    /// The fastest kernel this CPU can run: AVX-512, else AVX2, else the portable scalar
-    /// kernel (on Zen 4, `kernel_speed` 1e6 standard deals, one thread: avx512 4.2, avx2 3.1-3.3,
-    /// portable 2.0, lockstep 0.66 M games/s; BENCHMARKS.md).
-    pub fn best_available() -> Kernel {
-        if Kernel::Avx512.is_available() {
-            Kernel::Avx512
-        } else if Kernel::Avx2.is_available() {
-            Kernel::Avx2
-        } else {
-            Kernel::Portable
-        }
+    /// The kernel of this name.
+    pub fn from_name(name: &str) -> Option<Kernel> {
+        Kernel::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Every kernel this CPU can run (and `BMN_SIMD` lets it), in [`Kernel::ALL`]'s order.
+    pub fn all_available() -> Vec<Kernel> {
+        Kernel::ALL
+            .into_iter()
+            .filter(|k| k.is_available())
+            .collect()
+    }
+
+    /// Every kernel this CPU runs that takes deals of `shape`: what a differential test or a
+    /// benchmark plays them on.
+    pub fn all_for(shape: &Shape) -> Vec<Kernel> {
+        let all = Kernel::all_available().into_iter();
+        all.filter(|k| k.takes(shape)).collect()
     }
 
     /// Whether this CPU can run the kernel (and `BMN_SIMD` lets it: `simd.rs`).
     pub fn is_available(self) -> bool {
-        let limit = crate::SimdLimit::current();
+        use crate::SimdLimit;
+        let limit = SimdLimit::current();
         match self {
-            Kernel::Portable | Kernel::Lockstep => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => {
-                limit >= crate::SimdLimit::Avx2
-                    && std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("bmi1")
-                    && std::arch::is_x86_feature_detected!("bmi2")
-                    && std::arch::is_x86_feature_detected!("lzcnt")
-                    && std::arch::is_x86_feature_detected!("popcnt")
+            Kernel::ScalarPlanes | Kernel::ScalarQueue | Kernel::Lanes4 => true,
+            Kernel::Avx2Stream4 => limit >= SimdLimit::Avx2 && cpu::avx2(),
+            Kernel::Avx512Lanes16 => limit >= SimdLimit::Avx512 && cpu::avx512(),
+            Kernel::Avx512Stream8 | Kernel::Avx512Stream16 => {
+                limit >= SimdLimit::Avx512 && cpu::avx512() && cpu::avx512_streams()
             }
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => {
-                limit >= crate::SimdLimit::Avx512
-                    && std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512cd")
-                    && std::arch::is_x86_feature_detected!("avx512vl")
-                    && std::arch::is_x86_feature_detected!("avx512dq")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-                    && std::arch::is_x86_feature_detected!("bmi1")
-                    && std::arch::is_x86_feature_detected!("bmi2")
-                    && std::arch::is_x86_feature_detected!("lzcnt")
-                    && std::arch::is_x86_feature_detected!("popcnt")
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx2 | Kernel::Avx512 => false,
         }
     }
 
-    /// Whether [`Kernel::Avx512`] plays deals of at most 21 penalty cards on its streaming
-    /// driver (`queue/avx512.rs`, which needs VPOPCNTDQ and VBMI2 besides the kernel's own
-    /// features) rather than on the auto-vectorised lanes.
-    pub fn avx512_streams() -> bool {
+    /// Whether the kernel plays deals of this shape.
+    pub fn takes(self, shape: &Shape) -> bool {
+        let s = shape;
+        let fits = (1..=crate::MAX_CARDS).contains(&s.cards) && s.split <= s.cards;
+        let stream = s.plays_a_trick() && s.max_tricks <= crate::queue::MAX_PACKED_TRICKS;
+        fits && s.penalty <= self.max_penalty()
+            && match self {
+                Kernel::ScalarPlanes | Kernel::Lanes4 | Kernel::Avx512Lanes16 => true,
+                Kernel::ScalarQueue => 0 < s.split && s.split < s.cards,
+                Kernel::Avx2Stream4 => stream && s.cards <= crate::queue::avx2::MAX_LEN,
+                Kernel::Avx512Stream8 => stream,
+                Kernel::Avx512Stream16 => {
+                    stream && crate::queue::avx512::fits_narrow(s.cards, s.max_tricks)
+                }
+            }
+    }
+
+    /// The most penalty cards a deal may hold for this kernel.
+    pub fn max_penalty(self) -> usize {
+        match self {
+            Kernel::ScalarPlanes => crate::MAX_CARDS,
+            Kernel::ScalarQueue | Kernel::Lanes4 | Kernel::Avx512Lanes16 => {
+                crate::queue::MAX_PENALTY
+            }
+            Kernel::Avx2Stream4 => crate::queue::avx2::MAX_PENALTY as usize,
+            Kernel::Avx512Stream8 => crate::queue::avx512::MAX_PENALTY_WIDE,
+            Kernel::Avx512Stream16 => crate::queue::avx512::MAX_PENALTY_NARROW,
+        }
+    }
+}
+
+/// What the CPU has, for [`Kernel::is_available`].
+mod cpu {
+    /// AVX2 and the bit instructions its kernel uses.
+    pub(super) fn avx2() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            Kernel::Avx512.is_available()
-                && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+            std::arch::is_x86_feature_detected!("avx2") && bits()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// The AVX-512 subsets every AVX-512 kernel is compiled for.
+    pub(super) fn avx512() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512cd")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && std::arch::is_x86_feature_detected!("avx512dq")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && bits()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// What the streaming AVX-512 kernels need besides: VPOPCNTDQ and VBMI2 (Ice Lake and
+    /// Zen 4 on; not Skylake-X).
+    pub(super) fn avx512_streams() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx512vpopcntdq")
                 && std::arch::is_x86_feature_detected!("avx512vbmi2")
         }
         #[cfg(not(target_arch = "x86_64"))]
         false
     }
 
-    /// Short name for reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
-            Kernel::Lockstep => "lockstep",
-            Kernel::Avx2 => "avx2",
-            Kernel::Avx512 => "avx512",
-        }
+    #[cfg(target_arch = "x86_64")]
+    fn bits() -> bool {
+        std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
 }
 
 /// Plays every deal of `deals` (consecutive deals of `deal_len` cards; the first `split`
 /// cards of each go to player 1, the rest to player 2; player 1 leads) with at most
-/// `max_tricks` tricks each, writing one [`Played`] per deal to `out`. Every kernel gives
-/// the same results as [`crate::play`].
+/// `max_tricks` tricks each on `kernel`, and nothing else, writing one [`Played`] per deal to
+/// `out`. Every kernel gives the same results as [`crate::play`].
 ///
 /// # Panics
 /// If `deal_len` is 0 or above 64, `split > deal_len`, `deals.len() != out.len() * deal_len`,
-/// a code is above 5, or `kernel` is not available on this CPU.
+/// a code is above 5, `kernel` is not available on this CPU, or it does not take the deals
+/// ([`Kernel::takes`]: a deal with more penalty cards than it holds, say).
 pub fn play_many(
     kernel: Kernel,
     deals: &[u8],
@@ -139,103 +248,80 @@ pub fn play_many(
         "kernel {} not available on this CPU",
         kernel.name()
     );
+    let shape = Shape {
+        cards: deal_len,
+        split,
+        penalty: 0,
+        max_tricks,
+    };
+    assert!(
+        kernel.takes(&shape),
+        "kernel {} does not take deals of {deal_len} cards split at {split} with a cap of \
+         {max_tricks} tricks",
+        kernel.name()
+    );
     let job = Batch {
         deals,
         deal_len,
         split,
         max_tricks,
     };
+    // The streams count penalty cards as they encode; the others are checked here (a
+    // vectorized byte sum).
+    let streams = matches!(
+        kernel,
+        Kernel::Avx2Stream4 | Kernel::Avx512Stream8 | Kernel::Avx512Stream16
+    );
+    let limit = kernel.max_penalty();
+    let fits = streams
+        || limit >= crate::MAX_CARDS
+        || deals
+            .chunks_exact(deal_len)
+            .all(|d| penalty_cards(d) <= limit);
+    let played = fits && run_on(kernel, &job, out);
+    assert!(
+        played,
+        "kernel {} takes deals of at most {limit} penalty cards; this batch has more",
+        kernel.name()
+    );
+}
+
+/// Runs `job` on `kernel`; false (nothing written) if a stream met a deal of more penalty
+/// cards than it holds.
+fn run_on(kernel: Kernel, job: &Batch, out: &mut [Played]) -> bool {
     match kernel {
-        Kernel::Portable => portable(&job, out),
-        Kernel::Lockstep => dispatch::<LANES_BASELINE, false>(&job, out),
+        Kernel::ScalarPlanes => {
+            for (d, o) in job.deals.chunks_exact(job.deal_len).zip(out.iter_mut()) {
+                *o = crate::play(&d[..job.split], &d[job.split..], 0, job.max_tricks);
+            }
+        }
+        Kernel::ScalarQueue => {
+            let (len, split, cap) = (job.deal_len, job.split, job.max_tricks);
+            for (d, o) in job.deals.chunks_exact(len).zip(out.iter_mut()) {
+                *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, cap);
+            }
+        }
+        Kernel::Lanes4 => run::<4, QueueLanes<4, false>>(job, out),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `kernel.is_available()` was asserted above, so the CPU has AVX2.
-        Kernel::Avx2 => unsafe { run_avx2(&job, out) },
+        // SAFETY (this and the next two): `play_many` asserted `kernel.is_available()`, so
+        // the CPU has every feature the function is compiled for.
+        Kernel::Avx512Lanes16 => unsafe { lanes_avx512(job, out) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `kernel.is_available()` was asserted above, so the CPU has the AVX-512
-        // subsets the function is compiled for.
-        Kernel::Avx512 => unsafe { run_avx512(&job, out) },
+        Kernel::Avx2Stream4 => return unsafe { crate::queue::avx2::run(job, out) },
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512Stream8 => return unsafe { crate::queue::avx512::wide::run(job, out) },
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512Stream16 => return unsafe { crate::queue::avx512::narrow::run(job, out) },
         #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Avx2 | Kernel::Avx512 => unreachable!("not available"),
+        _ => unreachable!("not available"),
     }
+    true
 }
 
-/// Lanes per batch. Measured on Zen 4 (1e6 standard deals): AVX-512 8 / 16 / 32 lanes
-/// gave 2.07 / 2.18 / 1.96 M games/s.
-/// The baseline build gains nothing from more lanes (no vector shifts or tzcnt in SSE2), so
-/// it keeps a few lanes to exercise the lane bookkeeping.
-const LANES_AVX512: usize = 16;
-const LANES_BASELINE: usize = 4;
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn run_avx2(job: &Batch, out: &mut [Played]) {
-    // Decks of at most 52 cards and 17 penalty cards stream through `queue::avx2`; the rest
-    // (larger decks, odd shapes) play on the portable path, which beat the auto-vectorised
-    // AVX2 lanes that used to take them (BENCHMARKS.md).
-    if crate::queue::avx2::fits(job) && crate::queue::avx2::run(job, out) {
-        return;
-    }
-    portable(job, out)
-}
-
+/// The queue lanes compiled for AVX-512 and BMI2's `pext` refill. Measured on Zen 4 (1e6
+/// standard deals): 8 / 16 / 32 lanes gave 2.07 / 2.18 / 1.96 M games/s.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512cd,avx512vl,avx512dq,avx512bw,bmi1,bmi2,lzcnt,popcnt")]
-fn run_avx512(job: &Batch, out: &mut [Played]) {
-    // Deals of at most 21 penalty cards go to the register-resident streaming kernels of
-    // `queue::avx512` (why, and their measured gains: that file and BENCHMARKS.md); the
-    // auto-vectorised lanes stay for larger decks, huge caps, odd shapes (an empty hand, a
-    // cap of 0) and CPUs without VPOPCNTDQ or VBMI2.
-    if (1..=crate::queue::MAX_PACKED_TRICKS).contains(&job.max_tricks)
-        && 0 < job.split
-        && job.split < job.deal_len
-        && Kernel::avx512_streams()
-        // SAFETY: AVX-512 F/BW/CD, BMI2 and POPCNT are enabled on this function (checked by
-        // `Kernel::is_available`), VPOPCNTDQ and VBMI2 were detected by `avx512_streams`.
-        && unsafe { crate::queue::avx512::run_stream(job, out) }
-    {
-        return;
-    }
-    dispatch::<LANES_AVX512, true>(job, out)
-}
-
-/// The portable kernel: one game at a time, on the queue encoding where every deal fits it.
-fn portable(job: &Batch, out: &mut [Played]) {
-    let (deals, len, split, cap) = (job.deals, job.deal_len, job.split, job.max_tricks);
-    if job.fits_queue() && split != 0 && split != len {
-        for (d, o) in deals.chunks_exact(len).zip(out.iter_mut()) {
-            *o = crate::scalar::play_queue_deal(&d[..split], &d[split..], 0, cap);
-        }
-    } else {
-        for (d, o) in deals.chunks_exact(len).zip(out.iter_mut()) {
-            *o = crate::play(&d[..split], &d[split..], 0, cap);
-        }
-    }
-}
-
-/// Runs the batch on the queue lanes when every deal fits them (every deal of at most 21
-/// penalty cards, so every standard deal), else one game at a time on the scalar kernel.
-/// Plane-encoded lanes for the rest were a second copy of the step for a rare case: on
-/// 64-card decks with many penalty cards the scalar kernel is the one that runs.
-#[inline(always)]
-fn dispatch<const N: usize, const PEXT: bool>(job: &Batch, out: &mut [Played]) {
-    if job.fits_queue() {
-        run::<N, QueueLanes<N, PEXT>>(job, out)
-    } else {
-        for (d, o) in job.deals.chunks_exact(job.deal_len).zip(out.iter_mut()) {
-            *o = crate::play(&d[..job.split], &d[job.split..], 0, job.max_tricks);
-        }
-    }
-}
-
-impl Batch<'_> {
-    /// Whether every deal has at most [`crate::queue::MAX_PENALTY`] penalty cards: a byte
-    /// sum (which vectorizes) rather than `filter().count()` (which did not: 5 instructions
-    /// a card, 11% of an exhaustive run's instructions under callgrind). Asked only by the
-    /// paths that need it: the AVX-512 streaming kernel counts while it encodes.
-    pub(crate) fn fits_queue(&self) -> bool {
-        self.deals.chunks_exact(self.deal_len).all(|d| {
-            d.iter().map(|&c| u8::from(c != 0)).sum::<u8>() as usize <= crate::queue::MAX_PENALTY
-        })
-    }
+fn lanes_avx512(job: &Batch, out: &mut [Played]) {
+    run::<16, QueueLanes<16, true>>(job, out)
 }

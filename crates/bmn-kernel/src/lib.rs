@@ -2,8 +2,10 @@
 //!
 //! - [`play`]: scalar trick-level kernel (portable, safe): one game, resolved per penalty
 //!   card on bit-plane stacks (`hand.rs`, `scalar.rs`).
-//! - [`play_many`] with a [`Kernel`]: many games from a flat buffer of deals, either one at
-//!   a time ([`Kernel::Portable`]) or several in lockstep lanes (`lockstep.rs`).
+//! - [`play_many`] with a [`Kernel`]: many games from a flat buffer of deals, on exactly the
+//!   kernel given: one game at a time, lanes in lockstep (`lockstep.rs`) or streams of
+//!   lanes in AVX2 or AVX-512 (`queue/`). [`Choice::kernel`] (`choose.rs`) is the one table
+//!   that picks it from the request, the deals' [`Shape`] and the CPU.
 //! - Deals of at most 21 penalty cards (every standard deal) run on a two-word stack
 //!   encoding, a penalty mask with an end-of-stack sentinel and a queue of penalty codes
 //!   (`queue.rs`); larger ones fall back to the three bit planes of `hand.rs`.
@@ -15,6 +17,7 @@
 //! library does no I/O and never allocates per game.
 
 pub mod cardwise;
+mod choose;
 pub mod dealer;
 #[cfg(target_arch = "x86_64")]
 mod dealer_simd;
@@ -25,8 +28,9 @@ mod queue;
 mod scalar;
 mod simd;
 
+pub use choose::{Choice, Family};
 pub use hand::{MAX_CARDS, MAX_CODE};
-pub use kernel::{Kernel, play_many};
+pub use kernel::{Kernel, Shape, play_many};
 pub use scalar::{CodedPosition, play, play_to_position};
 pub use simd::SimdLimit;
 

@@ -1,5 +1,5 @@
 //! The lockstep driver: `N` games advanced together, one event (a penalty card, a payoff or
-//! a player running out) per game per step. Which kernel runs a batch is `kernel.rs`'s choice.
+//! a player running out) per game per step. Which kernel runs a batch is `choose.rs`'s table.
 //!
 //! Why: the scalar kernel's per-event branches are close to coin flips (who meets a penalty
 //! card first, whether a debt is paid off), so it spends most of its time on mispredictions

@@ -128,7 +128,7 @@ impl<const N: usize, const PEXT: bool> LaneSet for QueueLanes<N, PEXT> {
     fn load(&mut self, i: usize, p1: &[u8], p2: &[u8]) {
         #[cfg(target_arch = "x86_64")]
         if PEXT {
-            // SAFETY: `PEXT` is set only by `kernel::run_avx512`, which
+            // SAFETY: `PEXT` is set only by `kernel::lanes_avx512`, which
             // `play_many` calls only after `Kernel::is_available` confirmed BMI2 and POPCNT.
             unsafe {
                 (self.xm[i], self.xq[i]) = encode_queue_pext(p1);

@@ -3,7 +3,9 @@
 mod common;
 
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, SimdLimit, play, play_many};
+use bmn_kernel::{
+    Choice, DEFAULT_MAX_TRICKS, Family, Kernel, Played, Shape, SimdLimit, play, play_many,
+};
 use common::{oracle, parse_deal};
 
 /// Runs one deal through every engine and kernel; all must give `expected`.
@@ -32,7 +34,7 @@ fn check(deal: &str, leader: u8, max_tricks: u32, expected: Played) {
         (&p2, &p1, true)
     };
     let flat: Vec<u8> = first.iter().chain(second.iter()).copied().collect();
-    for kernel in Kernel::all_available() {
+    for kernel in common::kernels_for(&flat, flat.len(), first.len(), max_tricks) {
         let mut out = [Played::default()];
         play_many(kernel, &flat, flat.len(), first.len(), max_tricks, &mut out);
         let got = match out[0] {
@@ -191,24 +193,18 @@ fn cpu_flags() -> Option<Vec<String>> {
     )
 }
 
-/// Every test here loops over `Kernel::all_available()`, so a kernel that detection wrongly
+/// Every test here loops over the kernels this CPU runs, so a kernel that detection wrongly
 /// left out would go untested without a word. This fails instead: each kernel whose features
-/// the CPU reports (and `BMN_SIMD` does not hide) must be available (and the AVX-512 kernel
-/// must stream where it can), and `BMN_REQUIRE_KERNELS=avx512,avx2` makes a machine known to
+/// the CPU reports (and `BMN_SIMD` does not hide) must be available, and
+/// `BMN_REQUIRE_KERNELS=avx512,avx2` (families) or kernels' names make a machine known to
 /// have them insist on them.
 #[test]
 fn no_kernel_this_cpu_runs_is_skipped() {
     // What this machine leaves untested, said (`-- --nocapture` shows it).
-    let all = [
-        Kernel::Portable,
-        Kernel::Lockstep,
-        Kernel::Avx2,
-        Kernel::Avx512,
-    ];
-    let unrun: Vec<&str> = all
-        .iter()
+    let unrun: Vec<&str> = Kernel::ALL
+        .into_iter()
         .filter(|k| !k.is_available())
-        .map(|k| k.name())
+        .map(Kernel::name)
         .collect();
     if !unrun.is_empty() {
         eprintln!(
@@ -216,15 +212,16 @@ fn no_kernel_this_cpu_runs_is_skipped() {
             unrun.join(", ")
         );
     }
-    if Kernel::Avx512.is_available() && !Kernel::avx512_streams() {
-        eprintln!("avx512's streaming kernels untested here: no VPOPCNTDQ or VBMI2");
-    }
-    assert_eq!(Kernel::all_available()[0], Kernel::Portable);
-    assert!(Kernel::all_available().contains(&Kernel::best_available()));
+    assert!(Kernel::ScalarPlanes.is_available() && Kernel::ScalarQueue.is_available());
     if let Ok(required) = std::env::var("BMN_REQUIRE_KERNELS") {
         for name in required.split(',').filter(|n| !n.is_empty()) {
+            let runs = match Choice::from_name(name) {
+                Some(Choice::Family(f)) => f.is_available(),
+                Some(Choice::Only(k)) => k.is_available(),
+                _ => false,
+            };
             assert!(
-                Kernel::all_available().iter().any(|k| k.name() == name),
+                runs,
                 "BMN_REQUIRE_KERNELS names {name}, which this CPU does not run"
             );
         }
@@ -242,31 +239,96 @@ fn no_kernel_this_cpu_runs_is_skipped() {
         && has(&["avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw"])
         && has(&base);
     let streams = avx512 && has(&["avx512_vpopcntdq", "avx512_vbmi2"]);
-    assert_eq!(
-        Kernel::Avx2.is_available(),
-        avx2,
-        "avx2 against /proc/cpuinfo"
-    );
-    assert_eq!(
-        Kernel::Avx512.is_available(),
-        avx512,
-        "avx512 against /proc/cpuinfo"
-    );
-    assert_eq!(
-        Kernel::avx512_streams(),
-        streams,
-        "avx512 streaming against /proc/cpuinfo"
-    );
-    let best = if avx512 {
-        Kernel::Avx512
+    for (kernel, runs) in [
+        (Kernel::Avx2Stream4, avx2),
+        (Kernel::Avx512Lanes16, avx512),
+        (Kernel::Avx512Stream8, streams),
+        (Kernel::Avx512Stream16, streams),
+    ] {
+        assert_eq!(
+            kernel.is_available(),
+            runs,
+            "{} against /proc/cpuinfo",
+            kernel.name()
+        );
+    }
+    // The fastest on a standard deal.
+    let standard = Shape {
+        cards: 52,
+        split: 26,
+        penalty: 16,
+        max_tricks: 3000,
+    };
+    let best = if streams {
+        Kernel::Avx512Stream8
     } else if avx2 {
-        Kernel::Avx2
+        Kernel::Avx2Stream4
+    } else if avx512 {
+        Kernel::Avx512Lanes16
     } else {
-        Kernel::Portable
+        Kernel::ScalarQueue
     };
     assert_eq!(
-        Kernel::best_available(),
+        Kernel::fastest(&standard),
         best,
         "the fastest kernel this CPU runs"
     );
+}
+
+/// The table on shapes at each kernel's limits: the request's first kernel that takes them.
+#[test]
+fn the_table_picks_the_first_kernel_that_takes_the_deals() {
+    let shape = |cards, split, penalty, max_tricks| Shape {
+        cards,
+        split,
+        penalty,
+        max_tricks,
+    };
+    let pick = |choice: Choice, s: Shape| choice.kernel(&s).map(Kernel::name);
+    let portable = Choice::Family(Family::Portable);
+    assert_eq!(
+        pick(portable, shape(52, 26, 16, 3000)),
+        Some("scalar-queue")
+    );
+    assert_eq!(
+        pick(portable, shape(64, 32, 22, 3000)),
+        Some("scalar-planes")
+    );
+    assert_eq!(pick(portable, shape(20, 0, 5, 3000)), Some("scalar-planes"));
+    let lockstep = Choice::Family(Family::Lockstep);
+    assert_eq!(pick(lockstep, shape(52, 26, 21, 0)), Some("lanes-4x64"));
+    assert_eq!(pick(lockstep, shape(52, 26, 22, 10)), Some("scalar-planes"));
+    assert_eq!(pick(Choice::Fastest, shape(65, 32, 16, 10)), None);
+    let only = Choice::Only(Kernel::ScalarQueue);
+    assert_eq!(pick(only, shape(52, 52, 16, 10)), None);
+    if Kernel::Avx512Stream8.is_available() {
+        let fastest = |s| pick(Choice::Fastest, s);
+        assert_eq!(
+            fastest(shape(30, 15, 10, 4369)),
+            Some("avx512-stream-16x32")
+        );
+        assert_eq!(fastest(shape(30, 15, 10, 4370)), Some("avx512-stream-8x64"));
+        assert_eq!(fastest(shape(30, 15, 11, 100)), Some("avx512-stream-8x64"));
+        assert_eq!(fastest(shape(31, 15, 10, 100)), Some("avx512-stream-8x64"));
+        assert_eq!(fastest(shape(64, 32, 21, 3000)), Some("avx512-stream-8x64"));
+        assert_eq!(fastest(shape(64, 32, 22, 3000)), Some("scalar-planes"));
+        assert_eq!(fastest(shape(40, 0, 10, 3000)), Some("avx512-lanes-16x64"));
+        assert_eq!(fastest(shape(40, 20, 10, 0)), Some("avx512-lanes-16x64"));
+        let avx512 = Choice::Family(Family::Avx512);
+        assert_eq!(pick(avx512, shape(64, 32, 22, 3000)), Some("scalar-planes"));
+    }
+    if Kernel::Avx2Stream4.is_available() {
+        let avx2 = Choice::Family(Family::Avx2);
+        assert_eq!(
+            pick(avx2, shape(52, 26, 17, 3000)),
+            Some("avx2-stream-4x64")
+        );
+        assert_eq!(pick(avx2, shape(52, 26, 18, 3000)), Some("scalar-queue"));
+        assert_eq!(pick(avx2, shape(53, 26, 17, 3000)), Some("scalar-queue"));
+        assert_eq!(pick(avx2, shape(53, 26, 22, 3000)), Some("scalar-planes"));
+    }
+    for name in ["portable", "avx512", "scalar-planes", "avx512-stream-16x32"] {
+        assert!(Choice::from_name(name).is_some(), "{name}");
+    }
+    assert_eq!(Choice::from_name("avx"), None);
 }

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::AtomicU32;
 
 use bmn_core::Player;
 use bmn_kernel::Played;
@@ -215,6 +216,11 @@ pub trait DevicePlayer: Sync + Send {
     }
     /// The first error a batch met, if any (its games were then played on the CPU).
     fn first_error(&self) -> Option<DeviceError>;
+    /// This device's guess of the threshold a fresh tally's digest tries first (see
+    /// `digest_on` in `play.rs`): learnt from the batch before, 0 before the first. A cache
+    /// held by whoever opened the device (a tuned GPU its own): a wrong guess costs a batch
+    /// played twice, never a result.
+    fn digest_guess(&self) -> &AtomicU32;
     /// Games this device is given at once (and a worker claims at once): enough that the
     /// device's launch, read-back and the tail of its longest games cost little. Results do
     /// not depend on it.

@@ -3,11 +3,11 @@
 //! results into a [`Tally`]. Random searches, statistics and exhaustive enumerations differ
 //! only in where their deals come from (a [`Deals`]) and what they add up (a [`Tally`]).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 
-use bmn_core::{Cycle, Outcome, Player, Position, Rules, play_out, play_out_within};
+use bmn_core::{Cycle, Deck, Kind, Outcome, Player, Position, Rules, play_out, play_out_within};
 use bmn_job::{Claims, Worker};
-use bmn_kernel::{Kernel, Played};
+use bmn_kernel::{Choice, Kernel, Played, Shape};
 
 use crate::device::{Device, DeviceBatch, Digest, DigestSpec};
 
@@ -44,21 +44,39 @@ pub const DEFAULT_GIVE_UP: u64 = 100_000;
 
 impl Engine {
     /// `kernel` where it applies to games of `players` players and `cards` cards under
-    /// `rules`, else the reference engine (giving up after `give_up` tricks). The kernels
-    /// hard-wire J1 Q2 K3 A4 X5 (a card's code is its penalty) and two seats; with two players
-    /// the running-out rule never matters.
+    /// `rules` (and is given: see [`Engine::kernel_for`]), else the reference engine (giving up
+    /// after `give_up` tricks). The kernels hard-wire J1 Q2 K3 A4 X5 (a card's code is its
+    /// penalty) and two seats; with two players the running-out rule never matters.
     pub fn choose(
-        kernel: Kernel,
+        kernel: Option<Kernel>,
         rules: Rules,
         players: usize,
         cards: usize,
         give_up: u64,
     ) -> Engine {
-        if players == 2 && rules.penalties.is_standard() && cards <= bmn_kernel::MAX_CARDS {
-            Engine::Kernel(kernel)
-        } else {
-            Engine::Reference { rules, give_up }
+        match kernel {
+            Some(kernel) if Engine::kernel_plays(rules, players, cards) => Engine::Kernel(kernel),
+            _ => Engine::Reference { rules, give_up },
         }
+    }
+
+    /// Whether a kernel plays games of `players` players and `cards` cards under `rules`.
+    pub fn kernel_plays(rules: Rules, players: usize, cards: usize) -> bool {
+        players == 2 && rules.penalties.is_standard() && cards <= bmn_kernel::MAX_CARDS
+    }
+
+    /// The kernel `choice` gives for deals of `deck` between two players capped at
+    /// `max_tricks` tricks; `None` where it names a kernel or family this CPU does not run or
+    /// a kernel that does not take them. The split is the middle: a kernel asks only whether
+    /// both hands hold cards.
+    pub fn kernel_for(choice: Choice, deck: &Deck, max_tricks: u32) -> Option<Kernel> {
+        let cards = deck.len() as usize;
+        choice.kernel(&Shape {
+            cards,
+            split: cards / 2,
+            penalty: cards - deck.count(Kind::Plain) as usize,
+            max_tricks,
+        })
     }
 
     /// This engine with its kernel's games played on `device` (tables no kernel plays stay
@@ -169,13 +187,6 @@ pub trait DigestSink {
 /// Finished games a batch should keep when a tally's own threshold keeps them all: about this
 /// many of a batch's best, by the histogram of the batch before (see [`guess_threshold`]).
 const GUESS_KEPT: u64 = 256;
-
-/// The threshold tried first when a tally's own keeps every game (its top K not yet full, as
-/// in every fresh unit's tally): the cards above which the last digest had about
-/// [`GUESS_KEPT`] games; 0 before the first. A guess shared by every run of the process: a
-/// wrong one costs a batch played twice (when [`DigestSink::covered`] says no), never a wrong
-/// result.
-static GUESS: AtomicU32 = AtomicU32::new(0);
 
 /// The cards from which `digest`'s batch had at least [`GUESS_KEPT`] finished games (added
 /// up or kept), to the histogram's bin.
@@ -356,7 +367,11 @@ fn digest_on(
     }
     let with = |keep_cards| DigestSpec { keep_cards, ..spec };
     let mut wait = !share;
-    let mut guess = GUESS.load(Ordering::Relaxed);
+    // The threshold tried first when a tally's own keeps every game (its top K not yet full,
+    // as in every fresh unit's tally): the cards above which the device's last digest had
+    // about [`GUESS_KEPT`] games. A wrong one costs a batch played twice (when
+    // [`DigestSink::covered`] says no), never a wrong result.
+    let mut guess = device.0.digest_guess().load(Ordering::Relaxed);
     if guess == 0 {
         let probe = device.0.digest(batch, with(u32::MAX), wait).ok()??;
         guess = guess_threshold(&probe, spec.bin);
@@ -366,7 +381,8 @@ fn digest_on(
         d if guess == 0 || sink.covered(guess, &d.kept) => d,
         _ => device.0.digest(batch, spec, true).ok()??,
     };
-    GUESS.store(guess_threshold(&digest, spec.bin), Ordering::Relaxed);
+    let next = guess_threshold(&digest, spec.bin);
+    device.0.digest_guess().store(next, Ordering::Relaxed);
     Some(digest)
 }
 
@@ -427,9 +443,10 @@ mod tests {
     use crate::device::{DeviceDeals, DeviceError, DevicePlayer};
     use crate::summary::Summary;
     use std::borrow::Cow;
+    use std::sync::atomic::AtomicU32;
 
     /// A device that returns the same games for any batch.
-    struct Canned(Vec<Played>);
+    struct Canned(Vec<Played>, AtomicU32);
 
     impl DevicePlayer for Canned {
         fn name(&self) -> &'static str {
@@ -447,10 +464,14 @@ mod tests {
         fn first_error(&self) -> Option<DeviceError> {
             None
         }
+        fn digest_guess(&self) -> &AtomicU32 {
+            &self.1
+        }
     }
 
-    /// A summary of `games`, recorded one by one or through a digest with `guess` tried first.
-    fn summary(games: &[Played], guess: Option<u32>) -> Summary {
+    /// A summary of `games`, recorded one by one or through a digest with `guess` tried first,
+    /// and the device's next guess.
+    fn summary(games: &[Played], guess: Option<u32>) -> (Summary, u32) {
         let mut s = Summary::new(10);
         let record = |s: &mut Summary, i: usize, p: Played| {
             if let Played::Finished {
@@ -474,9 +495,10 @@ mod tests {
                 .iter()
                 .enumerate()
                 .for_each(|(i, &p)| record(&mut s, i, p));
-            return s;
+            return (s, 0);
         };
-        let device: &'static Canned = Box::leak(Box::new(Canned(games.to_vec())));
+        let canned = Canned(games.to_vec(), AtomicU32::new(guess));
+        let device: &'static Canned = Box::leak(Box::new(canned));
         let batch = DeviceBatch {
             deals: DeviceDeals::Stream {
                 seed: 0,
@@ -490,11 +512,10 @@ mod tests {
             leader: 0,
             max_tricks: 100,
         };
-        GUESS.store(guess, Ordering::Relaxed);
         let d = digest_on(Device(device), &batch, &s, false).unwrap();
         s.add_digest(&d, Player(0));
         d.kept.iter().for_each(|&(i, p)| record(&mut s, i, p));
-        s
+        (s, device.1.load(Ordering::Relaxed))
     }
 
     #[test]
@@ -506,20 +527,21 @@ mod tests {
                 tricks: i % 97,
             })
             .collect();
-        let every = summary(&games, None);
+        let (every, _) = summary(&games, None);
         // No guess, one that keeps a few dozen games, one so high it keeps none (played again
         // with the tally's own threshold), and one that keeps them all.
         for guess in [0, 2_900, 10_000, 1] {
-            assert_eq!(summary(&games, Some(guess)), every, "guess {guess}");
+            let (got, next) = summary(&games, Some(guess));
+            assert_eq!(got, every, "guess {guess}");
+            // The next guess: the cards above which about GUESS_KEPT games lay.
+            assert!((2_500..3_000).contains(&next), "guess {guess}: next {next}");
         }
-        // The next guess: the cards above which about GUESS_KEPT games lay.
-        assert!((2_500..3_000).contains(&GUESS.load(Ordering::Relaxed)));
     }
 
     #[test]
     fn a_shared_device_gives_its_cpu_workers_the_kernel_and_waits_on_its_own() {
-        let device = Device(Box::leak(Box::new(Canned(Vec::new()))));
-        let cpu = Kernel::Portable;
+        let device = Device(Box::leak(Box::new(Canned(Vec::new(), AtomicU32::new(0)))));
+        let cpu = Kernel::ScalarQueue;
         let shared = Engine::Kernel(cpu).on_device(device, true);
         assert_eq!(shared.on(Worker::Cpu), Engine::Kernel(cpu));
         assert_eq!(

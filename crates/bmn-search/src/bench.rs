@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use bmn_core::{Outcome, Player, Rules, play_out};
 use bmn_job::Job;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, Shape};
 
 use crate::deals::DealSource;
 use crate::play::{BATCH, Engine, exact};
@@ -175,7 +175,8 @@ pub fn play_counted(source: &DealSource, deals: &[u8], engine: &str) -> bool {
         }
         return true;
     }
-    let Some(kernel) = Kernel::all_available()
+    let shape = Shape::of_batch(deals, source.len(), source.split(), DEFAULT_MAX_TRICKS);
+    let Some(kernel) = Kernel::all_for(&shape)
         .into_iter()
         .find(|k| k.name() == engine)
     else {

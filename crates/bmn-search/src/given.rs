@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_watched};
-use bmn_kernel::{Kernel, Played};
+use bmn_kernel::{Kernel, Played, Shape};
 
 use crate::play::{BATCH, exact};
 
@@ -104,12 +104,12 @@ impl GivenDeal {
 /// Plays every deal to its end or its cycle, the results in the deals' order: `None` where
 /// neither came within `give_up` tricks (as bmn-core's `play_out_within` says). Kernel games
 /// past `max_tricks` tricks are handed to bmn-core, so every result is the reference
-/// engine's. Games on the reference engine (which may run millions of tricks) look at `stop`
+/// engine's. Each run of deals of one shape plays on the fastest kernel this CPU runs for it.
+/// Games on the reference engine (which may run millions of tricks) look at `stop`
 /// every few dozen tricks: `None` if it was raised, no result kept.
 pub fn play_given(
     deals: &[GivenDeal],
     rules: &Rules,
-    kernel: Kernel,
     max_tricks: u32,
     give_up: u64,
     stop: &AtomicBool,
@@ -147,14 +147,9 @@ pub fn play_given(
             }
             played.clear();
             played.resize(batch.len(), Played::default());
-            bmn_kernel::play_many(
-                kernel,
-                &codes,
-                usize::from(len),
-                usize::from(split),
-                cap,
-                &mut played,
-            );
+            let (len, split) = (usize::from(len), usize::from(split));
+            let kernel = Kernel::fastest(&Shape::of_batch(&codes, len, split, cap));
+            bmn_kernel::play_many(kernel, &codes, len, split, cap, &mut played);
             for (&i, &game) in batch.iter().zip(&played) {
                 let k = kernel_deal(i);
                 results[i] = Some(match game {
@@ -220,21 +215,12 @@ mod tests {
             assert_eq!(d.position(), *p);
         }
         let rules = Rules::STANDARD;
-        let kernel = Kernel::best_available();
         for (cap, give_up) in [
             (bmn_kernel::DEFAULT_MAX_TRICKS, 100_000),
             (20, 100_000),
             (5000, 30),
         ] {
-            let got = play_given(
-                &deals,
-                &rules,
-                kernel,
-                cap,
-                give_up,
-                &AtomicBool::new(false),
-            )
-            .unwrap();
+            let got = play_given(&deals, &rules, cap, give_up, &AtomicBool::new(false)).unwrap();
             for (p, g) in positions.iter().zip(&got) {
                 assert_eq!(*g, play_out_within(&rules, p, give_up), "{}", p.deal_text());
             }
@@ -244,20 +230,12 @@ mod tests {
             penalties: PenaltyTable::parse("K3,J2,Q1,A0").unwrap(),
             ..Rules::STANDARD
         };
-        let got = play_given(
-            &deals[..50],
-            &rules,
-            kernel,
-            5000,
-            100_000,
-            &AtomicBool::new(false),
-        )
-        .unwrap();
+        let got = play_given(&deals[..50], &rules, 5000, 100_000, &AtomicBool::new(false)).unwrap();
         // Raised, the flag stops the engine's games: no result (Casella's endless game, past
         // a kernel cap of 20 tricks, goes to the engine).
         let casella = &deals[deals.len() - 1..];
         let stop = AtomicBool::new(true);
-        assert!(play_given(casella, &Rules::STANDARD, kernel, 20, 100_000, &stop).is_none());
+        assert!(play_given(casella, &Rules::STANDARD, 20, 100_000, &stop).is_none());
         for (p, g) in positions.iter().zip(&got) {
             assert_eq!(*g, play_out_within(&rules, p, 100_000));
         }

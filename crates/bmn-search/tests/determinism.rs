@@ -5,15 +5,21 @@ use std::sync::atomic::AtomicBool;
 
 use bmn_core::Deck;
 use bmn_job::Job;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
+use bmn_kernel::{Choice, DEFAULT_MAX_TRICKS, Kernel};
 use bmn_search::{DealSource, Engine, GAMES_PER_UNIT, SearchConfig, search};
+
+/// The fastest kernel this CPU runs for `deck`'s deals.
+fn fastest(deck: &str) -> Kernel {
+    let deck = Deck::parse(deck).unwrap();
+    Engine::kernel_for(Choice::Fastest, &deck, DEFAULT_MAX_TRICKS).unwrap()
+}
 
 fn config(deck: &str, balanced: bool, seed: u64) -> SearchConfig {
     SearchConfig {
         seed,
         source: DealSource::new(Deck::parse(deck).unwrap(), balanced).unwrap(),
         top: 10,
-        engine: Engine::Kernel(Kernel::best_available()),
+        engine: Engine::Kernel(fastest(deck)),
         max_tricks: DEFAULT_MAX_TRICKS,
     }
 }

@@ -4,7 +4,7 @@
 //! `BMN_DIFF_GAMES=10000000 cargo test --release -p bmn-search --test differential`).
 
 use bmn_core::{Deck, Kind, Outcome, Player, Position, Rules, play_out};
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Shape};
 use bmn_search::{DealSource, exact};
 
 fn hands(deal: &[u8], split: usize) -> Position {
@@ -31,7 +31,7 @@ fn check(deck: &str, split: Option<usize>, games: usize, seed: u64, max_tricks: 
         .chunks_exact(len)
         .map(|d| play_out(&Rules::STANDARD, &hands(d, split)))
         .collect();
-    for kernel in Kernel::all_available() {
+    for kernel in Kernel::all_for(&Shape::of_batch(&deals, len, split, max_tricks)) {
         let mut out = vec![bmn_kernel::Played::default(); games];
         bmn_kernel::play_many(kernel, &deals, len, split, max_tricks, &mut out);
         for (i, ((d, &k), want)) in deals
@@ -115,7 +115,8 @@ fn golden_through_every_kernel() {
                 "{name}: the search deals it the same way"
             );
         }
-        for kernel in Kernel::all_available() {
+        let shape = Shape::of_batch(&codes, codes.len(), split, DEFAULT_MAX_TRICKS);
+        for kernel in Kernel::all_for(&shape) {
             let mut out = [bmn_kernel::Played::default()];
             bmn_kernel::play_many(
                 kernel,

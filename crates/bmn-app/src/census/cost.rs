@@ -99,7 +99,7 @@ pub fn cost(req: &CensusRequest) -> Result<CostReport> {
     let deals = AllDeals::new(deck, Player(0)).map_err(|e| Error::bad("deck", e))?;
     let total = deals.count() as f64;
     let engine = input::EngineInput::default()
-        .plan(rules, 2, deck.len() as usize, &crate::exhaustive::ENGINE)?
+        .plan(rules, 2, &deck, &crate::exhaustive::ENGINE)?
         .engine;
     let (sample_deals, sample_seconds) = sample(&deals, engine, threads);
     let rate = sample_deals as f64 / sample_seconds.max(1e-9);

@@ -256,11 +256,11 @@ fn play_chunks(
     if !json {
         writeln!(
             out,
-            "{played} deal(s): {} finished, {} never end, {} given up (kernel {}, {} thread(s))",
+            "{played} deal(s): {} finished, {} never end, {} given up ({}, {} thread(s))",
             totals.finished,
             totals.cycles,
             totals.gave_up,
-            given.kernel().name(),
+            given.engine_name(),
             given.threads()
         )?;
     }

@@ -88,7 +88,8 @@ fn bench_reports_every_kernel_agreeing() {
     assert!(b["fast_games_per_second"].as_f64().unwrap() > 0.0);
     let kernels = b["kernels"].as_array().unwrap();
     assert!(b["search_games_per_second"].as_f64().unwrap() > 0.0);
-    assert!(kernels.iter().any(|k| k["engine"] == "portable"));
+    assert!(kernels.iter().any(|k| k["engine"] == "scalar-queue"));
+    assert!(kernels.iter().any(|k| k["engine"] == b["best_kernel"]));
     assert!(kernels.iter().any(|k| k["engine"] == "search"));
     assert!(kernels.iter().all(|k| k["agrees_with_reference"] == true));
 }
@@ -124,11 +125,11 @@ fn bench_counts_instructions_per_game_with_callgrind() {
             .map(|k| k["instructions_per_game"].as_f64())
     };
     // The reference engine plays card by card: far more instructions than the scalar kernel.
-    let (reference, portable) = (count("reference").unwrap(), count("portable").unwrap());
+    let (reference, portable) = (count("reference").unwrap(), count("scalar-queue").unwrap());
     assert!(portable.unwrap() > 10.0, "{b}");
     assert!(reference.unwrap() > 3.0 * portable.unwrap(), "{b}");
     // Rows callgrind cannot run carry no count.
-    for engine in ["avx512", "search"] {
+    for engine in ["avx512-stream-16x32", "search"] {
         if let Some(c) = count(engine) {
             assert_eq!(c, None, "{engine}");
         }
@@ -174,6 +175,16 @@ fn search_bad_input() {
             "its J cards cannot be shared equally among 2 players",
         ),
         (&["search", "--kernel", "tpu"], "bad --kernel 'tpu'"),
+        (
+            &[
+                "search",
+                "--deck",
+                "6J,6Q,6K,6A,28-",
+                "--kernel",
+                "scalar-queue",
+            ],
+            "bad --kernel 'scalar-queue' does not play deals of 6J,6Q,6K,6A,28-",
+        ),
         (&["search", "--device", "1"], "bad --device"),
         (&["search", "--threads", "0"], "--threads"),
         (
@@ -183,6 +194,32 @@ fn search_bad_input() {
     ] {
         bad(args, expected);
     }
+}
+
+/// `--kernel` takes a kernel's name as well as a family's, and the report names the kernel
+/// that played: a family's choice depends on the deck.
+#[test]
+fn the_report_names_the_kernel_that_played() {
+    let engine = |args: &[&str]| {
+        let base = ["search", "--games", "3000", "--no-db", "--json"];
+        json(&[&base[..], args].concat())["engine"].clone()
+    };
+    assert_eq!(engine(&["--kernel", "scalar-planes"]), "scalar-planes");
+    assert_eq!(engine(&["--kernel", "portable"]), "scalar-queue");
+    let many = ["--deck", "6J,6Q,6K,6A,28-", "--kernel", "portable"];
+    assert_eq!(engine(&many), "scalar-planes");
+    let fastest = engine(&[]);
+    let name = fastest.as_str().unwrap();
+    assert!(
+        [
+            "avx512-stream-8x64",
+            "avx2-stream-4x64",
+            "avx512-lanes-16x64",
+            "scalar-queue"
+        ]
+        .contains(&name),
+        "{fastest}"
+    );
 }
 
 /// `stats --time` keeps the whole units it finished: its statistics are those of a `--games`

@@ -42,7 +42,10 @@ fn help_and_version_print_on_stdout() {
         None => assert!(commit.starts_with("unknown"), "{commit}"),
     }
     let kernels = lines[2].strip_prefix("kernels: ").expect("a kernels line");
-    assert!(kernels.starts_with("portable, lockstep"), "{kernels}");
+    assert!(
+        kernels.starts_with("scalar-planes, lanes-4x64"),
+        "{kernels}"
+    );
     assert!(kernels.contains("(fastest: "), "{kernels}");
     // BMN_SIMD=none hides the SIMD kernels from every command, and so from the version too.
     let none = command(&["--version"])
@@ -51,7 +54,7 @@ fn help_and_version_print_on_stdout() {
         .unwrap();
     let none = String::from_utf8_lossy(&none.stdout);
     assert!(
-        none.contains("kernels: portable, lockstep (fastest: portable)"),
+        none.contains("kernels: scalar-planes, lanes-4x64, scalar-queue (fastest: scalar-queue)"),
         "{none}"
     );
 }

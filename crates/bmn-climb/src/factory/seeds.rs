@@ -295,8 +295,13 @@ pub(super) fn from_search(
     threads: usize,
     job: &mut Job,
 ) -> Vec<Position> {
+    let kernel = bmn_search::Engine::kernel_for(
+        bmn_kernel::Choice::Fastest,
+        source.deck(),
+        config.max_tricks,
+    );
     let engine = bmn_search::Engine::choose(
-        bmn_kernel::Kernel::best_available(),
+        kernel,
         config.rules,
         source.players(),
         source.len(),

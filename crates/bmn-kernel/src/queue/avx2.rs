@@ -30,21 +30,12 @@ use core::arch::x86_64::*;
 /// Most cards a deal may hold here (see the module documentation).
 pub(crate) const MAX_LEN: usize = 52;
 /// Most penalty cards a deal may hold here.
-const MAX_PENALTY: u32 = 17;
+pub(crate) const MAX_PENALTY: u32 = 17;
 /// Flags of a reported counter word (`cards | tricks << 32`; cards stay below 2^30).
 const CAPPED: u64 = 1 << 30;
 const WINNER: u64 = 1 << 31;
 /// Lanes a vector.
 const LANES: usize = 4;
-
-/// Whether the AVX2 lanes can play a batch of this shape (every deal must also hold at most
-/// 17 penalty cards, which [`run`] checks as it encodes).
-pub(crate) fn fits(job: &Batch) -> bool {
-    job.deal_len <= MAX_LEN
-        && 0 < job.split
-        && job.split < job.deal_len
-        && (1..=super::MAX_PACKED_TRICKS).contains(&job.max_tricks)
-}
 
 /// One vector of lanes, as `QueueLanes`, with `pm` and `pq` XOR-ed with 1, `ctr` holding
 /// `cards | tricks << 32` and `xid` all ones where `x` is player 2 (after a finishing step:
@@ -360,13 +351,12 @@ fn refill(
 }
 
 /// Plays the batch; false (nothing written) if some deal has more than 17 penalty cards.
-/// Needs [`fits`].
+/// Needs a batch `Kernel::Avx2Stream4` takes.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
-    debug_assert!(fits(job));
     let mut scratch = SCRATCH.take();
     let played = play(job, out, &mut scratch);
     SCRATCH.set(scratch);

@@ -27,9 +27,6 @@
 //! role (`add`, `popcnt`, `rolv`, ...); one table at the end of this file names each role's
 //! intrinsic in either width, and the body is instantiated once per width from it.
 
-use crate::Played;
-use crate::lockstep::Batch;
-
 /// Whether the 32-bit lanes can play a batch of this shape: stacks of at most 30 cards keep
 /// bit 31 free for the rotation trick, and the `cards | tricks << 17` counter must hold the
 /// most cards a capped game can lay and the cap itself, with bits 30 and 31 free for the
@@ -37,6 +34,11 @@ use crate::lockstep::Batch;
 pub(crate) fn fits_narrow(deal_len: usize, max_tricks: u32) -> bool {
     deal_len <= 30 && max_tricks < (1 << 13) && (max_tricks as usize) * deal_len < (1 << 17)
 }
+
+/// Most penalty cards a deal may hold on the 64-bit lanes: 21 codes of 3 bits and a marker.
+pub(crate) const MAX_PENALTY_WIDE: usize = 21;
+/// Most penalty cards on the 32-bit lanes: 10 codes and a marker.
+pub(crate) const MAX_PENALTY_NARROW: usize = 10;
 
 /// Defines a module `$name` holding the streaming kernel on lanes of `$t`: `$lanes` lanes a
 /// vector, `$mask` a `k` register, penalty queues of at most `$max_penalty` codes, the
@@ -502,14 +504,3 @@ stream_kernels!(
     expand: _mm512_mask_expand_epi64 / _mm512_mask_expand_epi32,
     compress: _mm512_maskz_compress_epi64 / _mm512_maskz_compress_epi32,
 );
-
-/// Plays the batch on the narrowest lanes that take it; false if neither does (a deal of
-/// more than 21 penalty cards), with nothing written. Needs `0 < split < deal_len <= 64`
-/// and `1 <= max_tricks <= queue::MAX_PACKED_TRICKS`.
-///
-/// # Safety
-/// The CPU must support AVX-512 F, BW, CD, VPOPCNTDQ and VBMI2, BMI2 and POPCNT.
-#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt")]
-pub(crate) fn run_stream(job: &Batch, out: &mut [Played]) -> bool {
-    (fits_narrow(job.deal_len, job.max_tricks) && narrow::run(job, out)) || wide::run(job, out)
-}

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use bmn_core::{Game, Kind, Player, Position, Rules};
-use bmn_kernel::Played;
+use bmn_kernel::{Kernel, Played, Shape};
 
 /// The yardstick: bmn-core's reference engine, played for at most `max_tricks` tricks and
 /// reported in the kernels' terms (a game still going is `Capped`).
@@ -88,4 +88,10 @@ pub fn deck(plain: usize, per: usize, codes: &[u8]) -> Vec<u8> {
         d.extend(std::iter::repeat_n(c, per));
     }
     d
+}
+
+/// Every kernel this CPU runs that takes the batch (`flat`: deals of `n` cards split at
+/// `split`, capped at `cap` tricks): what each test plays a batch on.
+pub fn kernels_for(flat: &[u8], n: usize, split: usize, cap: u32) -> Vec<Kernel> {
+    Kernel::all_for(&Shape::of_batch(flat, n, split, cap))
 }

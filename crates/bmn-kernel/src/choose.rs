@@ -1,0 +1,148 @@
+//! Which kernel plays: the one table of this crate. A request ([`Choice`]: the fastest, a
+//! family of kernels by instruction set, or one kernel by name) and the deals' [`Shape`] give
+//! one [`Kernel`], the first of the request's list that this CPU runs and that takes the
+//! deals. Nothing else picks a kernel, and the kernel chosen is the one that plays (and that
+//! reports name).
+
+use crate::kernel::{Kernel, Shape};
+
+use Kernel::*;
+
+/// The kernels, fastest first, each request tries. Measured (kernel_speed, standard deals,
+/// one thread, CPU time; BENCHMARKS.md): on Zen 4, avx512-stream 4.2, avx2-stream 3.1-3.3,
+/// scalar-queue 2.0, lanes-4x64 0.66 M games/s; the auto-vectorised AVX-512 lanes (2.2-2.5 M
+/// on the Xeon) trail the AVX2 stream, so a CPU with AVX-512 but not the streams' VPOPCNTDQ
+/// and VBMI2 (Skylake-X) gets the AVX2 stream. The 16-lane stream comes before the 8-lane
+/// one: it takes only small decks, where it plays 1.4x as many games.
+const FASTEST: &[Kernel] = &[
+    Avx512Stream16,
+    Avx512Stream8,
+    Avx2Stream4,
+    Avx512Lanes16,
+    ScalarQueue,
+    ScalarPlanes,
+];
+const AVX512: &[Kernel] = &[Avx512Stream16, Avx512Stream8, Avx512Lanes16, ScalarPlanes];
+const AVX2: &[Kernel] = &[Avx2Stream4, ScalarQueue, ScalarPlanes];
+const PORTABLE: &[Kernel] = &[ScalarQueue, ScalarPlanes];
+const LOCKSTEP: &[Kernel] = &[Lanes4, ScalarPlanes];
+
+/// Kernels by the instruction set they are written for: what `--kernel avx512` and the like
+/// ask for. A family plays every deal of at most 64 cards (each ends in `scalar-planes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// One game at a time, any CPU.
+    Portable,
+    /// Lanes in lockstep compiled for the baseline target, any CPU.
+    Lockstep,
+    /// AVX2's stream, else one game at a time.
+    Avx2,
+    /// AVX-512's streams, else its lanes.
+    Avx512,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 4] = [
+        Family::Portable,
+        Family::Lockstep,
+        Family::Avx2,
+        Family::Avx512,
+    ];
+
+    /// Its name in `--kernel`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Portable => "portable",
+            Family::Lockstep => "lockstep",
+            Family::Avx2 => "avx2",
+            Family::Avx512 => "avx512",
+        }
+    }
+
+    /// The family's kernels, fastest first.
+    pub fn kernels(self) -> &'static [Kernel] {
+        match self {
+            Family::Portable => PORTABLE,
+            Family::Lockstep => LOCKSTEP,
+            Family::Avx2 => AVX2,
+            Family::Avx512 => AVX512,
+        }
+    }
+
+    /// Whether this CPU runs the family's first kernel that needs more than the baseline
+    /// (AVX2's stream, AVX-512's lanes): asking for a family the CPU lacks is an error, not a
+    /// quiet fall to its scalar kernels.
+    pub fn is_available(self) -> bool {
+        match self {
+            Family::Portable | Family::Lockstep => true,
+            Family::Avx2 => Avx2Stream4.is_available(),
+            Family::Avx512 => Avx512Lanes16.is_available(),
+        }
+    }
+}
+
+/// What a run asks to play on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Choice {
+    /// The fastest kernel this CPU runs for the deals.
+    #[default]
+    Fastest,
+    /// The fastest of a family.
+    Family(Family),
+    /// This kernel and no other.
+    Only(Kernel),
+}
+
+impl Choice {
+    /// A family's or a kernel's name.
+    pub fn from_name(name: &str) -> Option<Choice> {
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .map(Choice::Family)
+            .or_else(|| Kernel::from_name(name).map(Choice::Only))
+    }
+
+    /// Every name [`Choice::from_name`] reads that this CPU runs: the families, then the
+    /// kernels.
+    pub fn available_names() -> Vec<&'static str> {
+        let families = Family::ALL.into_iter().filter(|f| f.is_available());
+        let families = families.map(Family::name);
+        families
+            .chain(Kernel::all_available().into_iter().map(Kernel::name))
+            .collect()
+    }
+
+    /// The kernel that plays deals of `shape`: the first of the request's list that this CPU
+    /// runs and that takes them. `None` for a family or kernel this CPU does not run, a kernel
+    /// that does not take the deals, or a deal of more than 64 cards.
+    pub fn kernel(self, shape: &Shape) -> Option<Kernel> {
+        let only;
+        let list: &[Kernel] = match self {
+            Choice::Fastest => FASTEST,
+            Choice::Family(f) if f.is_available() => f.kernels(),
+            Choice::Family(_) => &[],
+            Choice::Only(k) => {
+                only = [k];
+                &only
+            }
+        };
+        list.iter()
+            .copied()
+            .find(|k| k.is_available() && k.takes(shape))
+    }
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs for deals of `shape` (of at most 64 cards: every such
+    /// shape has one).
+    ///
+    /// # Panics
+    /// For more than 64 cards, or a split past the deal's end.
+    pub fn fastest(shape: &Shape) -> Kernel {
+        Choice::Fastest
+            .kernel(shape)
+            .expect("scalar-planes takes every deal of at most 64 cards")
+    }
+}
