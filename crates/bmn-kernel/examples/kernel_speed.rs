@@ -1,7 +1,9 @@
-//! Prints games/s of every kernel on random standard deals, single-threaded, beside a plain
-//! card-by-card loop measured in the same run; wall and CPU time both (the machine is shared).
+//! Prints games/s of every kernel that takes the deck on random deals (standard unless a DECK
+//! is given, split in the middle), single-threaded, in batches of 4096 as a search plays them,
+//! beside a plain card-by-card loop measured in the same run; wall and CPU time both (the
+//! machine is shared).
 //!
-//! `cargo run -p bmn-kernel --release --example kernel_speed [-- GAMES [SEED]]`
+//! `cargo run -p bmn-kernel --release --example kernel_speed [-- GAMES [SEED [DECK]]]`
 
 use bmn_deals::{STANDARD_DECK, deal_range};
 use bmn_kernel::cardwise::play_cardwise;
@@ -42,17 +44,25 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: usize = args.next().map_or(2_000_000, |a| a.parse().expect("GAMES"));
     let seed: u64 = args.next().map_or(2026, |a| a.parse().expect("SEED"));
-    let mut deals = vec![0u8; games * 52];
-    let (w, c) = timed(|| deal_range(seed, 0, &STANDARD_DECK, &mut deals));
+    let cards: Vec<u8> = match args.next() {
+        None => STANDARD_DECK.to_vec(),
+        Some(spec) => {
+            let deck = bmn_core::Deck::parse(&spec).expect("DECK");
+            deck.cards().iter().map(|k| k.index() as u8).collect()
+        }
+    };
+    let (n, split) = (cards.len(), cards.len() / 2);
+    let mut deals = vec![0u8; games * n];
+    let (w, c) = timed(|| deal_range(seed, 0, &cards, &mut deals));
     println!(
-        "{games} deals of seed {seed}; dealing: {w:.3} s wall, {c:.3} s cpu = {:.2} M deals/s (cpu)",
+        "{games} deals of {n} cards, seed {seed}; dealing: {w:.3} s wall, {c:.3} s cpu = {:.2} M deals/s (cpu)",
         games as f64 / c / 1e6
     );
 
     let mut base = vec![Played::default(); games];
     let (bw, bc) = timed(|| {
-        for (d, o) in deals.chunks_exact(52).zip(base.iter_mut()) {
-            *o = play_cardwise(&d[..26], &d[26..], 0, DEFAULT_MAX_TRICKS);
+        for (d, o) in deals.chunks_exact(n).zip(base.iter_mut()) {
+            *o = play_cardwise(&d[..split], &d[split..], 0, DEFAULT_MAX_TRICKS);
         }
     });
     let (cards, tricks, p2) = summary(&base);
@@ -76,13 +86,13 @@ fn main() {
         );
     };
     row("cardwise", bw, bc);
-    let shape = Shape::of_batch(&deals, 52, 26, DEFAULT_MAX_TRICKS);
-    for kernel in Kernel::all_available()
-        .into_iter()
-        .filter(|k| k.takes(&shape))
-    {
+    for kernel in Kernel::all_for(&Shape::of_batch(&deals, n, split, DEFAULT_MAX_TRICKS)) {
         let mut out = vec![Played::default(); games];
-        let (w, c) = timed(|| play_many(kernel, &deals, 52, 26, DEFAULT_MAX_TRICKS, &mut out));
+        let (w, c) = timed(|| {
+            for (d, o) in deals.chunks(4096 * n).zip(out.chunks_mut(4096)) {
+                play_many(kernel, d, n, split, DEFAULT_MAX_TRICKS, o);
+            }
+        });
         assert!(
             out == base,
             "{} disagrees with the card-wise loop",

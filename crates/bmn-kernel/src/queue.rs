@@ -336,3 +336,7 @@ pub(crate) mod avx512;
 /// The queue lanes written with AVX2 intrinsics, streamed as the AVX-512 ones are.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+
+/// The streaming driver both share.
+#[cfg(target_arch = "x86_64")]
+mod stream;

@@ -232,14 +232,7 @@ fn a_batch_that_outgrows_the_narrow_lanes_midway() {
 /// (`-- --nocapture`).
 #[test]
 fn millions_of_dealt_games_agree_with_the_scalar_kernel() {
-    let unrun: Vec<&str> = Kernel::ALL
-        .into_iter()
-        .filter(|k| !k.is_available())
-        .map(Kernel::name)
-        .collect();
-    if !unrun.is_empty() {
-        eprintln!("kernels this CPU does not run (or BMN_SIMD hides), untested here: {unrun:?}");
-    }
+    common::say_untested();
     let mut tested = std::collections::BTreeSet::new();
     for (cards, count) in [
         (STANDARD_DECK.to_vec(), 2_000_000),

@@ -200,18 +200,7 @@ fn cpu_flags() -> Option<Vec<String>> {
 /// have them insist on them.
 #[test]
 fn no_kernel_this_cpu_runs_is_skipped() {
-    // What this machine leaves untested, said (`-- --nocapture` shows it).
-    let unrun: Vec<&str> = Kernel::ALL
-        .into_iter()
-        .filter(|k| !k.is_available())
-        .map(Kernel::name)
-        .collect();
-    if !unrun.is_empty() {
-        eprintln!(
-            "kernels this CPU does not run (or BMN_SIMD hides), untested here: {}",
-            unrun.join(", ")
-        );
-    }
+    common::say_untested();
     assert!(Kernel::ScalarPlanes.is_available() && Kernel::ScalarQueue.is_available());
     if let Ok(required) = std::env::var("BMN_REQUIRE_KERNELS") {
         for name in required.split(',').filter(|n| !n.is_empty()) {

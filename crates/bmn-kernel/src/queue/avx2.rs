@@ -1,7 +1,8 @@
 //! The queue lanes written with AVX2 intrinsics and streamed like `avx512.rs`: four games in
 //! 64-bit lanes of a 256-bit vector, two vectors in flight, for decks of at most 52 cards and
-//! 17 penalty cards (the standard deck, Camicia, Paulhus's reduced decks). A hot kernel: this
-//! file is its whole step and driver, kept together so the step inlines into the driver.
+//! 17 penalty cards (the standard deck, Camicia, Paulhus's reduced decks). This file is the
+//! step and the operations the streaming driver (`stream.rs`, shared with AVX-512) asks of
+//! AVX2.
 //!
 //! Why: on a CPU without AVX-512 the scalar kernel was the fastest, and it spends about half
 //! its cycles on mispredicted branches (who meets a penalty card first, whether a debt is
@@ -25,6 +26,8 @@
 
 use crate::Played;
 use crate::lockstep::Batch;
+use crate::queue::Scratch;
+use crate::queue::stream::{self, Step};
 use core::arch::x86_64::*;
 
 /// Most cards a deal may hold here (see the module documentation).
@@ -75,6 +78,7 @@ struct Consts {
     /// The flags of a reported word.
     capped: __m256i,
     winner: __m256i,
+    tables: Tables,
 }
 
 /// `vpermd` index vectors and lane masks for each 4-bit mask of lanes, built at compile time.
@@ -223,72 +227,6 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     (finished, capped)
 }
 
-/// This kernel's buffers.
-type Scratch = crate::queue::Scratch<u64>;
-
-std::thread_local! {
-    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::default();
-}
-
-/// Encodes every deal of the batch; false if some deal holds more than [`MAX_PENALTY`]
-/// penalty cards.
-#[target_feature(enable = "avx2")]
-fn encode_all(job: &Batch, n: usize, e: &mut Scratch) -> bool {
-    let (len, split) = (job.deal_len, job.split);
-    debug_assert!(0 < split && split < len && len <= MAX_LEN);
-    for v in [&mut e.xm, &mut e.xq, &mut e.ym, &mut e.yq] {
-        // Past the deals: empty stacks (an idle lane's).
-        v.clear();
-        v.resize(n + LANES, 1);
-    }
-    let in_deal = u64::MAX >> (64 - len);
-    let first = (1u64 << split) - 1;
-    let stacks =
-        e.xm.iter_mut()
-            .zip(&mut e.xq)
-            .zip(e.ym.iter_mut().zip(&mut e.yq));
-    let zero = _mm256_setzero_si256();
-    let mut tail = [0u8; 64];
-    for (d, ((xm, xq), (ym, yq))) in stacks.take(n).enumerate() {
-        let at = d * len;
-        // 64 bytes from the deal's first: straight from the batch where it holds them,
-        // else from a copy (the batch's last deals).
-        let bytes: &[u8] = if at + 64 <= job.deals.len() {
-            &job.deals[at..at + 64]
-        } else {
-            tail[..len].copy_from_slice(&job.deals[at..at + len]);
-            &tail
-        };
-        // SAFETY: `bytes` holds 64 bytes; the loads are unaligned.
-        let (lo, hi) = unsafe {
-            (
-                _mm256_loadu_si256(bytes.as_ptr().cast()),
-                _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
-            )
-        };
-        let plain_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) as u32;
-        let plain_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) as u32;
-        let pen = !(u64::from(plain_lo) | u64::from(plain_hi) << 32) & in_deal;
-        let total = pen.count_ones();
-        if total > MAX_PENALTY {
-            return false;
-        }
-        let (mut rest, mut q, mut s) = (pen, 0u64, 0u32);
-        while rest != 0 {
-            q |= u64::from(bytes[rest.trailing_zeros() as usize]) << s;
-            s += 3;
-            rest &= rest - 1;
-        }
-        let mine = (pen & first).count_ones();
-        let (sx, sy) = (3 * mine, 3 * (total - mine));
-        *xm = (pen & first) | (1 << split);
-        *xq = (q & ((1u64 << sx) - 1)) | (1 << sx);
-        *ym = (pen >> split) | (1 << (len - split));
-        *yq = (q >> sx) | (1 << sy);
-    }
-    true
-}
-
 /// The lanes of a 4-bit mask as a vector of all ones.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -305,97 +243,49 @@ fn perm(table: &[[u32; 8]; 16], mask: usize) -> __m256i {
     unsafe { _mm256_loadu_si256(table[mask & 15].as_ptr().cast()) }
 }
 
-/// Loads the next deals into the lanes in `ended` (in lane order) and resets their pile,
-/// counters and roles; `live` marks the lanes that hold a deal of the batch.
-#[target_feature(enable = "avx2")]
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn refill(
-    s: &mut Lanes,
-    live: &mut u32,
-    ended: u32,
-    enc: &Scratch,
-    next: &mut usize,
-    n: usize,
-    c: &Consts,
-    tables: &Tables,
-) {
-    let at = *next;
-    let e = ended as usize;
-    let (to, fresh) = (perm(&tables.expand, e), lanes_of(tables, e));
-    // SAFETY: `at <= n` and each array holds `n + LANES` entries.
-    let load = |v: &Vec<u64>| unsafe {
-        let x = _mm256_loadu_si256(v.as_ptr().add(at).cast());
-        _mm256_permutevar8x32_epi32(x, to)
-    };
-    s.xm = select(fresh, s.xm, load(&enc.xm));
-    s.xq = select(fresh, s.xq, load(&enc.xq));
-    s.ym = select(fresh, s.ym, load(&enc.ym));
-    s.yq = select(fresh, s.yq, load(&enc.yq));
-    let numbers = _mm256_add_epi64(_mm256_set1_epi64x(at as i64), c.iota);
-    s.slot = select(fresh, s.slot, _mm256_permutevar8x32_epi32(numbers, to));
-    // Lanes past the batch's end hold empty stacks and are not live.
-    let mut taken = ended;
-    while taken.count_ones() as usize > n - at {
-        taken &= !(1 << (31 - taken.leading_zeros()));
-    }
-    *live = (*live & !ended) | taken;
-    *next = (at + ended.count_ones() as usize).min(n);
-    s.pm = select(fresh, s.pm, c.one);
-    s.pq = _mm256_andnot_si256(fresh, s.pq);
-    s.ps = _mm256_andnot_si256(fresh, s.ps);
-    s.m = _mm256_andnot_si256(fresh, s.m);
-    s.v = _mm256_andnot_si256(fresh, s.v);
-    s.xid = _mm256_andnot_si256(fresh, s.xid);
-    s.ctr = _mm256_andnot_si256(fresh, s.ctr);
-}
+/// This kernel for the streaming driver.
+struct Avx2;
 
-/// Plays the batch; false (nothing written) if some deal has more than 17 penalty cards.
-/// Needs a batch `Kernel::Avx2Stream4` takes.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
-    let mut scratch = SCRATCH.take();
-    let played = play(job, out, &mut scratch);
-    SCRATCH.set(scratch);
-    played
-}
+impl Step for Avx2 {
+    type Word = u64;
+    type Lanes = Lanes;
+    type Flags = __m256i;
+    type Consts = Consts;
+    const LANES: usize = LANES;
+    const MAX_PENALTY: u32 = MAX_PENALTY;
+    const SHIFT: u32 = 32;
+    const CAPPED: u64 = CAPPED;
+    const WINNER: u64 = WINNER;
+    const EMPTY: (u64, u64) = (1, 1);
 
-/// [`run`] with its buffers.
-#[target_feature(enable = "avx2")]
-fn play(job: &Batch, out: &mut [Played], enc: &mut Scratch) -> bool {
-    let n = out.len();
-    if !encode_all(job, n, enc) {
-        return false;
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn consts(max_tricks: u32) -> Consts {
+        // The constants and tables live in the driver's frame, where the spilled lanes live:
+        // loaded from read-only data, a load whose address matched a recent spill's in its low
+        // 12 bits waited for that store, and whether that happened depended on where the
+        // thread's stack sat (1.2 to 3.3 M games/s for the same deals, moving the stack 256
+        // bytes at a time). `black_box` keeps the compiler from folding them back into
+        // read-only data.
+        core::hint::black_box(Consts {
+            one: _mm256_set1_epi64x(1),
+            three: _mm256_set1_epi64x(3),
+            seven: _mm256_set1_epi64x(7),
+            nine: _mm256_set1_epi64x(9),
+            magic: _mm256_set1_epi64x(0x4330_0000_0000_0000),
+            bias: _mm256_set1_epi64x(1023),
+            trick: _mm256_set1_epi64x(1 << 32),
+            max_less_one: _mm256_set1_epi64x((i64::from(max_tricks) << 32) - 1),
+            iota: _mm256_set_epi64x(3, 2, 1, 0),
+            capped: _mm256_set1_epi64x(CAPPED as i64),
+            winner: _mm256_set1_epi64x(WINNER as i64),
+            tables: TABLES,
+        })
     }
-    // Every entry read back below is written first; a shorter buffer only grows.
-    let (mut res, mut idx) = (core::mem::take(&mut enc.res), core::mem::take(&mut enc.idx));
-    if res.len() < n + LANES {
-        res.resize(n + LANES, 0);
-        idx.resize(n + LANES, 0);
-    }
-    // The constants and tables live in this frame, where the spilled lanes live: loaded from
-    // read-only data, a load whose address matched a recent spill's in its low 12 bits waited
-    // for that store, and whether that happened depended on where the thread's stack sat
-    // (1.2 to 3.3 M games/s for the same deals, moving the stack 256 bytes at a time).
-    // `black_box` keeps the compiler from folding them back into read-only data.
-    let tables = core::hint::black_box(TABLES);
-    let c = core::hint::black_box(Consts {
-        one: _mm256_set1_epi64x(1),
-        three: _mm256_set1_epi64x(3),
-        seven: _mm256_set1_epi64x(7),
-        nine: _mm256_set1_epi64x(9),
-        magic: _mm256_set1_epi64x(0x4330_0000_0000_0000),
-        bias: _mm256_set1_epi64x(1023),
-        trick: _mm256_set1_epi64x(1 << 32),
-        max_less_one: _mm256_set1_epi64x((i64::from(job.max_tricks) << 32) - 1),
-        iota: _mm256_set_epi64x(3, 2, 1, 0),
-        capped: _mm256_set1_epi64x(CAPPED as i64),
-        winner: _mm256_set1_epi64x(WINNER as i64),
-    });
-    let idle = {
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn idle(c: &Consts) -> Lanes {
         let z = _mm256_setzero_si256();
         Lanes {
             xm: c.one,
@@ -411,50 +301,122 @@ fn play(job: &Batch, out: &mut [Played], enc: &mut Scratch) -> bool {
             ctr: z,
             slot: z,
         }
-    };
-    let (mut next, mut done) = (0usize, 0usize);
-    let mut st = [idle, idle];
-    let mut live = [0u32; 2];
-    refill(&mut st[0], &mut live[0], 15, enc, &mut next, n, &c, &tables);
-    refill(&mut st[1], &mut live[1], 15, enc, &mut next, n, &c, &tables);
-    // Literal indices, so that no vector is addressed by a variable index.
-    macro_rules! one {
-        ($j:literal) => {{
-            let (fin, cap) = step(&mut st[$j], &c);
-            let ended = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(fin, cap))) as u32;
-            // A branch: in most steps no lane ends.
-            if ended != 0 {
-                let k = (ended & live[$j]) as usize;
-                let word = _mm256_or_si256(st[$j].ctr, _mm256_and_si256(cap, c.capped));
-                let won = _mm256_and_si256(_mm256_and_si256(fin, st[$j].xid), c.winner);
-                let word = _mm256_or_si256(word, won);
-                let to = perm(&tables.compress, k);
-                // SAFETY: `done + popcnt(k) <= n`, both arrays hold `n + LANES` entries.
-                unsafe {
-                    let at = res.as_mut_ptr().add(done).cast();
-                    _mm256_storeu_si256(at, _mm256_permutevar8x32_epi32(word, to));
-                    let at = idx.as_mut_ptr().add(done).cast();
-                    _mm256_storeu_si256(at, _mm256_permutevar8x32_epi32(st[$j].slot, to));
-                }
-                done += k.count_ones() as usize;
-                refill(
-                    &mut st[$j],
-                    &mut live[$j],
-                    ended,
-                    enc,
-                    &mut next,
-                    n,
-                    &c,
-                    &tables,
-                );
-            }
-        }};
     }
-    while done < n {
-        one!(0);
-        one!(1);
+
+    /// A byte compare gives the penalty mask and a short loop over its bits packs the codes
+    /// (without BMI2's `pext`, slow on some AVX2 CPUs).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn penalties(deals: &[u8], at: usize, len: usize) -> (u64, u64) {
+        // 64 bytes from the deal's first: straight from the batch where it holds them, else
+        // from a copy (the batch's last deals).
+        let mut tail = [0u8; 64];
+        let bytes: &[u8] = if at + 64 <= deals.len() {
+            &deals[at..at + 64]
+        } else {
+            tail[..len].copy_from_slice(&deals[at..at + len]);
+            &tail
+        };
+        let zero = _mm256_setzero_si256();
+        // SAFETY: `bytes` holds 64 bytes; the loads are unaligned.
+        let (lo, hi) = unsafe {
+            (
+                _mm256_loadu_si256(bytes.as_ptr().cast()),
+                _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
+            )
+        };
+        let plain_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) as u32;
+        let plain_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) as u32;
+        let pen = !(u64::from(plain_lo) | u64::from(plain_hi) << 32) & (u64::MAX >> (64 - len));
+        let (mut rest, mut q, mut s) = (pen, 0u64, 0u32);
+        // At most 17 codes matter; a deal of more is refused by the driver.
+        while rest != 0 && s < 64 {
+            q |= u64::from(bytes[rest.trailing_zeros() as usize]) << s;
+            s += 3;
+            rest &= rest - 1;
+        }
+        (pen, q)
     }
-    crate::queue::write_results(&res[..n], &idx[..n], 32, (CAPPED, WINNER), out);
-    (enc.res, enc.idx) = (res, idx);
-    true
+
+    #[inline(always)]
+    fn words(mask: u64, queue: u64) -> (u64, u64) {
+        (mask, queue)
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
+        step(s, c)
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn ended(finished: __m256i, capped: __m256i) -> u32 {
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_or_si256(finished, capped))) as u32
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn report(
+        s: &Lanes,
+        finished: __m256i,
+        capped: __m256i,
+        k: u32,
+        res: *mut u64,
+        idx: *mut u64,
+        c: &Consts,
+    ) {
+        let word = _mm256_or_si256(s.ctr, _mm256_and_si256(capped, c.capped));
+        let won = _mm256_and_si256(_mm256_and_si256(finished, s.xid), c.winner);
+        let word = _mm256_or_si256(word, won);
+        let to = perm(&c.tables.compress, k as usize);
+        // SAFETY: the driver's buffers hold a whole vector from `res` and `idx`.
+        unsafe {
+            _mm256_storeu_si256(res.cast(), _mm256_permutevar8x32_epi32(word, to));
+            _mm256_storeu_si256(idx.cast(), _mm256_permutevar8x32_epi32(s.slot, to));
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn load(s: &mut Lanes, ended: u32, enc: &Scratch<u64>, at: usize, c: &Consts) {
+        let e = ended as usize;
+        let (to, fresh) = (perm(&c.tables.expand, e), lanes_of(&c.tables, e));
+        // SAFETY: `at <= n` and each array holds `n + LANES` entries.
+        let load = |v: &Vec<u64>| unsafe {
+            let x = _mm256_loadu_si256(v.as_ptr().add(at).cast());
+            _mm256_permutevar8x32_epi32(x, to)
+        };
+        s.xm = select(fresh, s.xm, load(&enc.xm));
+        s.xq = select(fresh, s.xq, load(&enc.xq));
+        s.ym = select(fresh, s.ym, load(&enc.ym));
+        s.yq = select(fresh, s.yq, load(&enc.yq));
+        let numbers = _mm256_add_epi64(_mm256_set1_epi64x(at as i64), c.iota);
+        s.slot = select(fresh, s.slot, _mm256_permutevar8x32_epi32(numbers, to));
+        s.pm = select(fresh, s.pm, c.one);
+        s.pq = _mm256_andnot_si256(fresh, s.pq);
+        s.ps = _mm256_andnot_si256(fresh, s.ps);
+        s.m = _mm256_andnot_si256(fresh, s.m);
+        s.v = _mm256_andnot_si256(fresh, s.v);
+        s.xid = _mm256_andnot_si256(fresh, s.xid);
+        s.ctr = _mm256_andnot_si256(fresh, s.ctr);
+    }
+}
+
+std::thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch<u64>> = core::cell::RefCell::default();
+}
+
+/// Plays the batch; false (nothing written) if some deal has more than 17 penalty cards.
+/// Needs a batch `Kernel::Avx2Stream4` takes.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2, LZCNT and POPCNT.
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
+    let mut scratch = SCRATCH.take();
+    // SAFETY: this function enables AVX2's instruction sets.
+    let played = unsafe { stream::play::<Avx2>(job, out, &mut scratch) };
+    SCRATCH.set(scratch);
+    played
 }

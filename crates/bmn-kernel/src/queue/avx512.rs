@@ -21,11 +21,14 @@
 //! threads, CPU time): 202-209 s with a scalar refill, 162 s streaming, 117 s with the 32-bit
 //! lanes (BENCHMARKS.md).
 //!
-//! Why a macro: the two widths are the same algorithm on different intrinsics (`_epi64`
-//! and `_epi32`), which generic Rust cannot express without losing the inlining of the
-//! intrinsics into the `#[target_feature]` functions. One body calls each intrinsic by its
-//! role (`add`, `popcnt`, `rolv`, ...); one table at the end of this file names each role's
-//! intrinsic in either width, and the body is instantiated once per width from it.
+//! The driver (encoding, refills, the log) is `stream.rs`'s, shared with AVX2; this file is
+//! the step and the operations the driver asks of AVX-512.
+//!
+//! Why a macro: the two widths are the same step on different intrinsics (`_epi64` and
+//! `_epi32`), which a generic `Step` impl could express only through a trait per intrinsic.
+//! One body calls each intrinsic by its role (`add`, `popcnt`, `rolv`, ...); one table at
+//! the end of this file names each role's intrinsic in either width, and the body is
+//! instantiated once per width from it.
 
 /// Whether the 32-bit lanes can play a batch of this shape: stacks of at most 30 cards keep
 /// bit 31 free for the rotation trick, and the `cards | tricks << 17` counter must hold the
@@ -56,6 +59,8 @@ macro_rules! stream_kernel {
 
             use crate::Played;
             use crate::lockstep::Batch;
+            use crate::queue::Scratch;
+            use crate::queue::stream::{self, Step};
 
             /// Bits in a lane.
             const BITS: u32 = <$t>::BITS;
@@ -97,6 +102,8 @@ macro_rules! stream_kernel {
                 /// one mask operation, where a vector `xid` took three instructions).
                 xid: $mask,
                 ctr: __m512i,
+                /// The deal each lane plays.
+                slot: __m512i,
             }
 
             /// Constants of a step, built once per batch.
@@ -112,6 +119,9 @@ macro_rules! stream_kernel {
                 max: __m512i,
                 top: __m512i,
                 iota: __m512i,
+                /// The flags of a reported word.
+                capped: __m512i,
+                winner: __m512i,
             }
 
             #[target_feature(enable = "avx512f")]
@@ -131,6 +141,7 @@ macro_rules! stream_kernel {
                     v: _mm512_setzero_si512(),
                     xid: 0,
                     ctr: _mm512_setzero_si512(),
+                    slot: _mm512_setzero_si512(),
                 }
             }
 
@@ -251,104 +262,147 @@ macro_rules! stream_kernel {
                 x
             }
 
-            /// This width's buffers.
-            type Scratch = crate::queue::Scratch<$t>;
-
             std::thread_local! {
-                static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::default();
+                static SCRATCH: core::cell::RefCell<Scratch<$t>> =
+                    core::cell::RefCell::default();
             }
 
-            /// Encodes every deal of the batch (a masked 64-byte load, the penalty mask a
-            /// byte test, the penalty codes compressed to the front and packed three bits
-            /// each by `pext`); false if some deal holds more than `$max_penalty` penalty
-            /// cards. Writing into presized arrays, not pushing: the pushes' capacity
-            /// checks kept the vector in memory (+17% for the whole enumeration).
-            #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2,popcnt")]
-            fn encode_all(job: &Batch, n: usize, e: &mut Scratch) -> bool {
-                const FIELDS: u64 = 0x0707_0707_0707_0707;
-                let (len, split) = (job.deal_len, job.split);
-                debug_assert!(0 < split && split < len && len <= 64);
-                // Past the deals: empty stacks (an idle lane's).
-                let stacks = [(&mut e.xm, TOP), (&mut e.xq, 1), (&mut e.ym, TOP), (&mut e.yq, 1)];
-                for (v, empty) in stacks {
-                    v.clear();
-                    v.resize(n + $lanes, empty);
-                }
-                let all = u64::MAX >> (64 - len);
-                let first = (1u64 << split) - 1;
-                let stacks =
-                    e.xm.iter_mut()
-                        .zip(&mut e.xq)
-                        .zip(e.ym.iter_mut().zip(&mut e.yq));
-                for (deal, ((xm, xq), (ym, yq))) in job.deals.chunks_exact(len).zip(stacks) {
-                    // SAFETY: the masked load reads only the deal's `len` bytes.
-                    let v = unsafe { _mm512_maskz_loadu_epi8(all, deal.as_ptr().cast()) };
-                    let pen = _mm512_test_epi8_mask(v, v);
-                    let total = pen.count_ones();
-                    if total > $max_penalty {
-                        return false;
+            /// This width for the streaming driver.
+            struct Width;
+
+            impl Step for Width {
+                type Word = $t;
+                type Lanes = Lanes;
+                type Flags = $mask;
+                type Consts = Consts;
+                const LANES: usize = $lanes;
+                const MAX_PENALTY: u32 = $max_penalty;
+                const SHIFT: u32 = $shift;
+                const CAPPED: u64 = CAPPED as u64;
+                const WINNER: u64 = WINNER as u64;
+                const EMPTY: ($t, $t) = (TOP, 1);
+
+                #[target_feature(enable = "avx512f")]
+                #[inline]
+                unsafe fn consts(max_tricks: u32) -> Consts {
+                    Consts {
+                        one: opaque(set1(1)),
+                        three: set1(3),
+                        seven: set1(7),
+                        nine: set1(9),
+                        ps0: set1((BITS - 1) as _),
+                        trick: set1(1 << $shift),
+                        max: set1((<$t>::from(max_tricks) << $shift) as _),
+                        top: set1(TOP as _),
+                        // SAFETY: `IOTA` is one vector's bytes.
+                        iota: unsafe { _mm512_loadu_si512(IOTA.as_ptr().cast()) },
+                        capped: set1(CAPPED as _),
+                        winner: set1(WINNER as _),
                     }
-                    let mine = (pen & first).count_ones();
+                }
+
+                #[target_feature(enable = "avx512f")]
+                #[inline]
+                unsafe fn idle(c: &Consts) -> Lanes {
+                    idle(c)
+                }
+
+                /// A masked 64-byte load, the penalty mask a byte test, the penalty codes
+                /// compressed to the front and packed three bits each by `pext`.
+                #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,bmi2")]
+                #[inline]
+                unsafe fn penalties(deals: &[u8], at: usize, len: usize) -> (u64, u64) {
+                    const FIELDS: u64 = 0x0707_0707_0707_0707;
+                    let deal = &deals[at..at + len];
+                    // SAFETY: the masked load reads only the deal's `len` bytes.
+                    let v = unsafe {
+                        _mm512_maskz_loadu_epi8(u64::MAX >> (64 - len), deal.as_ptr().cast())
+                    };
+                    let pen = _mm512_test_epi8_mask(v, v);
                     let codes = _mm512_maskz_compress_epi8(pen, v);
                     let low = _mm512_castsi512_si128(codes);
                     let c0 = _mm_cvtsi128_si64(low) as u64;
                     let c1 = _mm_extract_epi64::<1>(low) as u64;
                     let c2 = _mm_cvtsi128_si64(_mm512_extracti32x4_epi32::<1>(codes)) as u64;
-                    // At most 21 codes: the third word's sixth and later fields are empty.
+                    // At most 21 codes count (a deal of more is refused): the third word's
+                    // sixth and later fields fall off the top.
                     let q = _pext_u64(c0, FIELDS)
                         | (_pext_u64(c1, FIELDS) << 24)
                         | (_pext_u64(c2, FIELDS) << 48);
-                    let (sx, sy) = (3 * mine, 3 * (total - mine));
-                    // The bounds above keep every word below `BITS` bits; the masks are
-                    // reversed to put the top card at the top bit.
-                    *xm = (((pen & first) | (1 << split)) as $t).reverse_bits();
-                    *xq = ((q & ((1u64 << sx) - 1)) | (1 << sx)) as $t;
-                    *ym = (((pen >> split) | (1 << (len - split))) as $t).reverse_bits();
-                    *yq = ((q >> sx) | (1 << sy)) as $t;
+                    (pen, q)
                 }
-                true
-            }
 
-            /// Loads the next deals into the lanes in `ended` (in lane order), numbering
-            /// them in `slot`; `live` marks the lanes that hold a deal of the batch.
-            #[target_feature(enable = "avx512f,bmi2,popcnt")]
-            #[inline]
-            #[allow(clippy::too_many_arguments)]
-            fn refill(
-                s: &mut Lanes,
-                slot: &mut __m512i,
-                live: &mut $mask,
-                ended: $mask,
-                enc: &Scratch,
-                next: &mut usize,
-                n: usize,
-                c: &Consts,
-            ) {
-                let at = *next;
-                // SAFETY: `at <= n` and each array holds `n + $lanes` entries.
-                let (xm, xq, ym, yq) = unsafe {
-                    (
-                        _mm512_loadu_si512(enc.xm.as_ptr().add(at).cast()),
-                        _mm512_loadu_si512(enc.xq.as_ptr().add(at).cast()),
-                        _mm512_loadu_si512(enc.ym.as_ptr().add(at).cast()),
-                        _mm512_loadu_si512(enc.yq.as_ptr().add(at).cast()),
-                    )
-                };
-                s.xm = expand(s.xm, ended, xm);
-                s.xq = expand(s.xq, ended, xq);
-                s.ym = expand(s.ym, ended, ym);
-                s.yq = expand(s.yq, ended, yq);
-                *slot = expand(*slot, ended, add(set1(at as _), c.iota));
-                let avail = (n - at).min($lanes) as u32;
-                let fresh = _pdep_u32((1u32 << avail) - 1, u32::from(ended)) as $mask;
-                *live = (*live & !ended) | fresh;
-                *next = (at + ended.count_ones() as usize).min(n);
-                reset(s, ended, c);
+                /// The masks reversed, top card at the top bit; the bounds keep every word
+                /// below `BITS` bits.
+                #[inline(always)]
+                fn words(mask: u64, queue: u64) -> ($t, $t) {
+                    ((mask as $t).reverse_bits(), queue as $t)
+                }
+
+                #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq")]
+                #[inline]
+                unsafe fn step(s: &mut Lanes, c: &Consts) -> ($mask, $mask) {
+                    step(s, c)
+                }
+
+                #[inline(always)]
+                unsafe fn ended(finished: $mask, capped: $mask) -> u32 {
+                    u32::from(finished | capped)
+                }
+
+                #[target_feature(enable = "avx512f")]
+                #[inline]
+                unsafe fn report(
+                    s: &Lanes,
+                    fin: $mask,
+                    cap: $mask,
+                    k: u32,
+                    res: *mut $t,
+                    idx: *mut $t,
+                    c: &Consts,
+                ) {
+                    // The step gives finishing precedence over the cap.
+                    let word = mask_or(s.ctr, cap & !fin, s.ctr, c.capped);
+                    let word = mask_or(word, s.xid & fin, word, c.winner);
+                    // SAFETY: the driver's buffers hold a whole vector from `res` and `idx`.
+                    unsafe {
+                        _mm512_storeu_si512(res.cast(), compress(k as $mask, word));
+                        _mm512_storeu_si512(idx.cast(), compress(k as $mask, s.slot));
+                    }
+                }
+
+                /// One `vpexpand` per stack word.
+                #[target_feature(enable = "avx512f")]
+                #[inline]
+                unsafe fn load(
+                    s: &mut Lanes,
+                    ended: u32,
+                    enc: &Scratch<$t>,
+                    at: usize,
+                    c: &Consts,
+                ) {
+                    let ended = ended as $mask;
+                    // SAFETY: `at <= n` and each array holds `n + $lanes` entries.
+                    let (xm, xq, ym, yq) = unsafe {
+                        (
+                            _mm512_loadu_si512(enc.xm.as_ptr().add(at).cast()),
+                            _mm512_loadu_si512(enc.xq.as_ptr().add(at).cast()),
+                            _mm512_loadu_si512(enc.ym.as_ptr().add(at).cast()),
+                            _mm512_loadu_si512(enc.yq.as_ptr().add(at).cast()),
+                        )
+                    };
+                    s.xm = expand(s.xm, ended, xm);
+                    s.xq = expand(s.xq, ended, xq);
+                    s.ym = expand(s.ym, ended, ym);
+                    s.yq = expand(s.yq, ended, yq);
+                    s.slot = expand(s.slot, ended, add(set1(at as _), c.iota));
+                    reset(s, ended, c);
+                }
             }
 
             /// Plays the batch; false (nothing written) if some deal has more than
-            /// `$max_penalty` penalty cards. Needs `0 < split < deal_len <= 64` and a cap
-            /// that the counter takes.
+            /// `$max_penalty` penalty cards. Needs a batch the kernel takes
+            /// (`Kernel::takes`).
             ///
             /// # Safety
             /// The CPU must support AVX-512 F, BW, CD, VPOPCNTDQ and VBMI2, BMI2 and POPCNT.
@@ -357,114 +411,10 @@ macro_rules! stream_kernel {
             )]
             pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
                 let mut scratch = SCRATCH.take();
-                let fits = play(job, out, &mut scratch);
+                // SAFETY: this function enables the width's instruction sets.
+                let played = unsafe { stream::play::<Width>(job, out, &mut scratch) };
                 SCRATCH.set(scratch);
-                fits
-            }
-
-            /// [`run`] with its buffers.
-            #[target_feature(
-                enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt"
-            )]
-            fn play(job: &Batch, out: &mut [Played], enc: &mut Scratch) -> bool {
-                debug_assert!(job.max_tricks > 0 && 0 < job.split && job.split < job.deal_len);
-                let n = out.len();
-                if !encode_all(job, n, enc) {
-                    return false;
-                }
-                // Every entry read back below is written first; a shorter buffer only grows.
-                let (mut res, mut idx) =
-                    (core::mem::take(&mut enc.res), core::mem::take(&mut enc.idx));
-                if res.len() < n + $lanes {
-                    res.resize(n + $lanes, 0);
-                    idx.resize(n + $lanes, 0);
-                }
-                let c = Consts {
-                    one: opaque(set1(1)),
-                    three: set1(3),
-                    seven: set1(7),
-                    nine: set1(9),
-                    ps0: set1((BITS - 1) as _),
-                    trick: set1(1 << $shift),
-                    max: set1((<$t>::from(job.max_tricks) << $shift) as _),
-                    top: set1(TOP as _),
-                    // SAFETY: `IOTA` is one vector's bytes.
-                    iota: unsafe { _mm512_loadu_si512(IOTA.as_ptr().cast()) },
-                };
-                let (capped_flag, winner_flag) = (set1(CAPPED as _), set1(WINNER as _));
-                let (mut next, mut done) = (0usize, 0usize);
-                let mut st = [idle(&c), idle(&c)];
-                let mut slot = [_mm512_setzero_si512(); 2];
-                let mut live: [$mask; 2] = [0; 2];
-                refill(
-                    &mut st[0],
-                    &mut slot[0],
-                    &mut live[0],
-                    !0,
-                    enc,
-                    &mut next,
-                    n,
-                    &c,
-                );
-                refill(
-                    &mut st[1],
-                    &mut slot[1],
-                    &mut live[1],
-                    !0,
-                    enc,
-                    &mut next,
-                    n,
-                    &c,
-                );
-                // Indices are literals so that no vector is ever addressed by a variable
-                // index (which kept them all in memory). Two vectors: one is bound by a
-                // step's latency, three do not fit the 32 registers.
-                macro_rules! one {
-                    ($j:literal) => {{
-                        let (fin, cap) = step(&mut st[$j], &c);
-                        let ended = fin | cap;
-                        // A branch, not straight-line code: in most steps no lane ends
-                        // (measured, reduced deals: 84-88 -> 78-80 ns a game).
-                        if ended != 0 {
-                            let k = ended & live[$j];
-                            let word =
-                                mask_or(st[$j].ctr, cap & !fin, st[$j].ctr, capped_flag);
-                            let word = mask_or(word, st[$j].xid & fin, word, winner_flag);
-                            // SAFETY: `done + popcnt(k) <= n`, both arrays hold
-                            // `n + $lanes` entries.
-                            unsafe {
-                                let at = res.as_mut_ptr().add(done).cast();
-                                _mm512_storeu_si512(at, compress(k, word));
-                                let at = idx.as_mut_ptr().add(done).cast();
-                                _mm512_storeu_si512(at, compress(k, slot[$j]));
-                            }
-                            done += k.count_ones() as usize;
-                            refill(
-                                &mut st[$j],
-                                &mut slot[$j],
-                                &mut live[$j],
-                                ended,
-                                enc,
-                                &mut next,
-                                n,
-                                &c,
-                            );
-                        }
-                    }};
-                }
-                while done < n {
-                    one!(0);
-                    one!(1);
-                }
-                crate::queue::write_results(
-                    &res[..n],
-                    &idx[..n],
-                    $shift,
-                    (CAPPED.into(), WINNER.into()),
-                    out,
-                );
-                (enc.res, enc.idx) = (res, idx);
-                true
+                played
             }
         }
     };

@@ -95,3 +95,19 @@ pub fn deck(plain: usize, per: usize, codes: &[u8]) -> Vec<u8> {
 pub fn kernels_for(flat: &[u8], n: usize, split: usize, cap: u32) -> Vec<Kernel> {
     Kernel::all_for(&Shape::of_batch(flat, n, split, cap))
 }
+
+/// Says which kernels this CPU does not run (or `BMN_SIMD` hides), and so leaves untested
+/// (`-- --nocapture` shows it).
+pub fn say_untested() {
+    let unrun: Vec<&str> = Kernel::ALL
+        .into_iter()
+        .filter(|k| !k.is_available())
+        .map(Kernel::name)
+        .collect();
+    if !unrun.is_empty() {
+        eprintln!(
+            "kernels this CPU does not run (or BMN_SIMD hides), untested here: {}",
+            unrun.join(", ")
+        );
+    }
+}
