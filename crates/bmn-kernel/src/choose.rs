@@ -31,7 +31,7 @@ const LOCKSTEP: &[Kernel] = &[Lanes4, ScalarPlanes];
 /// Kernels by the instruction set they are written for: what `--kernel avx512` and the like
 /// ask for. A family plays every deal of at most 64 cards (each ends in `scalar-planes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
+pub enum KernelFamily {
     /// One game at a time, any CPU.
     Portable,
     /// Lanes in lockstep compiled for the baseline target, any CPU.
@@ -42,32 +42,32 @@ pub enum Family {
     Avx512,
 }
 
-impl Family {
+impl KernelFamily {
     /// Every family.
-    pub const ALL: [Family; 4] = [
-        Family::Portable,
-        Family::Lockstep,
-        Family::Avx2,
-        Family::Avx512,
+    pub const ALL: [KernelFamily; 4] = [
+        KernelFamily::Portable,
+        KernelFamily::Lockstep,
+        KernelFamily::Avx2,
+        KernelFamily::Avx512,
     ];
 
     /// Its name in `--kernel`.
     pub fn name(self) -> &'static str {
         match self {
-            Family::Portable => "portable",
-            Family::Lockstep => "lockstep",
-            Family::Avx2 => "avx2",
-            Family::Avx512 => "avx512",
+            KernelFamily::Portable => "portable",
+            KernelFamily::Lockstep => "lockstep",
+            KernelFamily::Avx2 => "avx2",
+            KernelFamily::Avx512 => "avx512",
         }
     }
 
     /// The family's kernels, fastest first.
     pub fn kernels(self) -> &'static [Kernel] {
         match self {
-            Family::Portable => PORTABLE,
-            Family::Lockstep => LOCKSTEP,
-            Family::Avx2 => AVX2,
-            Family::Avx512 => AVX512,
+            KernelFamily::Portable => PORTABLE,
+            KernelFamily::Lockstep => LOCKSTEP,
+            KernelFamily::Avx2 => AVX2,
+            KernelFamily::Avx512 => AVX512,
         }
     }
 
@@ -76,9 +76,9 @@ impl Family {
     /// quiet fall to its scalar kernels.
     pub fn is_available(self) -> bool {
         match self {
-            Family::Portable | Family::Lockstep => true,
-            Family::Avx2 => Avx2Stream4.is_available(),
-            Family::Avx512 => Avx512Lanes16.is_available(),
+            KernelFamily::Portable | KernelFamily::Lockstep => true,
+            KernelFamily::Avx2 => Avx2Stream4.is_available(),
+            KernelFamily::Avx512 => Avx512Lanes16.is_available(),
         }
     }
 }
@@ -90,7 +90,7 @@ pub enum Choice {
     #[default]
     Fastest,
     /// The fastest of a family.
-    Family(Family),
+    Family(KernelFamily),
     /// This kernel and no other.
     Only(Kernel),
 }
@@ -98,7 +98,7 @@ pub enum Choice {
 impl Choice {
     /// A family's or a kernel's name.
     pub fn from_name(name: &str) -> Option<Choice> {
-        Family::ALL
+        KernelFamily::ALL
             .into_iter()
             .find(|f| f.name() == name)
             .map(Choice::Family)
@@ -108,8 +108,8 @@ impl Choice {
     /// Every name [`Choice::from_name`] reads that this CPU runs: the families, then the
     /// kernels.
     pub fn available_names() -> Vec<&'static str> {
-        let families = Family::ALL.into_iter().filter(|f| f.is_available());
-        let families = families.map(Family::name);
+        let families = KernelFamily::ALL.into_iter().filter(|f| f.is_available());
+        let families = families.map(KernelFamily::name);
         families
             .chain(Kernel::all_available().into_iter().map(Kernel::name))
             .collect()

@@ -28,7 +28,7 @@ mod queue;
 mod scalar;
 mod simd;
 
-pub use choose::{Choice, Family};
+pub use choose::{Choice, KernelFamily};
 pub use hand::{MAX_CARDS, MAX_CODE};
 pub use kernel::{Kernel, Shape, play_many};
 pub use scalar::{CodedPosition, play, play_to_position};

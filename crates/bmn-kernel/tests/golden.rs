@@ -4,7 +4,7 @@ mod common;
 
 use bmn_kernel::cardwise::play_cardwise;
 use bmn_kernel::{
-    Choice, DEFAULT_MAX_TRICKS, Family, Kernel, Played, Shape, SimdLimit, play, play_many,
+    Choice, DEFAULT_MAX_TRICKS, Kernel, KernelFamily, Played, Shape, SimdLimit, play, play_many,
 };
 use common::{oracle, parse_deal};
 
@@ -274,7 +274,7 @@ fn the_table_picks_the_first_kernel_that_takes_the_deals() {
         max_tricks,
     };
     let pick = |choice: Choice, s: Shape| choice.kernel(&s).map(Kernel::name);
-    let portable = Choice::Family(Family::Portable);
+    let portable = Choice::Family(KernelFamily::Portable);
     assert_eq!(
         pick(portable, shape(52, 26, 16, 3000)),
         Some("scalar-queue")
@@ -284,7 +284,7 @@ fn the_table_picks_the_first_kernel_that_takes_the_deals() {
         Some("scalar-planes")
     );
     assert_eq!(pick(portable, shape(20, 0, 5, 3000)), Some("scalar-planes"));
-    let lockstep = Choice::Family(Family::Lockstep);
+    let lockstep = Choice::Family(KernelFamily::Lockstep);
     assert_eq!(pick(lockstep, shape(52, 26, 21, 0)), Some("lanes-4x64"));
     assert_eq!(pick(lockstep, shape(52, 26, 22, 10)), Some("scalar-planes"));
     assert_eq!(pick(Choice::Fastest, shape(65, 32, 16, 10)), None);
@@ -303,11 +303,11 @@ fn the_table_picks_the_first_kernel_that_takes_the_deals() {
         assert_eq!(fastest(shape(64, 32, 22, 3000)), Some("scalar-planes"));
         assert_eq!(fastest(shape(40, 0, 10, 3000)), Some("avx512-lanes-16x64"));
         assert_eq!(fastest(shape(40, 20, 10, 0)), Some("avx512-lanes-16x64"));
-        let avx512 = Choice::Family(Family::Avx512);
+        let avx512 = Choice::Family(KernelFamily::Avx512);
         assert_eq!(pick(avx512, shape(64, 32, 22, 3000)), Some("scalar-planes"));
     }
     if Kernel::Avx2Stream4.is_available() {
-        let avx2 = Choice::Family(Family::Avx2);
+        let avx2 = Choice::Family(KernelFamily::Avx2);
         assert_eq!(
             pick(avx2, shape(52, 26, 17, 3000)),
             Some("avx2-stream-4x64")
