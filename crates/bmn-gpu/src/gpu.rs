@@ -138,19 +138,24 @@ pub struct Tuning {
     pub tricks_only: bool,
 }
 
-/// The adapter `index` (as `bmn devices` numbers them), opened once per process and kept:
-/// the GPU every run of the process shares, untuned.
+/// Adapters [`open`] keeps (a machine with more opens the others with [`Gpu::tuned`]).
+const SHARED: usize = 16;
+
+/// The adapter `index` (as `bmn devices` numbers them), opened once per process and kept in a
+/// `OnceLock`: the GPU every run of the process shares, untuned. An adapter that could not be
+/// opened gives the same error for the rest of the process.
 pub fn open(index: usize) -> Result<&'static Gpu, GpuError> {
-    static OPENED: OnceLock<Mutex<Vec<(usize, &'static Gpu)>>> = OnceLock::new();
-    let opened = OPENED.get_or_init(|| Mutex::new(Vec::new()));
-    let mut opened = opened.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&(_, gpu)) = opened.iter().find(|(i, _)| *i == index) {
-        return Ok(gpu);
-    }
-    // Kept for the process's life, as the OnceLock that lists it.
-    let gpu: &'static Gpu = Box::leak(Box::new(Gpu::tuned(index, Tuning::default())?));
-    opened.push((index, gpu));
-    Ok(gpu)
+    static OPENED: [OnceLock<Result<Gpu, GpuError>>; SHARED] = [const { OnceLock::new() }; SHARED];
+    let Some(slot) = OPENED.get(index) else {
+        // Says there is no such adapter, where there is none.
+        Gpu::tuned(index, Tuning::default())?;
+        return Err(GpuError::Failed(format!(
+            "adapter {index}: bmn shares the first {SHARED} adapters only"
+        )));
+    };
+    // Two runs asking at once open it once (the second waits for the first).
+    let opened = slot.get_or_init(|| Gpu::tuned(index, Tuning::default()));
+    opened.as_ref().map_err(Clone::clone)
 }
 
 impl Gpu {

@@ -7,7 +7,7 @@
 
 use bmn_deals::{STANDARD_DECK, deal_range};
 use bmn_kernel::cardwise::play_cardwise;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, Shape, play_many};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, KernelBuffers, Played, Shape};
 use std::time::Instant;
 
 /// CPU time of this thread in seconds (Linux `/proc/thread-self/schedstat`, nanoseconds).
@@ -88,9 +88,10 @@ fn main() {
     row("cardwise", bw, bc);
     for kernel in Kernel::all_for(&Shape::of_batch(&deals, n, split, DEFAULT_MAX_TRICKS)) {
         let mut out = vec![Played::default(); games];
+        let mut buffers = KernelBuffers::default();
         let (w, c) = timed(|| {
             for (d, o) in deals.chunks(4096 * n).zip(out.chunks_mut(4096)) {
-                play_many(kernel, d, n, split, DEFAULT_MAX_TRICKS, o);
+                buffers.play(kernel, d, n, split, DEFAULT_MAX_TRICKS, o);
             }
         });
         assert!(

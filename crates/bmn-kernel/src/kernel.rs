@@ -212,16 +212,59 @@ mod cpu {
     }
 }
 
-/// Plays every deal of `deals` (consecutive deals of `deal_len` cards; the first `split`
-/// cards of each go to player 1, the rest to player 2; player 1 leads) with at most
-/// `max_tricks` tricks each on `kernel`, and nothing else, writing one [`Played`] per deal to
-/// `out`. Every kernel gives the same results as [`crate::play`].
+/// [`KernelBuffers::play`] on buffers of its own: for a single batch (a loop over batches
+/// keeps one [`KernelBuffers`]).
 ///
 /// # Panics
-/// If `deal_len` is 0 or above 64, `split > deal_len`, `deals.len() != out.len() * deal_len`,
-/// a code is above 5, `kernel` is not available on this CPU, or it does not take the deals
-/// ([`Kernel::takes`]: a deal with more penalty cards than it holds, say).
+/// As [`KernelBuffers::play`].
 pub fn play_many(
+    kernel: Kernel,
+    deals: &[u8],
+    deal_len: usize,
+    split: usize,
+    max_tricks: u32,
+    out: &mut [Played],
+) {
+    KernelBuffers::default().play(kernel, deals, deal_len, split, max_tricks, out)
+}
+
+/// The buffers the streaming kernels encode a batch's deals into and log its results in, kept
+/// by the caller from one batch to the next: reused, they cost nothing after the first batch
+/// (fresh ones for every batch cost an enumeration 10% in page faults).
+#[derive(Default)]
+pub struct KernelBuffers {
+    #[cfg(target_arch = "x86_64")]
+    words: crate::queue::Scratch<u64>,
+    #[cfg(target_arch = "x86_64")]
+    halves: crate::queue::Scratch<u32>,
+}
+
+impl KernelBuffers {
+    /// Plays every deal of `deals` (consecutive deals of `deal_len` cards; the first `split`
+    /// cards of each go to player 1, the rest to player 2; player 1 leads) with at most
+    /// `max_tricks` tricks each on `kernel`, and nothing else, writing one [`Played`] per
+    /// deal to `out`. Every kernel gives the same results as [`crate::play`].
+    ///
+    /// # Panics
+    /// If `deal_len` is 0 or above 64, `split > deal_len`, `deals.len() != out.len() *
+    /// deal_len`, a code is above 5, `kernel` is not available on this CPU, or it does not
+    /// take the deals ([`Kernel::takes`]: a deal with more penalty cards than it holds, say).
+    pub fn play(
+        &mut self,
+        kernel: Kernel,
+        deals: &[u8],
+        deal_len: usize,
+        split: usize,
+        max_tricks: u32,
+        out: &mut [Played],
+    ) {
+        play_on(self, kernel, deals, deal_len, split, max_tricks, out)
+    }
+}
+
+/// [`KernelBuffers::play`].
+fn play_on(
+    buffers: &mut KernelBuffers,
     kernel: Kernel,
     deals: &[u8],
     deal_len: usize,
@@ -278,7 +321,7 @@ pub fn play_many(
         || deals
             .chunks_exact(deal_len)
             .all(|d| penalty_cards(d) <= limit);
-    let played = fits && run_on(kernel, &job, out);
+    let played = fits && run_on(kernel, &job, out, buffers);
     assert!(
         played,
         "kernel {} takes deals of at most {limit} penalty cards; this batch has more",
@@ -288,7 +331,8 @@ pub fn play_many(
 
 /// Runs `job` on `kernel`; false (nothing written) if a stream met a deal of more penalty
 /// cards than it holds.
-fn run_on(kernel: Kernel, job: &Batch, out: &mut [Played]) -> bool {
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn run_on(kernel: Kernel, job: &Batch, out: &mut [Played], buffers: &mut KernelBuffers) -> bool {
     match kernel {
         Kernel::ScalarPlanes => {
             for (d, o) in job.deals.chunks_exact(job.deal_len).zip(out.iter_mut()) {
@@ -307,11 +351,17 @@ fn run_on(kernel: Kernel, job: &Batch, out: &mut [Played]) -> bool {
         // the CPU has every feature the function is compiled for.
         Kernel::Avx512Lanes16 => unsafe { lanes_avx512(job, out) },
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2Stream4 => return unsafe { crate::queue::avx2::run(job, out) },
+        Kernel::Avx2Stream4 => {
+            return unsafe { crate::queue::avx2::run(job, out, &mut buffers.words) };
+        }
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512Stream8 => return unsafe { crate::queue::avx512::wide::run(job, out) },
+        Kernel::Avx512Stream8 => {
+            return unsafe { crate::queue::avx512::wide::run(job, out, &mut buffers.words) };
+        }
         #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512Stream16 => return unsafe { crate::queue::avx512::narrow::run(job, out) },
+        Kernel::Avx512Stream16 => {
+            return unsafe { crate::queue::avx512::narrow::run(job, out, &mut buffers.halves) };
+        }
         #[cfg(not(target_arch = "x86_64"))]
         _ => unreachable!("not available"),
     }

@@ -30,7 +30,7 @@ mod simd;
 
 pub use choose::{Choice, KernelFamily};
 pub use hand::{MAX_CARDS, MAX_CODE};
-pub use kernel::{Kernel, Shape, play_many};
+pub use kernel::{Kernel, KernelBuffers, Shape, play_many};
 pub use scalar::{CodedPosition, play, play_to_position};
 pub use simd::SimdLimit;
 

@@ -290,8 +290,9 @@ pub(crate) const MAX_PACKED_TRICKS: u32 = 1 << 24;
 /// A streaming kernel's buffers (`avx512.rs`, `avx2.rs`): a batch's deals encoded up front,
 /// one array per stack word, padded with a vector of empty deals so that a refill may always
 /// load a whole vector; and the results as they leave the lanes, in the order they finish
-/// (`res`: the counter with the flags; `idx`: the deal). Kept per thread and reused: fresh
-/// buffers for every batch cost 10% of an enumeration's time in page faults.
+/// (`res`: the counter with the flags; `idx`: the deal). Kept by the caller from batch to
+/// batch (`KernelBuffers`): fresh buffers for every batch cost 10% of an enumeration's time
+/// in page faults.
 #[cfg(target_arch = "x86_64")]
 #[derive(Default)]
 pub(crate) struct Scratch<T> {

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use bmn_core::{Cycle, Deck, Kind, Outcome, Player, Position, Rules, play_out, play_out_within};
 use bmn_job::{Claims, Worker};
-use bmn_kernel::{Choice, Kernel, Played, Shape};
+use bmn_kernel::{Choice, Kernel, KernelBuffers, Played, Shape};
 
 use crate::device::{Device, DeviceBatch, Digest, DigestSpec};
 
@@ -307,6 +307,7 @@ pub fn play_deals(
     let leader = deals.leader();
     let mut codes = vec![0u8; BATCH * len];
     let mut outcomes = vec![Played::default(); BATCH];
+    let mut buffers = KernelBuffers::default();
     let mut start = first;
     while start < end {
         let n = (end - start).min(BATCH as DealIndex) as usize;
@@ -314,7 +315,7 @@ pub fn play_deals(
         deals.fill(start, batch);
         if let Engine::Kernel(kernel) = engine {
             let out = &mut outcomes[..n];
-            bmn_kernel::play_many(kernel, batch, len, deals.split(), max_tricks, out);
+            buffers.play(kernel, batch, len, deals.split(), max_tricks, out);
         }
         for (i, deal) in batch.chunks_exact(len).enumerate() {
             let result = match engine {

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use bmn_core::{Outcome, Player, Rules, play_out};
 use bmn_job::Job;
-use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played, Shape};
+use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, KernelBuffers, Played, Shape};
 
 use crate::deals::DealSource;
 use crate::play::{BATCH, Engine, exact};
@@ -113,13 +113,21 @@ pub fn time_kernel(
     let started = Instant::now();
     let disagreements = parallel(deals, len, threads, |part, first| {
         let mut out = vec![Played::default(); BATCH];
+        let mut buffers = KernelBuffers::default();
         let mut wrong = 0;
         for (b, batch) in part.chunks(BATCH * len).enumerate() {
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
             let n = batch.len() / len;
-            counted_kernel(source, kernel, batch, max_tricks, &mut out[..n]);
+            counted_kernel(
+                source,
+                kernel,
+                &mut buffers,
+                batch,
+                max_tricks,
+                &mut out[..n],
+            );
             for (i, (d, &o)) in batch.chunks_exact(len).zip(&out[..n]).enumerate() {
                 let want = &reference[first + b * BATCH + i];
                 wrong += usize::from(&exact(o, Player(0), || source.position(d)) != want);
@@ -155,11 +163,12 @@ pub fn counted_reference(source: &DealSource, deals: &[u8], out: &mut Vec<Outcom
 pub fn counted_kernel(
     source: &DealSource,
     kernel: Kernel,
+    buffers: &mut KernelBuffers,
     deals: &[u8],
     max_tricks: u32,
     out: &mut [Played],
 ) {
-    bmn_kernel::play_many(kernel, deals, source.len(), source.split(), max_tricks, out);
+    buffers.play(kernel, deals, source.len(), source.split(), max_tricks, out);
 }
 
 /// Plays every deal of `deals` on `engine` (`reference` or a kernel's name), a batch at a
@@ -183,9 +192,11 @@ pub fn play_counted(source: &DealSource, deals: &[u8], engine: &str) -> bool {
         return false;
     };
     let mut out = vec![Played::default(); BATCH];
+    let mut buffers = KernelBuffers::default();
     for chunk in chunks {
         let n = chunk.len() / source.len();
-        counted_kernel(source, kernel, chunk, DEFAULT_MAX_TRICKS, &mut out[..n]);
+        let out = &mut out[..n];
+        counted_kernel(source, kernel, &mut buffers, chunk, DEFAULT_MAX_TRICKS, out);
     }
     true
 }

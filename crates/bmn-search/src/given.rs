@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bmn_core::{Kind, Outcome, Player, Position, Rules, play_out_watched};
-use bmn_kernel::{Kernel, Played, Shape};
+use bmn_kernel::{Kernel, KernelBuffers, Played, Shape};
 
 use crate::play::{BATCH, exact};
 
@@ -135,6 +135,7 @@ pub fn play_given(
     let cap = u32::try_from(give_up).map_or(max_tricks, |g| g.min(max_tricks));
     let mut codes = Vec::new();
     let mut played = Vec::new();
+    let mut buffers = KernelBuffers::default();
     for ((len, split), members) in shapes {
         for batch in members.chunks(BATCH) {
             codes.clear();
@@ -149,7 +150,7 @@ pub fn play_given(
             played.resize(batch.len(), Played::default());
             let (len, split) = (usize::from(len), usize::from(split));
             let kernel = Kernel::fastest(&Shape::of_batch(&codes, len, split, cap));
-            bmn_kernel::play_many(kernel, &codes, len, split, cap, &mut played);
+            buffers.play(kernel, &codes, len, split, cap, &mut played);
             for (&i, &game) in batch.iter().zip(&played) {
                 let k = kernel_deal(i);
                 results[i] = Some(match game {

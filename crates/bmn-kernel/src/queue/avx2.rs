@@ -403,20 +403,13 @@ impl Step for Avx2 {
     }
 }
 
-std::thread_local! {
-    static SCRATCH: core::cell::RefCell<Scratch<u64>> = core::cell::RefCell::default();
-}
-
 /// Plays the batch; false (nothing written) if some deal has more than 17 penalty cards.
 /// Needs a batch `Kernel::Avx2Stream4` takes.
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1, BMI2, LZCNT and POPCNT.
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
-    let mut scratch = SCRATCH.take();
+pub(crate) fn run(job: &Batch, out: &mut [Played], scratch: &mut Scratch<u64>) -> bool {
     // SAFETY: this function enables AVX2's instruction sets.
-    let played = unsafe { stream::play::<Avx2>(job, out, &mut scratch) };
-    SCRATCH.set(scratch);
-    played
+    unsafe { stream::play::<Avx2>(job, out, scratch) }
 }

@@ -262,11 +262,6 @@ macro_rules! stream_kernel {
                 x
             }
 
-            std::thread_local! {
-                static SCRATCH: core::cell::RefCell<Scratch<$t>> =
-                    core::cell::RefCell::default();
-            }
-
             /// This width for the streaming driver.
             struct Width;
 
@@ -409,12 +404,13 @@ macro_rules! stream_kernel {
             #[target_feature(
                 enable = "avx512f,avx512bw,avx512cd,avx512vpopcntdq,avx512vbmi2,bmi2,popcnt"
             )]
-            pub(crate) fn run(job: &Batch, out: &mut [Played]) -> bool {
-                let mut scratch = SCRATCH.take();
+            pub(crate) fn run(
+                job: &Batch,
+                out: &mut [Played],
+                scratch: &mut Scratch<$t>,
+            ) -> bool {
                 // SAFETY: this function enables the width's instruction sets.
-                let played = unsafe { stream::play::<Width>(job, out, &mut scratch) };
-                SCRATCH.set(scratch);
-                played
+                unsafe { stream::play::<Width>(job, out, scratch) }
             }
         }
     };
