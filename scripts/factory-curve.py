@@ -5,7 +5,7 @@ scripts/factory-study.sh writes (OUT/seed-<S>.json, `bmn pieces factory --json`)
 For each seed in order: the distinct cycles with a balanced deal found so far, the balanced
 deals on them (each cycle's largest count over the runs that reached it: a basin cut short
 counts fewer), and the CPU-hours spent (the measured CPU time; a run without one costs the
-measured runs' mean, else its elapsed seconds times THREADS). Then how many such
+mean of the measured runs of its folder, else of all, else its elapsed seconds times THREADS). Then how many such
 cycles the method reaches, estimated from how often independent seeds find the same cycle:
 Chao2, the incidence-based estimator (Chao 1987), bias-corrected, with its log-normal 95%
 interval. Its assumptions: seeds are independent samples of the same method, and a cycle's
@@ -68,12 +68,16 @@ def chao2(incidence, samples):
 def curve(runs, threads):
     seen, deals, incidence = {}, {}, {}
     hours = 0.0
-    # A run without a measured CPU time costs the measured runs' mean, where there are some
-    # (its wall time on a busy machine says little), else its wall time on THREADS threads.
+    # A run without a measured CPU time costs the mean of the measured runs of its folder (the
+    # same knobs), else of all, where there are some (its wall time on a busy machine says
+    # little), else its wall time on THREADS threads.
     measured = [r["cpu_seconds"] for r in runs if "cpu_seconds" in r]
     for r in runs:
         if "cpu_seconds" not in r:
-            r["cpu_seconds"] = (sum(measured) / len(measured) if measured
+            mine = [m["cpu_seconds"] for m in runs
+                    if m["folder"] == r["folder"] and "cpu_seconds" in m]
+            pool = mine or measured
+            r["cpu_seconds"] = (sum(pool) / len(pool) if pool
                                 else r["elapsed_seconds"] * threads)
     points = []
     for r in runs:
