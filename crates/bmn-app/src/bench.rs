@@ -415,16 +415,23 @@ impl crate::Report for BenchReport {
             .kernels
             .iter()
             .any(|r| r.instructions_per_game.is_some());
+        // The engine column as wide as its longest name (kernels are named by algorithm and
+        // width: `avx512-stream-16x32`).
+        let width = (self.kernels.iter().map(|r| r.engine.len()))
+            .chain(self.enumeration.iter().map(|r| r.engine.len()))
+            .chain(["engine".len()])
+            .max()
+            .unwrap_or(0);
         let _ = write!(
             t,
-            "{:<10} {:>14} {:>10} {:>9}  agrees",
+            "{:<width$} {:>14} {:>10} {:>9}  agrees",
             "engine", "games/s", "seconds", "ratio"
         );
         t.push_str(if counted { "   instr/game\n" } else { "\n" });
         for r in &self.kernels {
             let _ = write!(
                 t,
-                "{:<10} {:>14.0} {:>10.3} {:>8.2}x  {:<6}",
+                "{:<width$} {:>14.0} {:>10.3} {:>8.2}x  {:<6}",
                 r.engine,
                 r.games_per_second,
                 r.seconds,
@@ -458,13 +465,13 @@ impl crate::Report for BenchReport {
             );
             let _ = writeln!(
                 t,
-                "{:<16} {:<10} {:>14} {:>10}  agrees",
+                "{:<16} {:<width$} {:>14} {:>10}  agrees",
                 "deck", "engine", "deals/s", "seconds"
             );
             for r in &self.enumeration {
                 let _ = writeln!(
                     t,
-                    "{:<16} {:<10} {:>14.0} {:>10.3}  {}",
+                    "{:<16} {:<width$} {:>14.0} {:>10.3}  {}",
                     r.deck,
                     r.engine,
                     r.deals_per_second,
