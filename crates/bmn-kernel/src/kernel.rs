@@ -166,49 +166,35 @@ impl Kernel {
 
 /// What the CPU has, for [`Kernel::is_available`].
 mod cpu {
+    /// Whether the CPU has every one of these features (never off x86-64).
+    macro_rules! has {
+        ($($feature:tt),+) => {{
+            #[cfg(target_arch = "x86_64")]
+            {
+                true $(&& std::arch::is_x86_feature_detected!($feature))+
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            false
+        }};
+    }
+
     /// AVX2 and the bit instructions its kernel uses.
     pub(super) fn avx2() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::arch::is_x86_feature_detected!("avx2") && bits()
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        false
+        has!("avx2", "bmi1", "bmi2", "lzcnt", "popcnt")
     }
 
     /// The AVX-512 subsets every AVX-512 kernel is compiled for.
     pub(super) fn avx512() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512cd")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx512dq")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && bits()
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        false
+        has!(
+            "avx512f", "avx512cd", "avx512vl", "avx512dq", "avx512bw", "bmi1", "bmi2", "lzcnt",
+            "popcnt"
+        )
     }
 
     /// What the streaming AVX-512 kernels need besides: VPOPCNTDQ and VBMI2 (Ice Lake and
     /// Zen 4 on; not Skylake-X).
     pub(super) fn avx512_streams() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-                && std::arch::is_x86_feature_detected!("avx512vbmi2")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        false
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn bits() -> bool {
-        std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("popcnt")
+        has!("avx512vpopcntdq", "avx512vbmi2")
     }
 }
 
