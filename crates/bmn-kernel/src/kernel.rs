@@ -244,75 +244,62 @@ impl KernelBuffers {
         max_tricks: u32,
         out: &mut [Played],
     ) {
-        play_on(self, kernel, deals, deal_len, split, max_tricks, out)
+        assert!(
+            (1..=crate::MAX_CARDS).contains(&deal_len) && split <= deal_len,
+            "bad deal shape"
+        );
+        assert_eq!(
+            deals.len(),
+            out.len() * deal_len,
+            "deals and out must match"
+        );
+        // One pass over the bytes (vectorized) so the kernels can skip per-card checks.
+        assert!(
+            deals.iter().fold(0u8, |a, &c| a.max(c)) <= crate::MAX_CODE,
+            "card code above 5"
+        );
+        assert!(
+            kernel.is_available(),
+            "kernel {} not available on this CPU",
+            kernel.name()
+        );
+        let shape = Shape {
+            cards: deal_len,
+            split,
+            penalty: 0,
+            max_tricks,
+        };
+        assert!(
+            kernel.takes(&shape),
+            "kernel {} does not take deals of {deal_len} cards split at {split} with a cap of \
+             {max_tricks} tricks",
+            kernel.name()
+        );
+        let job = Batch {
+            deals,
+            deal_len,
+            split,
+            max_tricks,
+        };
+        // The streams count penalty cards as they encode; the others are checked here (a
+        // vectorized byte sum).
+        let streams = matches!(
+            kernel,
+            Kernel::Avx2Stream4 | Kernel::Avx512Stream8 | Kernel::Avx512Stream16
+        );
+        let limit = kernel.max_penalty();
+        let fits = streams
+            || limit >= crate::MAX_CARDS
+            || deals
+                .chunks_exact(deal_len)
+                .all(|d| penalty_cards(d) <= limit);
+        let played = fits && run_on(kernel, &job, out, self);
+        assert!(
+            played,
+            "kernel {} takes deals of at most {limit} penalty cards; this batch has more",
+            kernel.name()
+        );
     }
-}
-
-/// [`KernelBuffers::play`].
-fn play_on(
-    buffers: &mut KernelBuffers,
-    kernel: Kernel,
-    deals: &[u8],
-    deal_len: usize,
-    split: usize,
-    max_tricks: u32,
-    out: &mut [Played],
-) {
-    assert!(
-        (1..=crate::MAX_CARDS).contains(&deal_len) && split <= deal_len,
-        "bad deal shape"
-    );
-    assert_eq!(
-        deals.len(),
-        out.len() * deal_len,
-        "deals and out must match"
-    );
-    // One pass over the bytes (vectorized) so the kernels can skip per-card checks.
-    assert!(
-        deals.iter().fold(0u8, |a, &c| a.max(c)) <= crate::MAX_CODE,
-        "card code above 5"
-    );
-    assert!(
-        kernel.is_available(),
-        "kernel {} not available on this CPU",
-        kernel.name()
-    );
-    let shape = Shape {
-        cards: deal_len,
-        split,
-        penalty: 0,
-        max_tricks,
-    };
-    assert!(
-        kernel.takes(&shape),
-        "kernel {} does not take deals of {deal_len} cards split at {split} with a cap of \
-         {max_tricks} tricks",
-        kernel.name()
-    );
-    let job = Batch {
-        deals,
-        deal_len,
-        split,
-        max_tricks,
-    };
-    // The streams count penalty cards as they encode; the others are checked here (a
-    // vectorized byte sum).
-    let streams = matches!(
-        kernel,
-        Kernel::Avx2Stream4 | Kernel::Avx512Stream8 | Kernel::Avx512Stream16
-    );
-    let limit = kernel.max_penalty();
-    let fits = streams
-        || limit >= crate::MAX_CARDS
-        || deals
-            .chunks_exact(deal_len)
-            .all(|d| penalty_cards(d) <= limit);
-    let played = fits && run_on(kernel, &job, out, buffers);
-    assert!(
-        played,
-        "kernel {} takes deals of at most {limit} penalty cards; this batch has more",
-        kernel.name()
-    );
 }
 
 /// Runs `job` on `kernel`; false (nothing written) if a stream met a deal of more penalty
