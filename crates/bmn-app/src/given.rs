@@ -341,7 +341,7 @@ impl Given {
     /// one table; the fastest this CPU runs for it), `reference` where no kernel plays it.
     pub fn engine_name(&self) -> &'static str {
         let kernel = self.first.and_then(|(deck, players)| {
-            let table = players == 2 && self.rules.penalties.is_standard();
+            let table = Engine::kernel_plays(self.rules, players, deck.len() as usize);
             let kernel = Engine::kernel_for(Choice::Fastest, &deck, bmn_kernel::DEFAULT_MAX_TRICKS);
             kernel.filter(|_| table)
         });

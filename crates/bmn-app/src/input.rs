@@ -452,31 +452,24 @@ pub fn kernel_choice(name: Option<&str>) -> Result<Choice> {
     let Some(name) = name else {
         return Ok(Choice::Fastest);
     };
-    let runs = |c: &Choice| match c {
-        Choice::Fastest => true,
-        Choice::Family(f) => f.is_available(),
-        Choice::Only(k) => k.is_available(),
-    };
-    Choice::from_name(name).filter(runs).ok_or_else(|| {
-        Error::bad_with(
-            "kernel",
-            format!(
-                " '{name}': this CPU runs {}; gpu and all use a GPU",
-                Choice::available_names().join(", ")
-            ),
-        )
-    })
+    Choice::from_name(name)
+        .filter(|c| c.is_available())
+        .ok_or_else(|| {
+            Error::bad_with(
+                "kernel",
+                format!(
+                    " '{name}': this CPU runs {}; gpu and all use a GPU",
+                    Choice::available_names().join(", ")
+                ),
+            )
+        })
 }
 
 /// The kernel `choice` gives for the deals of `deck`: an error naming the kernel where it does
 /// not take them (a deck of more penalty cards than it holds, say).
 pub fn kernel_for(choice: Choice, deck: &Deck, max_tricks: u32) -> Result<Kernel> {
     Engine::kernel_for(choice, deck, max_tricks).ok_or_else(|| {
-        let name = match choice {
-            Choice::Only(k) => k.name(),
-            Choice::Family(f) => f.name(),
-            Choice::Fastest => "fastest",
-        };
+        let name = choice.name();
         Error::bad_with(
             "kernel",
             format!(

@@ -105,6 +105,24 @@ impl Choice {
             .or_else(|| Kernel::from_name(name).map(Choice::Only))
     }
 
+    /// Its name: a family's or a kernel's, or `fastest`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Choice::Fastest => "fastest",
+            Choice::Family(f) => f.name(),
+            Choice::Only(k) => k.name(),
+        }
+    }
+
+    /// Whether this CPU runs what it asks for (the fastest always is).
+    pub fn is_available(self) -> bool {
+        match self {
+            Choice::Fastest => true,
+            Choice::Family(f) => f.is_available(),
+            Choice::Only(k) => k.is_available(),
+        }
+    }
+
     /// Every name [`Choice::from_name`] reads that this CPU runs: the families, then the
     /// kernels.
     pub fn available_names() -> Vec<&'static str> {
@@ -119,11 +137,13 @@ impl Choice {
     /// runs and that takes them. `None` for a family or kernel this CPU does not run, a kernel
     /// that does not take the deals, or a deal of more than 64 cards.
     pub fn kernel(self, shape: &Shape) -> Option<Kernel> {
+        if !self.is_available() {
+            return None;
+        }
         let only;
         let list: &[Kernel] = match self {
             Choice::Fastest => FASTEST,
-            Choice::Family(f) if f.is_available() => f.kernels(),
-            Choice::Family(_) => &[],
+            Choice::Family(f) => f.kernels(),
             Choice::Only(k) => {
                 only = [k];
                 &only

@@ -204,11 +204,7 @@ fn no_kernel_this_cpu_runs_is_skipped() {
     assert!(Kernel::ScalarPlanes.is_available() && Kernel::ScalarQueue.is_available());
     if let Ok(required) = std::env::var("BMN_REQUIRE_KERNELS") {
         for name in required.split(',').filter(|n| !n.is_empty()) {
-            let runs = match Choice::from_name(name) {
-                Some(Choice::Family(f)) => f.is_available(),
-                Some(Choice::Only(k)) => k.is_available(),
-                _ => false,
-            };
+            let runs = Choice::from_name(name).is_some_and(Choice::is_available);
             assert!(
                 runs,
                 "BMN_REQUIRE_KERNELS names {name}, which this CPU does not run"
