@@ -5,7 +5,10 @@
 //! - [`rank`]: the same numbering in arbitrary precision, for decks past `u128` (and the
 //!   standard deck's 2^69 deals, past `u64`).
 //! - [`stream`]: the seeded random stream, deal `k` of seed `s` a pure function of `(s, k)`
-//!   (`bmn search`, `bmn stats`, `bmn deal`, sampled trees, drawn decks of pieces).
+//!   (`bmn search`, `bmn stats`, `bmn deal`, sampled trees, drawn decks of pieces): stream 1,
+//!   a shuffle of the deck.
+//! - [`sampler`]: stream 2, the default, which draws where the marked cards lie and their
+//!   order, not a shuffle; [`version`] names the two.
 //!
 //! No I/O, and no dependency but num-bigint: the kernels, the searches, backward play and the pieces all reach
 //! these without going through one another.
@@ -14,10 +17,14 @@
 
 pub mod arrangements;
 pub mod rank;
+pub mod sampler;
 pub mod stream;
+pub mod version;
 
 pub use arrangements::{Arrangements, SYMBOLS, next_arrangement};
 pub use num_bigint::BigUint;
+pub use sampler::Sampler;
 pub use stream::{
     GAMMA, STANDARD_DECK, SplitMix64, Xoshiro256PlusPlus, deal_for, deal_range, deal_rng, shuffle,
 };
+pub use version::Stream;

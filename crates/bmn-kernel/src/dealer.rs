@@ -1,8 +1,70 @@
-//! Deals in batches, eight or four at a time in SIMD lanes where the CPU allows: the same
-//! deals as bmn-deals' scalar stream ([`bmn_deals::deal_for`]), bit for bit, faster.
+//! Deals in batches: stream 1 eight or four at a time in SIMD lanes where the CPU allows (the
+//! same deals as bmn-deals' scalar [`bmn_deals::deal_for`], bit for bit, faster), stream 2
+//! through its [`Sampler`].
 
 pub use bmn_deals::STANDARD_DECK;
-use bmn_deals::deal_range;
+use bmn_deals::{Sampler, Stream, deal_range};
+
+/// The deals of one deck on one stream, in batches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dealer {
+    deck: Vec<u8>,
+    /// Stream 2's draws for the deck; `None` on stream 1.
+    sampler: Option<Sampler>,
+}
+
+impl Dealer {
+    /// The dealer of `deck` (codes) on `stream`.
+    pub fn new(stream: Stream, deck: &[u8]) -> Dealer {
+        Dealer {
+            deck: deck.to_vec(),
+            sampler: (stream == Stream::V2).then(|| Sampler::new(deck)),
+        }
+    }
+
+    /// Its stream.
+    pub fn stream(&self) -> Stream {
+        if self.sampler.is_some() {
+            Stream::V2
+        } else {
+            Stream::V1
+        }
+    }
+
+    /// Cards in a deal.
+    pub fn len(&self) -> usize {
+        self.deck.len()
+    }
+
+    /// True for an empty deck.
+    pub fn is_empty(&self) -> bool {
+        self.deck.is_empty()
+    }
+
+    /// Deal `index` of `seed` into `out` (`self.len()` codes).
+    pub fn deal(&self, seed: u64, index: u64, out: &mut [u8]) {
+        match &self.sampler {
+            None => bmn_deals::deal_for(seed, index, &self.deck, out),
+            Some(s) => s.deal(seed, index, out),
+        }
+    }
+
+    /// Deals `first ..` of `seed` into `out`, deal after deal (whole deals).
+    ///
+    /// # Panics
+    /// If `out.len()` is not a multiple of `self.len()` (a non-empty deck).
+    pub fn batch(&self, seed: u64, first: u64, out: &mut [u8]) {
+        match &self.sampler {
+            None => deal_batch(seed, first, &self.deck, out),
+            Some(s) => {
+                #[cfg(target_arch = "x86_64")]
+                sample_batch_on(crate::dealer_simd::Lanes::best(), s, seed, first, out);
+                #[cfg(not(target_arch = "x86_64"))]
+                sample_batch_on(s, seed, first, out);
+            }
+        }
+    }
+}
 
 /// [`deal_range`], eight deals at a time in SIMD lanes where the CPU has AVX-512 (F and DQ,
 /// checked at run time), four where it has AVX2, and the deck has 2..=64 cards; the same
@@ -42,6 +104,35 @@ fn deal_batch_on(
     }
     let skipped = (done / deck.len()) as u64;
     deal_range(seed, first.wrapping_add(skipped), deck, &mut out[done..]);
+}
+
+/// Stream 2's deals `first ..` into `out`: whole groups on `lanes` where the deck allows, the
+/// rest one at a time.
+fn sample_batch_on(
+    #[cfg(target_arch = "x86_64")] lanes: Option<crate::dealer_simd::Lanes>,
+    sampler: &Sampler,
+    seed: u64,
+    first: u64,
+    out: &mut [u8],
+) {
+    let n = sampler.len();
+    assert!(
+        n > 0 && out.len().is_multiple_of(n),
+        "out must hold whole deals"
+    );
+    #[allow(unused_mut)]
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(lanes) = lanes.filter(|_| crate::dealer_simd::samples(sampler)) {
+        let group = lanes.width() * n;
+        done = out.len() / group * group;
+        // SAFETY: `lanes` is what `Lanes::best` found on this CPU, or narrower.
+        unsafe { lanes.sample_groups(sampler, seed, first, &mut out[..done]) };
+    }
+    let skipped = (done / n) as u64;
+    for (i, deal) in out[done..].chunks_exact_mut(n).enumerate() {
+        sampler.deal(seed, first.wrapping_add(skipped + i as u64), deal);
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +226,107 @@ mod tests {
             // The deal in every lane of a group, and in the scalar tail.
             for before in 0..10 {
                 assert_batch_matches(2026, index - before, &STANDARD_DECK, 17);
+            }
+        }
+    }
+
+    /// A stream-2 dealer: `sample_batch_on`'s arguments.
+    type SampleFn = dyn Fn(&Sampler, u64, u64, &mut [u8]);
+
+    /// Every stream-2 dealer this CPU runs: (name, dealer).
+    fn samplers() -> Vec<(&'static str, Box<SampleFn>)> {
+        #[allow(unused_mut)]
+        let mut all: Vec<(&str, Box<SampleFn>)> = vec![(
+            "one at a time",
+            Box::new(|s: &Sampler, seed, first, out: &mut [u8]| {
+                for (i, d) in out.chunks_exact_mut(s.len()).enumerate() {
+                    s.deal(seed, first.wrapping_add(i as u64), d);
+                }
+            }),
+        )];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::dealer_simd::Lanes;
+            for lanes in [Lanes::Avx512, Lanes::Avx2] {
+                if Lanes::best().is_some_and(|b| b.width() >= lanes.width()) {
+                    all.push((
+                        if lanes == Lanes::Avx512 {
+                            "avx512"
+                        } else {
+                            "avx2"
+                        },
+                        Box::new(move |s: &Sampler, seed, first, out: &mut [u8]| {
+                            sample_batch_on(Some(lanes), s, seed, first, out)
+                        }),
+                    ));
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn stream_2_batches_equal_the_sampler() {
+        let mut decks: Vec<Vec<u8>> = (1..=70usize)
+            .map(|n| (0..n).map(|i| ((i * 7 + n) % 6) as u8).collect())
+            .collect();
+        // Few marked cards, 21 (the lanes' most), 22 (past it), a marked code of 7.
+        decks.push(STANDARD_DECK.to_vec());
+        for marked in [1usize, 21, 22] {
+            let mut d = vec![0u8; 52];
+            for (i, c) in d.iter_mut().take(marked).enumerate() {
+                *c = (i % 4 + 1) as u8;
+            }
+            decks.push(d);
+        }
+        decks.push([vec![7u8, 7, 3], vec![0; 30]].concat());
+        for deck in &decks {
+            let s = Sampler::new(deck);
+            let n = deck.len();
+            for (seed, first) in [(0, 0), (2026, 3), (u64::MAX, 1 << 40), (99, u64::MAX - 80)] {
+                for count in [0, 1, 7, 8, 9, 23, 64] {
+                    let mut one = vec![0u8; count * n];
+                    samplers()[0].1(&s, seed, first, &mut one);
+                    for (name, dealer) in samplers() {
+                        let mut got = vec![0xEE; count * n];
+                        dealer(&s, seed, first, &mut got);
+                        assert_eq!(got, one, "{name}: {n} cards, seed {seed}, first {first}");
+                    }
+                    let mut batch = vec![0xEE; count * n];
+                    super::Dealer::new(Stream::V2, deck).batch(seed, first, &mut batch);
+                    assert_eq!(batch, one);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stream_2_lanes_redo_the_deals_that_redraw() {
+        // Deals of seed 2026 whose draws redraw a group (found by replaying the words), in
+        // every lane of a group and in the tail.
+        let s = Sampler::new(&STANDARD_DECK);
+        let redraws = |index: u64| {
+            let mut rng = bmn_deals::deal_rng(2026, index);
+            s.groups().any(|(bounds, threshold)| {
+                let mut w = rng.next_u32();
+                for &b in bounds {
+                    w = (u64::from(w) * u64::from(b)) as u32;
+                }
+                w < threshold
+            })
+        };
+        let found: Vec<u64> = (0..2000).filter(|&k| redraws(k)).take(3).collect();
+        assert_eq!(found.len(), 3, "about 1 deal in 100 redraws");
+        for index in found {
+            for before in 0..10u64 {
+                let first = index.saturating_sub(before);
+                let mut one = vec![0u8; 17 * 52];
+                samplers()[0].1(&s, 2026, first, &mut one);
+                for (name, dealer) in samplers() {
+                    let mut got = vec![0u8; 17 * 52];
+                    dealer(&s, 2026, first, &mut got);
+                    assert_eq!(got, one, "{name}, first {first}");
+                }
             }
         }
     }

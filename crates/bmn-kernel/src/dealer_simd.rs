@@ -20,7 +20,7 @@
 
 use core::arch::x86_64::*;
 
-use bmn_deals::{GAMMA, deal_for};
+use bmn_deals::{GAMMA, Sampler, deal_for};
 
 /// Largest deck the table holds (the kernel's limit too).
 pub(crate) const MAX_LEN: usize = 64;
@@ -103,6 +103,18 @@ trait Vector: Copy {
     /// returns a mask with bit `2l` set where a low product word of lane `l` is below its
     /// bound (where the word might be rejected).
     unsafe fn bounded_pair(self, b: u32, row: &mut [u64; MAX_LANES]) -> u16;
+    unsafe fn and(self, other: Self) -> Self;
+    unsafe fn or(self, other: Self) -> Self;
+    /// Each lane shifted by its own count (below 64).
+    unsafe fn sllv(self, counts: Self) -> Self;
+    unsafe fn srlv(self, counts: Self) -> Self;
+    /// The full product of each lane's low 32 bits and `other`'s.
+    unsafe fn mul32(self, other: Self) -> Self;
+    /// `a` in the lanes where `self` is zero, `b` elsewhere.
+    unsafe fn where_zero(self, a: Self, b: Self) -> Self;
+    /// Bit `2l` set where lane `l`'s low 32 bits are below `other`'s (unsigned).
+    unsafe fn below32(self, other: Self) -> u16;
+    unsafe fn store(self, row: &mut [u64; MAX_LANES]);
 }
 
 /// Eight u64 lanes (AVX-512 F and DQ).
@@ -175,6 +187,59 @@ impl Vector for Zmm {
         // SAFETY: `row` is 64 writable bytes and `storeu` needs no alignment.
         unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), j) };
         risky
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn and(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_and_si512(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn or(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_or_si512(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn sllv(self, counts: Zmm) -> Zmm {
+        Zmm(_mm512_sllv_epi64(self.0, counts.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn srlv(self, counts: Zmm) -> Zmm {
+        Zmm(_mm512_srlv_epi64(self.0, counts.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn mul32(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_mul_epu32(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn where_zero(self, a: Zmm, b: Zmm) -> Zmm {
+        Zmm(_mm512_mask_blend_epi64(
+            _mm512_test_epi64_mask(self.0, self.0),
+            a.0,
+            b.0,
+        ))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn below32(self, other: Zmm) -> u16 {
+        _mm512_cmplt_epu32_mask(self.0, other.0) & 0x5555
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn store(self, row: &mut [u64; MAX_LANES]) {
+        // SAFETY: `row` is 64 writable bytes and `storeu` needs no alignment.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), self.0) };
     }
 }
 
@@ -264,6 +329,61 @@ impl Vector for Ymm {
         // SAFETY: `row` holds at least 32 writable bytes; `storeu` needs no alignment.
         unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), j) };
         risky
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn and(self, other: Ymm) -> Ymm {
+        Ymm(_mm256_and_si256(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn or(self, other: Ymm) -> Ymm {
+        Ymm(_mm256_or_si256(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sllv(self, counts: Ymm) -> Ymm {
+        Ymm(_mm256_sllv_epi64(self.0, counts.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn srlv(self, counts: Ymm) -> Ymm {
+        Ymm(_mm256_srlv_epi64(self.0, counts.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn mul32(self, other: Ymm) -> Ymm {
+        Ymm(_mm256_mul_epu32(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn where_zero(self, a: Ymm, b: Ymm) -> Ymm {
+        let zero = _mm256_cmpeq_epi64(self.0, _mm256_setzero_si256());
+        Ymm(_mm256_blendv_epi8(b.0, a.0, zero))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn below32(self, other: Ymm) -> u16 {
+        let sign = _mm256_set1_epi32(i32::MIN);
+        let below = _mm256_cmpgt_epi32(
+            _mm256_xor_si256(other.0, sign),
+            _mm256_xor_si256(self.0, sign),
+        );
+        (_mm256_movemask_ps(_mm256_castsi256_ps(below)) as u16) & 0x55
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store(self, row: &mut [u64; MAX_LANES]) {
+        // SAFETY: `row` holds at least 32 writable bytes; `storeu` needs no alignment.
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), self.0) };
     }
 }
 
@@ -442,6 +562,125 @@ unsafe fn deal_groups_n<V: Vector>(seed: u64, first: u64, deck: &[u8], out: &mut
             lanes &= lanes - 1;
             let cards = &mut group[lane * n..(lane + 1) * n];
             deal_for(seed, group_first.wrapping_add(lane as u64), deck, cards);
+        }
+    }
+}
+
+/// Whether [`Lanes::sample_groups`] deals `sampler`'s deck: at most 64 cards, at most 21
+/// marked cards, each code below 8 (three bits a marked card in one u64 lane).
+pub(crate) fn samples(sampler: &Sampler) -> bool {
+    (1..=MAX_LEN).contains(&sampler.len())
+        && sampler.marked().len() <= 21
+        && sampler.marked().iter().all(|&c| c < 8)
+}
+
+impl Lanes {
+    /// Stream 2's deals `first .. first + out.len() / sampler.len()` of `seed` into `out`, a
+    /// group at a time; `out.len()` must be a multiple of `self.width() * sampler.len()` and
+    /// [`samples`] true.
+    ///
+    /// # Safety
+    /// The CPU must run `self` (as [`Lanes::best`] found, or something wider).
+    pub(crate) unsafe fn sample_groups(
+        self,
+        sampler: &Sampler,
+        seed: u64,
+        first: u64,
+        out: &mut [u8],
+    ) {
+        // SAFETY: the caller guarantees the features.
+        unsafe {
+            match self {
+                Lanes::Avx512 => sample_groups_avx512(sampler, seed, first, out),
+                Lanes::Avx2 => sample_groups_avx2(sampler, seed, first, out),
+            }
+        }
+    }
+}
+
+/// [`Lanes::sample_groups`] on AVX-512.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn sample_groups_avx512(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
+    // SAFETY: this function's target features are the ones `Zmm` needs.
+    unsafe { sample_groups_v::<Zmm>(sampler, seed, first, out) }
+}
+
+/// [`Lanes::sample_groups`] on AVX2.
+#[target_feature(enable = "avx2")]
+fn sample_groups_avx2(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
+    // SAFETY: this function's target features are the ones `Ymm` needs.
+    unsafe { sample_groups_v::<Ymm>(sampler, seed, first, out) }
+}
+
+/// Stream 2 in `V::LANES` deals at once (`bmn_deals::sampler` specifies it): every lane draws
+/// the same bounds, so each draw is one 32x32-bit multiply of the lanes' words; Floyd's subset
+/// is a u64 mask a lane, the marked codes three bits each in another, swapped by variable
+/// shifts. The deals are then laid out byte by byte, lane by lane. A lane that redraws a group
+/// (its words shift; about 1 deal in 100) is redone by the scalar sampler.
+///
+/// # Safety
+/// The CPU must have `V`'s features (this is inlined into the functions that enable them).
+#[inline(always)]
+unsafe fn sample_groups_v<V: Vector>(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
+    let (n, lanes, marked) = (sampler.len(), V::LANES, sampler.marked());
+    let m = marked.len();
+    assert!(samples(sampler) && out.len().is_multiple_of(lanes * n));
+    let packed = (marked.iter().enumerate()).fold(0u64, |k, (f, &c)| k | u64::from(c) << (3 * f));
+    let groups: Vec<(&[u32], u32)> = sampler.groups().collect();
+    let background = sampler.background();
+    // SAFETY (every call of a `Vector` method here): the caller guarantees `V`'s features.
+    unsafe {
+        let (one, seven) = (V::splat(1), V::splat(7));
+        for (g, group) in out.chunks_exact_mut(lanes * n).enumerate() {
+            let group_first = first.wrapping_add((g * lanes) as u64);
+            let mut rng = Xoshiro::<V>::for_deals(seed, group_first);
+            let (mut mask, mut kinds) = (V::splat(0), V::splat(packed));
+            let (mut redo, mut output, mut draw) = (0u16, V::splat(0), 0usize);
+            for (i, &(bounds, threshold)) in groups.iter().enumerate() {
+                // Words: the low half of an output, then its high half.
+                let mut w = if i % 2 == 0 {
+                    output = rng.next();
+                    output
+                } else {
+                    output.shr::<32>()
+                };
+                for &b in bounds {
+                    let t = w.mul32(V::splat(u64::from(b)));
+                    let d = t.shr::<32>();
+                    w = t;
+                    if draw < m {
+                        // Floyd at j: take d, or j if d is taken.
+                        let bit = one.sllv(d);
+                        let j = V::splat(1 << (n - m + draw));
+                        mask = mask.or(mask.and(bit).where_zero(bit, j));
+                    } else {
+                        // Fisher-Yates: swap field i with field d.
+                        let i = V::splat(3 * (2 * m - 1 - draw) as u64);
+                        let dj = d.add(d).add(d);
+                        let x = kinds.srlv(i).xor(kinds.srlv(dj)).and(seven);
+                        kinds = kinds.xor(x.sllv(i).or(x.sllv(dj)));
+                    }
+                    draw += 1;
+                }
+                redo |= w.below32(V::splat(u64::from(threshold)));
+            }
+            let (mut masks, mut codes) = ([0u64; MAX_LANES], [0u64; MAX_LANES]);
+            mask.store(&mut masks);
+            kinds.store(&mut codes);
+            for ((deal, mut mask), mut code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
+                deal.fill(background);
+                while mask != 0 {
+                    deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
+                    mask &= mask - 1;
+                    code >>= 3;
+                }
+            }
+            while redo != 0 {
+                let lane = redo.trailing_zeros() as usize / 2;
+                redo &= redo - 1;
+                let deal = &mut group[lane * n..(lane + 1) * n];
+                sampler.deal(seed, group_first.wrapping_add(lane as u64), deal);
+            }
         }
     }
 }
