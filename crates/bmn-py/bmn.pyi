@@ -62,6 +62,7 @@ def play(
 def search(
     games: Optional[Count] = None,
     seed: Optional[Count] = None,
+    stream: Optional[Count] = None,
     threads: Optional[Count] = None,
     top: Optional[Count] = None,
     balanced: bool = False,
@@ -87,6 +88,7 @@ def stats(
     games: Optional[Count] = None,
     seconds: Optional[Time] = None,
     seed: Optional[Count] = None,
+    stream: Optional[Count] = None,
     threads: Optional[Count] = None,
     balanced: bool = False,
     players: Optional[Count] = None,
@@ -212,6 +214,7 @@ def deal(
     players: Optional[Count] = None,
     deck: Optional[str] = None,
     balanced: bool = False,
+    stream: Optional[Count] = None,
 ) -> dict[str, Any]:
     """Deal ``index`` of ``seed``'s stream (``bmn deal --json``): the deal ``search`` and
     ``stats`` play as game ``index`` with the same seed and table."""
@@ -223,6 +226,7 @@ def deals(
     players: Optional[Count] = None,
     deck: Optional[str] = None,
     balanced: bool = False,
+    stream: Optional[Count] = None,
 ) -> list[str]:
     """``count`` deals of ``seed``'s stream from ``index`` (``bmn deal --count``): the games
     ``search`` and ``stats`` play as games ``index .. index + count - 1``."""

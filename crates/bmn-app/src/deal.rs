@@ -43,6 +43,8 @@ pub struct DealReport {
     /// Every player was dealt the same number of each kind (`--balanced`).
     pub balanced_by_kind: bool,
     pub seed: u64,
+    /// The stream of deals the seed names (`--stream`).
+    pub stream: u8,
     pub index: u64,
     /// Cards in each hand, player 1 first.
     pub hand_sizes: Vec<usize>,
@@ -90,6 +92,7 @@ pub fn deal(req: &DealRequest) -> Result<DealReport> {
         deck: source.deck().to_string(),
         balanced_by_kind: source.balanced(),
         seed,
+        stream: source.stream().number(),
         index,
         hand_sizes: position.stacks().iter().map(|s| s.len()).collect(),
     })
@@ -129,6 +132,7 @@ pub fn deals(
         deck: source.deck().to_string(),
         balanced_by_kind: source.balanced(),
         seed,
+        stream: source.stream().number(),
         index,
         hand_sizes: source.sizes().to_vec(),
     };

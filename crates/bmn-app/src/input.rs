@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use bmn_core::{Deck, OnEmpty, PenaltyTable, Player, Position, Rules};
-use bmn_deals::BigUint;
+use bmn_deals::{BigUint, Stream};
 use bmn_kernel::{Choice, Kernel};
 use bmn_search::{DealSource, Engine, SearchError};
 
@@ -18,6 +18,9 @@ pub const DEFAULT_DECK: &str = "standard";
 pub const DEFAULT_PLAYERS: usize = 2;
 /// The seed of every seeded stream when none is given (`bmn deal` draws one from the clock).
 pub const DEFAULT_SEED: u64 = 1;
+/// The stream of deals a seed names when `--stream` is not given.
+/// Stream 1 until the shaders deal stream 2 themselves (docs/streams.md).
+pub const DEFAULT_STREAM: Stream = Stream::V1;
 /// The running-out rule when not said (Paulhus's).
 pub const DEFAULT_ON_EMPTY: &str = "pass";
 
@@ -89,6 +92,11 @@ pub struct TableInput {
     /// Only deals where every player holds the same number of each kind of card.
     #[arg(long)]
     pub balanced: bool,
+    /// The stream of deals the seed names: 1 shuffles the whole deck; 2 draws where the deck's
+    /// face cards lie and their order, faster to deal (the GPU gets its deals from the host)
+    /// [default: 1].
+    #[arg(long, value_name = "V")]
+    pub stream: Option<u64>,
 }
 
 impl TableInput {
@@ -98,13 +106,25 @@ impl TableInput {
             deck: deck.deck.clone(),
             players: players.players,
             balanced: false,
+            stream: None,
+        }
+    }
+
+    /// The stream the seed names.
+    pub fn stream(&self) -> Result<Stream> {
+        match self.stream {
+            None => Ok(DEFAULT_STREAM),
+            Some(n) => Stream::from_number(n)
+                .ok_or_else(|| Error::bad_with("stream", message!(": the streams are 1 and 2"))),
         }
     }
 
     /// The random deals of this table.
     pub fn source(&self) -> Result<DealSource> {
         let deck = deck(self.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
+        let stream = self.stream()?;
         DealSource::with_players(deck, self.players.unwrap_or(DEFAULT_PLAYERS), self.balanced)
+            .map(|source| source.with_stream(stream))
             .map_err(|e| match e {
                 SearchError::Players(_) => Error::bad("players", e),
                 SearchError::DeckSize { .. } => Error::bad("deck", e),

@@ -67,6 +67,14 @@ pub struct SearchParams {
     pub top: usize,
     /// Games in the whole run (all shards).
     pub games: u64,
+    /// The stream of deals (`--stream`); files from before it was recorded dealt stream 1.
+    #[serde(default = "stream_1")]
+    pub stream: u8,
+}
+
+/// What a result file without a `stream` dealt.
+fn stream_1() -> u8 {
+    1
 }
 
 /// A search's answer.
@@ -193,6 +201,7 @@ pub fn run(plan: &SearchPlan, job: &mut Job) -> Result<SearchReport> {
         give_up: stream.engine.give_up,
         top: plan.top,
         games: games.unwrap_or(0),
+        stream: source.stream().number(),
     };
     let shard = plan.shard;
     let top = plan.top;
@@ -292,6 +301,7 @@ impl Serialize for SearchReport {
         serialize_fields!(serializer, "SearchReport", {
             "games" => s.games,
             "seed" => p.seed,
+            "stream" => p.stream,
             "deck" => p.deck,
             "balanced_by_kind" => p.balanced,
             "players" => p.players,
@@ -413,5 +423,21 @@ impl crate::Report for SearchReport {
             );
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_file_without_a_stream_dealt_stream_1() {
+        let old = r#"{"deck":"standard","players":2,"balanced":false,"seed":7,
+            "penalties":"standard","on_empty":"stop","give_up":100000,"top":10,"games":5}"#;
+        let p: SearchParams = serde_json::from_str(old).unwrap();
+        assert_eq!(p.stream, 1);
+        let again: SearchParams =
+            serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(again, p);
     }
 }

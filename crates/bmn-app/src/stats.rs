@@ -43,6 +43,8 @@ pub struct StatsReport {
     pub games: u64,
     pub finished: u64,
     pub seed: u64,
+    /// The stream of deals the seed names (`--stream`).
+    pub stream: u8,
     pub players: usize,
     pub deck: String,
     /// Every player was dealt the same number of each kind (`--balanced`).
@@ -227,6 +229,7 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
         games: stats.games,
         finished: stats.finished(),
         seed,
+        stream: source.stream().number(),
         players: source.players(),
         deck: source.deck().to_string(),
         balanced_by_kind: source.balanced(),

@@ -32,6 +32,7 @@ fn table(deck: &str) -> TableInput {
         deck: Some(deck.into()),
         players: None,
         balanced: false,
+        stream: None,
     }
 }
 

@@ -19,6 +19,7 @@ fn request(out: PathBuf) -> SearchRequest {
                 deck: None,
                 players: None,
                 balanced: false,
+                stream: None,
             },
             rules: RulesInput::default(),
             engine: Default::default(),

@@ -7,7 +7,7 @@
 //! - [`stream`]: the seeded random stream, deal `k` of seed `s` a pure function of `(s, k)`
 //!   (`bmn search`, `bmn stats`, `bmn deal`, sampled trees, drawn decks of pieces): stream 1,
 //!   a shuffle of the deck.
-//! - [`sampler`]: stream 2, the default, which draws where the marked cards lie and their
+//! - [`sampler`]: stream 2, which draws where the marked cards lie and their
 //!   order, not a shuffle; [`version`] names the two.
 //!
 //! No I/O, and no dependency but num-bigint: the kernels, the searches, backward play and the pieces all reach

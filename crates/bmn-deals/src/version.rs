@@ -6,14 +6,14 @@ use std::fmt;
 /// A version of the seeded stream of deals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stream {
-    /// A Fisher-Yates shuffle of the whole deck ([`crate::stream`]): every run before stream 2.
+    /// A Fisher-Yates shuffle of the whole deck ([`crate::stream`]).
     V1,
-    /// The marked cards' places and order drawn straight ([`crate::sampler`]): the default.
+    /// The marked cards' places and order drawn straight ([`crate::sampler`]).
     V2,
 }
 
 impl Stream {
-    /// The stream a run uses unless told otherwise.
+    /// The newest stream.
     pub const LATEST: Stream = Stream::V2;
     /// Every stream, oldest first.
     pub const ALL: [Stream; 2] = [Stream::V1, Stream::V2];

@@ -1,7 +1,8 @@
 //! `DealSource`: which random deals a search plays, and deal `k` of a seed's stream.
 
 use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position};
-use bmn_kernel::dealer;
+use bmn_deals::{Sampler, Stream};
+use bmn_kernel::dealer::Dealer;
 
 use std::borrow::Cow;
 
@@ -24,6 +25,10 @@ pub struct DealSource {
     /// Cards of each player, seat order: round-robin dealing from the leader (player 1)
     /// gives the first `len % players` seats one card more.
     sizes: Vec<usize>,
+    /// The whole deck's deals on the source's stream.
+    dealer: Dealer,
+    /// With `balanced` on stream 2: one share's sampler.
+    share_sampler: Option<Sampler>,
 }
 
 impl DealSource {
@@ -79,10 +84,27 @@ impl DealSource {
         let sizes = bmn_core::dealt_sizes(len, players, bmn_core::Player(0));
         Ok(DealSource {
             deck,
+            dealer: Dealer::new(Stream::V1, &codes),
             codes,
             share,
             sizes,
+            share_sampler: None,
         })
+    }
+
+    /// The same deals drawn from `stream` (a source starts on stream 1).
+    pub fn with_stream(mut self, stream: Stream) -> DealSource {
+        self.dealer = Dealer::new(stream, &self.codes);
+        self.share_sampler = match (&self.share, stream) {
+            (Some(share), Stream::V2) => Some(Sampler::new(share)),
+            _ => None,
+        };
+        self
+    }
+
+    /// The stream deal `k` of a seed is drawn from.
+    pub fn stream(&self) -> Stream {
+        self.dealer.stream()
     }
 
     pub fn deck(&self) -> &Deck {
@@ -122,11 +144,14 @@ impl DealSource {
     /// first, then player 2's, ...). A pure function of (seed, index), so any thread can
     /// deal any game.
     pub fn deal(&self, seed: u64, index: u64, out: &mut [u8]) {
-        match &self.share {
-            None => bmn_deals::deal_for(seed, index, &self.codes, out),
-            Some(share) => {
-                let mut rng = bmn_deals::deal_rng(seed, index);
-                for hand in out.chunks_exact_mut(share.len()) {
+        let Some(share) = &self.share else {
+            return self.dealer.deal(seed, index, out);
+        };
+        let mut rng = bmn_deals::deal_rng(seed, index);
+        for hand in out.chunks_exact_mut(share.len()) {
+            match &self.share_sampler {
+                Some(sampler) => sampler.deal_from(&mut rng, hand),
+                None => {
                     hand.copy_from_slice(share);
                     bmn_deals::shuffle(&mut rng, hand);
                 }
@@ -136,10 +161,10 @@ impl DealSource {
 
     /// Writes deals `first .. first + out.len() / self.len()` of stream `seed` into `out`,
     /// deal after deal: the same as [`Self::deal`] for each, but uniform deals go through
-    /// [`dealer::deal_batch`] (eight at a time in SIMD lanes where the CPU allows).
+    /// [`Dealer::batch`] (eight at a time in SIMD lanes where the CPU allows).
     pub fn deal_batch(&self, seed: u64, first: u64, out: &mut [u8]) {
         match &self.share {
-            None => dealer::deal_batch(seed, first, &self.codes, out),
+            None => self.dealer.batch(seed, first, out),
             Some(_) => {
                 for (i, deal) in out.chunks_exact_mut(self.len()).enumerate() {
                     self.deal(seed, first + i as u64, deal);
@@ -161,17 +186,28 @@ impl DealSource {
         if self.players() != 2 || self.len() > bmn_kernel::MAX_CARDS {
             return None;
         }
+        // Stream 2 is dealt here and sent as the deals themselves (the shaders deal stream 1).
+        let deals = if self.stream() == Stream::V1 {
+            None
+        } else {
+            let mut starts = vec![0u8; count * self.len()];
+            self.deal_batch(seed, first, &mut starts);
+            Some(DeviceDeals::Arrangements {
+                starts,
+                per_start: 1,
+            })
+        };
         let (deck, segment) = match &self.share {
             None => (Cow::Borrowed(self.codes.as_slice()), self.len()),
             Some(share) => (Cow::Owned(share.repeat(2)), share.len()),
         };
         Some(DeviceBatch {
-            deals: DeviceDeals::Stream {
+            deals: deals.unwrap_or(DeviceDeals::Stream {
                 seed,
                 first,
                 deck,
                 segment,
-            },
+            }),
             count,
             len: self.len(),
             first_hand: self.split(),
@@ -207,12 +243,17 @@ mod tests {
 
     #[test]
     fn deal_batch_matches_deal() {
-        for (deck, balanced) in [
-            ("standard", false),
-            ("standard", true),
-            ("1J,1Q,1K,1A,5-", false),
+        for (deck, balanced, stream) in [
+            ("standard", false, Stream::V1),
+            ("standard", true, Stream::V1),
+            ("1J,1Q,1K,1A,5-", false, Stream::V1),
+            ("standard", false, Stream::V2),
+            ("standard", true, Stream::V2),
+            ("1J,1Q,1K,1A,5-", false, Stream::V2),
         ] {
-            let src = DealSource::new(Deck::parse(deck).unwrap(), balanced).unwrap();
+            let src = DealSource::new(Deck::parse(deck).unwrap(), balanced)
+                .unwrap()
+                .with_stream(stream);
             let n = src.len();
             let mut batch = vec![0; 21 * n];
             src.deal_batch(11, 1000, &mut batch);
@@ -222,6 +263,49 @@ mod tests {
                 assert_eq!(got, one);
             }
         }
+    }
+
+    #[test]
+    fn stream_2_balanced_deals_are_uniform_among_balanced_deals() {
+        // 2J,2Q,6- balanced: each hand one J, one Q and three plain cards, 20 ways a hand:
+        // 400 deals, each drawn about 500 times; Pearson's statistic under a bound that a
+        // uniform sample passes but for about 1 in 10^6 (df 399: 399 + 4.75 * sqrt(798)).
+        let src = DealSource::new(Deck::parse("2J,2Q,6-").unwrap(), true)
+            .unwrap()
+            .with_stream(Stream::V2);
+        let mut seen = std::collections::HashMap::<Vec<u8>, u64>::new();
+        let mut out = vec![0; 10];
+        let draws = 400 * 500;
+        for k in 0..draws {
+            src.deal(3, k, &mut out);
+            *seen.entry(out.clone()).or_default() += 1;
+        }
+        assert_eq!(seen.len(), 400);
+        let e = draws as f64 / 400.0;
+        let x2: f64 = seen.values().map(|&c| (c as f64 - e).powi(2) / e).sum();
+        assert!(x2 < 399.0 + 4.75 * 798f64.sqrt(), "chi-square {x2:.1}");
+    }
+
+    #[test]
+    fn stream_2_goes_to_a_device_as_the_deals_themselves() {
+        let src = DealSource::new(Deck::STANDARD, false)
+            .unwrap()
+            .with_stream(Stream::V2);
+        let batch = src.device_deals(9, 40, 20, 3000).unwrap();
+        let mut dealt = vec![0; 20 * 52];
+        src.deal_batch(9, 40, &mut dealt);
+        assert_eq!(
+            batch.deals,
+            DeviceDeals::Arrangements {
+                starts: dealt,
+                per_start: 1
+            }
+        );
+        let v1 = DealSource::new(Deck::STANDARD, false).unwrap();
+        assert!(matches!(
+            v1.device_deals(9, 40, 20, 3000).unwrap().deals,
+            DeviceDeals::Stream { .. }
+        ));
     }
 
     #[test]

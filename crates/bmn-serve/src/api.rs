@@ -80,7 +80,8 @@ pub struct BasinQuery {
 }
 
 /// `/api/search`: `bmn search`'s request (but for the machine's: threads, files, the
-/// ledger, the kernel), a time limit in `seconds`, and `stream`.
+/// ledger, the kernel), a time limit in `seconds`, and `stream` (events); the stream of deals
+/// (`--stream`) is `deal_stream`.
 const SEARCH: Endpoint = Endpoint {
     takes: &[
         "seconds",
@@ -93,9 +94,10 @@ const SEARCH: Endpoint = Endpoint {
         "penalties",
         "on_empty",
         "stream",
+        "deal_stream",
     ],
     own: &["seconds", "stream"],
-    renamed: &[],
+    renamed: &[("stream", "deal_stream")],
 };
 
 /// `/api/search`'s own parameters.

@@ -427,7 +427,7 @@ fn every_endpoint_refuses_unknown_repeated_and_oversized_parameters() {
         ),
         (
             "/api/search",
-            "seconds, games, seed, balanced, top, deck, players, penalties, on_empty, stream",
+            "seconds, games, seed, balanced, top, deck, players, penalties, on_empty, stream, deal_stream",
         ),
         ("/api/catalogue", "table"),
     ] {

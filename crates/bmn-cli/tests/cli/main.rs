@@ -21,5 +21,6 @@ mod road;
 mod search;
 mod second_hour;
 mod signals;
+mod streams;
 mod surface;
 mod variants;
