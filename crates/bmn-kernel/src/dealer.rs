@@ -261,6 +261,23 @@ mod tests {
                     ));
                 }
             }
+            if Lanes::best() == Some(Lanes::Avx512) && crate::dealer_simd::expands() {
+                all.push((
+                    "avx512 without expansion",
+                    Box::new(|s: &Sampler, seed, first, out: &mut [u8]| {
+                        let n = s.len();
+                        if !crate::dealer_simd::samples(s) {
+                            return sample_batch_on(None, s, seed, first, out);
+                        }
+                        let done = out.len() / (8 * n) * (8 * n);
+                        let (lanes, tail) = out.split_at_mut(done);
+                        assert!(crate::dealer_simd::sample_groups_without_expansion(
+                            s, seed, first, lanes
+                        ));
+                        sample_batch_on(None, s, seed, first + (done / n) as u64, tail);
+                    }),
+                ));
+            }
         }
         all
     }

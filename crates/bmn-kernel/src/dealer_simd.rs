@@ -591,6 +591,7 @@ impl Lanes {
         // SAFETY: the caller guarantees the features.
         unsafe {
             match self {
+                Lanes::Avx512 if expands() => sample_groups_vbmi2(sampler, seed, first, out),
                 Lanes::Avx512 => sample_groups_avx512(sampler, seed, first, out),
                 Lanes::Avx2 => sample_groups_avx2(sampler, seed, first, out),
             }
@@ -598,18 +599,82 @@ impl Lanes {
     }
 }
 
+/// Whether the CPU lays a deal out with byte expansion (AVX-512 VBMI and VBMI2: Ice Lake and
+/// later, Zen 4).
+pub(crate) fn expands() -> bool {
+    is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512vbmi")
+        && is_x86_feature_detected!("avx512vbmi2")
+}
+
 /// [`Lanes::sample_groups`] on AVX-512.
 #[target_feature(enable = "avx512f,avx512dq")]
 fn sample_groups_avx512(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
     // SAFETY: this function's target features are the ones `Zmm` needs.
-    unsafe { sample_groups_v::<Zmm>(sampler, seed, first, out) }
+    unsafe { sample_groups_v::<Zmm, false>(sampler, seed, first, out) }
+}
+
+/// [`Lanes::sample_groups`] on AVX-512 without byte expansion, where the CPU has it: the
+/// path of AVX-512 CPUs without VBMI2 (Skylake-X), for the tests of a CPU with it.
+#[cfg(test)]
+pub(crate) fn sample_groups_without_expansion(
+    sampler: &Sampler,
+    seed: u64,
+    first: u64,
+    out: &mut [u8],
+) -> bool {
+    if Lanes::best() != Some(Lanes::Avx512) {
+        return false;
+    }
+    // SAFETY: `Lanes::best` found AVX-512 F and DQ on this CPU.
+    unsafe { sample_groups_avx512(sampler, seed, first, out) };
+    true
+}
+
+/// [`Lanes::sample_groups`] on AVX-512 with byte expansion.
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vbmi,avx512vbmi2")]
+fn sample_groups_vbmi2(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
+    // SAFETY: this function's target features are the ones `Zmm` and `lay_expanded` need.
+    unsafe { sample_groups_v::<Zmm, true>(sampler, seed, first, out) }
+}
+
+/// Lays one deal out: `background` everywhere but at `mask`'s bits, which take the 3-bit
+/// fields of `codes` in order: the fields spread to bytes (`vpmultishiftqb`), then expanded to
+/// the mask's places (`vpexpandb`), the deal's `n` bytes stored at once. About 8 instructions
+/// where the byte loop takes a store and four more for each marked card.
+///
+/// # Safety
+/// The CPU must have AVX-512 F, BW, VBMI and VBMI2; `deal` is at most 64 bytes, `mask`'s bits
+/// below its length, at most 21 of them.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+unsafe fn lay_expanded(deal: &mut [u8], mask: u64, codes: u64, background: u8) {
+    // Byte b of qword q takes the field 8q + b: bits 3(8q + b) onward.
+    let offsets = _mm512_set_epi64(
+        0,
+        0,
+        0,
+        0,
+        0,
+        0x0502_3f3c_3936_3330,
+        0x2d2a_2724_211e_1b18,
+        0x1512_0f0c_0906_0300,
+    );
+    let fields = _mm512_and_si512(
+        _mm512_multishift_epi64_epi8(offsets, _mm512_set1_epi64(codes as i64)),
+        _mm512_set1_epi8(7),
+    );
+    let laid = _mm512_mask_expand_epi8(_mm512_set1_epi8(background as i8), mask, fields);
+    let keep = u64::MAX >> (64 - deal.len());
+    // SAFETY: `keep` stores only the deal's bytes.
+    unsafe { _mm512_mask_storeu_epi8(deal.as_mut_ptr().cast(), keep, laid) };
 }
 
 /// [`Lanes::sample_groups`] on AVX2.
 #[target_feature(enable = "avx2")]
 fn sample_groups_avx2(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
     // SAFETY: this function's target features are the ones `Ymm` needs.
-    unsafe { sample_groups_v::<Ymm>(sampler, seed, first, out) }
+    unsafe { sample_groups_v::<Ymm, false>(sampler, seed, first, out) }
 }
 
 /// Stream 2 in `V::LANES` deals at once (`bmn_deals::sampler` specifies it): every lane draws
@@ -621,53 +686,128 @@ fn sample_groups_avx2(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) 
 /// # Safety
 /// The CPU must have `V`'s features (this is inlined into the functions that enable them).
 #[inline(always)]
-unsafe fn sample_groups_v<V: Vector>(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) {
-    let (n, lanes, marked) = (sampler.len(), V::LANES, sampler.marked());
-    let m = marked.len();
-    assert!(samples(sampler) && out.len().is_multiple_of(lanes * n));
-    let packed = (marked.iter().enumerate()).fold(0u64, |k, (f, &c)| k | u64::from(c) << (3 * f));
-    let groups: Vec<(&[u32], u32)> = sampler.groups().collect();
-    let background = sampler.background();
+unsafe fn sample_groups_v<V: Vector, const EXPAND: bool>(
+    sampler: &Sampler,
+    seed: u64,
+    first: u64,
+    out: &mut [u8],
+) {
+    let lanes = V::LANES;
+    assert!(samples(sampler) && out.len().is_multiple_of(lanes * sampler.len()));
+    let plan = SamplePlan::new(sampler);
+    let pair = 2 * lanes * sampler.len();
+    let mut pairs = out.chunks_exact_mut(pair);
+    let mut at = first;
+    for two in &mut pairs {
+        // SAFETY: the caller guarantees `V`'s features (and `EXPAND`'s).
+        unsafe { sample_k::<V, EXPAND, 2>(&plan, seed, at, two) };
+        at = at.wrapping_add(2 * lanes as u64);
+    }
+    let rest = pairs.into_remainder();
+    if !rest.is_empty() {
+        // SAFETY: as above.
+        unsafe { sample_k::<V, EXPAND, 1>(&plan, seed, at, rest) };
+    }
+}
+
+/// What every group of a batch shares: the sampler, its codes packed 3 bits a field, its
+/// groups of draws.
+struct SamplePlan<'a> {
+    sampler: &'a Sampler,
+    packed: u64,
+    groups: Vec<(&'a [u32], u32)>,
+}
+
+impl<'a> SamplePlan<'a> {
+    fn new(sampler: &'a Sampler) -> SamplePlan<'a> {
+        let marked = sampler.marked();
+        SamplePlan {
+            sampler,
+            packed: (marked.iter().enumerate())
+                .fold(0u64, |k, (f, &c)| k | u64::from(c) << (3 * f)),
+            groups: sampler.groups().collect(),
+        }
+    }
+}
+
+/// `K` groups of `V::LANES` deals from deal `first` into `out`, their steps interleaved (one
+/// group's Floyd mask and codes are chains of dependent steps; two hide each other's latency).
+///
+/// # Safety
+/// As [`sample_groups_v`].
+#[inline(always)]
+unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
+    plan: &SamplePlan,
+    seed: u64,
+    first: u64,
+    out: &mut [u8],
+) {
+    let (sampler, lanes) = (plan.sampler, V::LANES);
+    let (n, m) = (sampler.len(), sampler.marked().len());
     // SAFETY (every call of a `Vector` method here): the caller guarantees `V`'s features.
     unsafe {
         let (one, seven) = (V::splat(1), V::splat(7));
-        for (g, group) in out.chunks_exact_mut(lanes * n).enumerate() {
-            let group_first = first.wrapping_add((g * lanes) as u64);
-            let mut rng = Xoshiro::<V>::for_deals(seed, group_first);
-            let (mut mask, mut kinds) = (V::splat(0), V::splat(packed));
-            let (mut redo, mut output, mut draw) = (0u16, V::splat(0), 0usize);
-            for (i, &(bounds, threshold)) in groups.iter().enumerate() {
-                // Words: the low half of an output, then its high half.
-                let mut w = if i % 2 == 0 {
-                    output = rng.next();
-                    output
+        let mut rng: [Xoshiro<V>; K] = core::array::from_fn(|k| {
+            Xoshiro::<V>::for_deals(seed, first.wrapping_add((k * lanes) as u64))
+        });
+        let mut mask = [V::splat(0); K];
+        let mut kinds = [V::splat(plan.packed); K];
+        let mut output = [V::splat(0); K];
+        let mut redo = [0u16; K];
+        let mut draw = 0usize;
+        for (i, &(bounds, threshold)) in plan.groups.iter().enumerate() {
+            // Words: the low half of an output, then its high half.
+            let mut w: [V; K] = core::array::from_fn(|k| {
+                if i % 2 == 0 {
+                    output[k] = rng[k].next();
+                    output[k]
                 } else {
-                    output.shr::<32>()
-                };
-                for &b in bounds {
-                    let t = w.mul32(V::splat(u64::from(b)));
-                    let d = t.shr::<32>();
-                    w = t;
-                    if draw < m {
-                        // Floyd at j: take d, or j if d is taken.
-                        let bit = one.sllv(d);
-                        let j = V::splat(1 << (n - m + draw));
-                        mask = mask.or(mask.and(bit).where_zero(bit, j));
-                    } else {
-                        // Fisher-Yates: swap field i with field d.
-                        let i = V::splat(3 * (2 * m - 1 - draw) as u64);
-                        let dj = d.add(d).add(d);
-                        let x = kinds.srlv(i).xor(kinds.srlv(dj)).and(seven);
-                        kinds = kinds.xor(x.sllv(i).or(x.sllv(dj)));
-                    }
-                    draw += 1;
+                    output[k].shr::<32>()
                 }
-                redo |= w.below32(V::splat(u64::from(threshold)));
+            });
+            for &b in bounds {
+                let bound = V::splat(u64::from(b));
+                if draw < m {
+                    // Floyd at j: take d, or j if d is taken.
+                    let j = V::splat(1 << (n - m + draw));
+                    for k in 0..K {
+                        let t = w[k].mul32(bound);
+                        w[k] = t;
+                        let bit = one.sllv(t.shr::<32>());
+                        mask[k] = mask[k].or(mask[k].and(bit).where_zero(bit, j));
+                    }
+                } else {
+                    // Fisher-Yates: swap field i with field d.
+                    let i = V::splat(3 * (2 * m - 1 - draw) as u64);
+                    for k in 0..K {
+                        let t = w[k].mul32(bound);
+                        w[k] = t;
+                        let d = t.shr::<32>();
+                        let dj = d.add(d).add(d);
+                        let x = kinds[k].srlv(i).xor(kinds[k].srlv(dj)).and(seven);
+                        kinds[k] = kinds[k].xor(x.sllv(i).or(x.sllv(dj)));
+                    }
+                }
+                draw += 1;
             }
+            let threshold = V::splat(u64::from(threshold));
+            for k in 0..K {
+                redo[k] |= w[k].below32(threshold);
+            }
+        }
+        let background = sampler.background();
+        for k in 0..K {
+            let group = &mut out[k * lanes * n..(k + 1) * lanes * n];
             let (mut masks, mut codes) = ([0u64; MAX_LANES], [0u64; MAX_LANES]);
-            mask.store(&mut masks);
-            kinds.store(&mut codes);
+            mask[k].store(&mut masks);
+            kinds[k].store(&mut codes);
             for ((deal, mut mask), mut code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
+                if EXPAND {
+                    // SAFETY: `EXPAND` is set only by `sample_groups_vbmi2`, whose features
+                    // these are; a deal is at most 64 bytes, with at most 21 marked cards.
+                    unsafe { lay_expanded(deal, mask, code, background) };
+                    continue;
+                }
                 deal.fill(background);
                 while mask != 0 {
                     deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
@@ -675,9 +815,10 @@ unsafe fn sample_groups_v<V: Vector>(sampler: &Sampler, seed: u64, first: u64, o
                     code >>= 3;
                 }
             }
-            while redo != 0 {
-                let lane = redo.trailing_zeros() as usize / 2;
-                redo &= redo - 1;
+            let group_first = first.wrapping_add((k * lanes) as u64);
+            while redo[k] != 0 {
+                let lane = redo[k].trailing_zeros() as usize / 2;
+                redo[k] &= redo[k] - 1;
                 let deal = &mut group[lane * n..(lane + 1) * n];
                 sampler.deal(seed, group_first.wrapping_add(lane as u64), deal);
             }
