@@ -803,9 +803,10 @@ unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
             kinds[k].store(&mut codes);
             for ((deal, mut mask), mut code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
                 if EXPAND {
-                    // SAFETY: `EXPAND` is set only by `sample_groups_vbmi2`, whose features
-                    // these are; a deal is at most 64 bytes, with at most 21 marked cards.
-                    unsafe { lay_expanded(deal, mask, code, background) };
+                    // SAFETY (inside the block above): `EXPAND` is set only by
+                    // `sample_groups_vbmi2`, whose features these are; a deal is at most 64
+                    // bytes, with at most 21 marked cards.
+                    lay_expanded(deal, mask, code, background);
                     continue;
                 }
                 deal.fill(background);
