@@ -19,8 +19,7 @@ pub const DEFAULT_PLAYERS: usize = 2;
 /// The seed of every seeded stream when none is given (`bmn deal` draws one from the clock).
 pub const DEFAULT_SEED: u64 = 1;
 /// The stream of deals a seed names when `--stream` is not given.
-/// Stream 1 until the shaders deal stream 2 themselves (docs/streams.md).
-pub const DEFAULT_STREAM: Stream = Stream::V1;
+pub const DEFAULT_STREAM: Stream = Stream::LATEST;
 /// The running-out rule when not said (Paulhus's).
 pub const DEFAULT_ON_EMPTY: &str = "pass";
 
@@ -92,9 +91,9 @@ pub struct TableInput {
     /// Only deals where every player holds the same number of each kind of card.
     #[arg(long)]
     pub balanced: bool,
-    /// The stream of deals the seed names: 1 shuffles the whole deck; 2 draws where the deck's
-    /// face cards lie and their order, faster to deal (the GPU gets its deals from the host)
-    /// [default: 1].
+    /// The stream of deals the seed names: 2 draws where the deck's face cards lie and their
+    /// order; 1 shuffles the whole deck, as every run before stream 2 did (--stream 1 deals
+    /// their seeds' games again) [default: 2].
     #[arg(long, value_name = "V")]
     pub stream: Option<u64>,
 }

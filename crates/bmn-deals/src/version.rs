@@ -13,7 +13,7 @@ pub enum Stream {
 }
 
 impl Stream {
-    /// The newest stream.
+    /// The newest stream: what a run draws unless told otherwise.
     pub const LATEST: Stream = Stream::V2;
     /// Every stream, oldest first.
     pub const ALL: [Stream; 2] = [Stream::V1, Stream::V2];

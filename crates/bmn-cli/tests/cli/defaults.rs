@@ -104,6 +104,7 @@ fn expected(command: &str, flag: &str) -> Option<String> {
         (_, "--players") => s(&input::DEFAULT_PLAYERS),
         (_, "--on-empty") => s(&input::DEFAULT_ON_EMPTY),
         (_, "--seed") => s(&input::DEFAULT_SEED),
+        (_, "--stream") => s(&input::DEFAULT_STREAM),
         // Seats and GPUs are numbered from the first.
         (_, "--leader") => s(&1),
         (_, "--device") => s(&0),

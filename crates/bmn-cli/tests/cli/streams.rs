@@ -11,10 +11,10 @@ fn p(path: &Path) -> &str {
 
 #[test]
 fn the_stream_names_the_deals_and_is_reported() {
-    let one = json(&["deal", "--seed", "2026", "--json"]);
-    let also_one = json(&["deal", "--seed", "2026", "--stream", "1", "--json"]);
-    let two = json(&["deal", "--seed", "2026", "--stream", "2", "--json"]);
-    assert_eq!(one, also_one);
+    let two = json(&["deal", "--seed", "2026", "--json"]);
+    let also_two = json(&["deal", "--seed", "2026", "--stream", "2", "--json"]);
+    let one = json(&["deal", "--seed", "2026", "--stream", "1", "--json"]);
+    assert_eq!(two, also_two);
     assert_eq!(one["stream"], 1);
     assert_eq!(two["stream"], 2);
     // The pinned deal 0 of seed 2026 on stream 2 (bmn-deals' sampler tests), cut in two.
