@@ -52,6 +52,10 @@ params! {
     queue,
     /// 1: finished games also counted by exact cards and tricks.
     lengths,
+    /// Stream mode: 1 or 2; on stream 2, a segment's background code and marked cards.
+    stream,
+    background,
+    marked,
 }
 
 /// Declares the `tally` words with their names for the test that reads the shader.

@@ -1,6 +1,7 @@
 //! `Dispatch`: one dispatch's work as the shader reads it (its `Params` and input words).
 
 use bmn_deals::stream::GAMMA;
+use bmn_deals::{Sampler, Stream};
 use bmn_play::device::{DeviceBatch, DeviceDeals, DeviceError, DigestSpec, MAX_RANKED};
 
 use crate::contract::Params;
@@ -24,6 +25,11 @@ pub(crate) struct Dispatch {
     max_tricks: u32,
     /// Rank mode: the arrangements of the whole deck.
     block: u64,
+    /// Stream mode: the stream's number; on stream 2, a segment's background code and its
+    /// count of marked cards (`input` holds the marked codes, ascending).
+    stream: u32,
+    background: u32,
+    marked: usize,
     /// The deck's codes, the starts, or the deck's count of each code.
     pub input: Vec<u32>,
     /// Played by the event kernel (`events.wgsl`): no jokers, at most [`EVENT_PENALTIES`]
@@ -37,17 +43,30 @@ impl Dispatch {
         // The most penalty cards one deal holds, and whether any card is a joker.
         let penalties = |codes: &[u8]| codes.iter().filter(|&&c| c != 0).count();
         let (most, jokers);
+        let (mut stream, mut background, mut marked) = (1, 0, 0);
         let (mode, base, segment, per_item, block, input) = match &batch.deals {
             DeviceDeals::Stream {
                 seed,
                 first,
                 deck,
                 segment,
+                stream: which,
             } => {
                 // As bmn_deals::deal_rng: deal k's counter is seed + 4k * GAMMA.
                 let base = seed.wrapping_add(first.wrapping_mul(4).wrapping_mul(GAMMA));
                 (most, jokers) = (penalties(deck), deck.contains(&JOKER));
-                (0, base, *segment, 1, 0, words(deck))
+                let input = match which {
+                    Stream::V1 => words(deck),
+                    Stream::V2 => {
+                        // Every segment holds the same cards (a balanced deal's shares).
+                        let sampler = Sampler::new(&deck[..(*segment).min(deck.len())]);
+                        stream = 2;
+                        background = u32::from(sampler.background());
+                        marked = sampler.marked().len();
+                        words(sampler.marked())
+                    }
+                };
+                (0, base, *segment, 1, 0, input)
             }
             DeviceDeals::Arrangements { starts, per_start } => {
                 let len = batch.len.max(1);
@@ -85,6 +104,9 @@ impl Dispatch {
             leader: batch.leader,
             max_tricks: batch.max_tricks,
             block,
+            stream,
+            background,
+            marked,
             input,
             events: !jokers
                 && most <= EVENT_PENALTIES
@@ -137,6 +159,9 @@ impl Dispatch {
             lane_games,
             queue: u32::from(queue),
             lengths: u32::from(lengths),
+            stream: self.stream,
+            background: self.background,
+            marked: self.marked as u32,
         }
     }
 }

@@ -746,11 +746,13 @@ fn parts<'a>(
                 first,
                 deck,
                 segment,
+                stream,
             } => DeviceDeals::Stream {
                 seed: *seed,
                 first: first + done as u64,
                 deck: Cow::Borrowed(deck.as_ref()),
                 segment: *segment,
+                stream: *stream,
             },
             DeviceDeals::Arrangements { starts, per_start } => {
                 let from = done / per_start * batch.len;

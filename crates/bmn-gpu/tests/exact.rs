@@ -74,6 +74,42 @@ fn a_million_random_standard_deals_equal_the_reference_engine() {
 }
 
 #[test]
+fn stream_2_deals_on_the_device_as_on_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    // The standard deck whole and balanced, jokers, odd sizes, no plain cards, a single
+    // marked card, 64 cards, and more than 16 penalty cards (the trick kernel's dealing).
+    for (spec, balanced, games) in [
+        ("standard", false, 200_000usize),
+        ("standard", true, 50_000),
+        ("2J,2Q,2K,2A,3X,20-", false, 20_000),
+        ("1J,1Q,1K,1A,5-", false, 20_000),
+        ("2J,2Q,2K,2A", false, 2_000),
+        ("1A,9-", false, 2_000),
+        ("4J,4Q,4K,4A,48-", false, 20_000),
+        ("6J,6Q,6K,6A,28-", true, 20_000),
+    ] {
+        let source = DealSource::new(Deck::parse(spec).unwrap(), balanced)
+            .unwrap()
+            .with_stream(bmn_deals::Stream::V2);
+        let batch = source
+            .device_deals(2026, 7, games, DEFAULT_MAX_TRICKS)
+            .unwrap();
+        let mut out = vec![Played::default(); games];
+        assert_eq!(gpu.play(&batch, &mut out, true), Ok(true), "{spec}");
+        let mut deal = vec![0u8; source.len()];
+        for (k, &got) in out.iter().enumerate() {
+            source.deal(2026, 7 + k as u64, &mut deal);
+            let (p1, p2) = deal.split_at(source.split());
+            let want = bmn_kernel::play(p1, p2, 0, DEFAULT_MAX_TRICKS);
+            assert!(
+                same(got, want),
+                "{spec}, deal {k}: gpu {got:?}, cpu {want:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn small_decks_and_both_leaders_equal_the_cpu_kernel() {
     let Some(gpu) = gpu() else { return };
     // Odd and even sizes, jokers, one-card hands, and decks of up to 64 cards.

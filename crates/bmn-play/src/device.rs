@@ -9,6 +9,7 @@ use std::fmt;
 use std::sync::atomic::AtomicU32;
 
 use bmn_core::Player;
+pub use bmn_deals::Stream;
 use bmn_kernel::Played;
 
 use crate::counts::{add_at, add_counts};
@@ -16,14 +17,15 @@ use crate::counts::{add_at, add_counts};
 /// Where a batch's deals come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeviceDeals<'a> {
-    /// Deal `first + i` of `seed`'s stream (bmn-deals' `stream.rs`): `deck` (kernel codes)
-    /// shuffled `segment` cards at a time, one generator running through the segments (a
-    /// uniform deal is one segment; a balanced one shuffles each player's share).
+    /// Deal `first + i` of `seed`'s `stream` (bmn-deals' `stream.rs` and `sampler.rs`): `deck`
+    /// (kernel codes) dealt `segment` cards at a time, one generator running through the
+    /// segments (a uniform deal is one segment; a balanced one deals each player's share).
     Stream {
         seed: u64,
         first: u64,
         deck: Cow<'a, [u8]>,
         segment: usize,
+        stream: Stream,
     },
     /// Arrangements in lexicographic order: each start (one deal's codes, player 1's part
     /// first) is followed by the next `per_start - 1` arrangements.

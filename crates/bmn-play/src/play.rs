@@ -506,6 +506,7 @@ mod tests {
                 first: 0,
                 deck: Cow::Owned(vec![0; 4]),
                 segment: 4,
+                stream: bmn_deals::Stream::V1,
             },
             count: games.len(),
             len: 4,

@@ -186,28 +186,18 @@ impl DealSource {
         if self.players() != 2 || self.len() > bmn_kernel::MAX_CARDS {
             return None;
         }
-        // Stream 2 is dealt here and sent as the deals themselves (the shaders deal stream 1).
-        let deals = if self.stream() == Stream::V1 {
-            None
-        } else {
-            let mut starts = vec![0u8; count * self.len()];
-            self.deal_batch(seed, first, &mut starts);
-            Some(DeviceDeals::Arrangements {
-                starts,
-                per_start: 1,
-            })
-        };
         let (deck, segment) = match &self.share {
             None => (Cow::Borrowed(self.codes.as_slice()), self.len()),
             Some(share) => (Cow::Owned(share.repeat(2)), share.len()),
         };
         Some(DeviceBatch {
-            deals: deals.unwrap_or(DeviceDeals::Stream {
+            deals: DeviceDeals::Stream {
                 seed,
                 first,
                 deck,
                 segment,
-            }),
+                stream: self.stream(),
+            },
             count,
             len: self.len(),
             first_hand: self.split(),
@@ -287,25 +277,16 @@ mod tests {
     }
 
     #[test]
-    fn stream_2_goes_to_a_device_as_the_deals_themselves() {
-        let src = DealSource::new(Deck::STANDARD, false)
-            .unwrap()
-            .with_stream(Stream::V2);
-        let batch = src.device_deals(9, 40, 20, 3000).unwrap();
-        let mut dealt = vec![0; 20 * 52];
-        src.deal_batch(9, 40, &mut dealt);
-        assert_eq!(
-            batch.deals,
-            DeviceDeals::Arrangements {
-                starts: dealt,
-                per_start: 1
-            }
-        );
-        let v1 = DealSource::new(Deck::STANDARD, false).unwrap();
-        assert!(matches!(
-            v1.device_deals(9, 40, 20, 3000).unwrap().deals,
-            DeviceDeals::Stream { .. }
-        ));
+    fn a_device_deals_the_source_s_stream() {
+        for stream in Stream::ALL {
+            let src = DealSource::new(Deck::STANDARD, true)
+                .unwrap()
+                .with_stream(stream);
+            let batch = src.device_deals(9, 40, 20, 3000).unwrap();
+            assert!(
+                matches!(batch.deals, DeviceDeals::Stream { stream: s, segment: 26, .. } if s == stream)
+            );
+        }
     }
 
     #[test]

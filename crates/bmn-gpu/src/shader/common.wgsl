@@ -54,6 +54,11 @@ struct Params {
     queue: u32,
     // 1: finished games also counted by exact cards and tricks (`TALLY_BY_CARDS`, ...).
     lengths: u32,
+    // Stream mode: 1 or 2 (bmn-deals' `sampler.rs`); on stream 2, a segment's background code
+    // and its number of marked cards, whose codes `cards_in` holds, ascending.
+    stream: u32,
+    background: u32,
+    marked: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -439,10 +444,85 @@ fn deal_from_stream(index: u32) {
     }
 }
 
+// Stream 2's bound for draw `k` of a segment of `n` cards with `m` marked: Floyd's `j + 1` for
+// the first `m`, then Fisher-Yates's `i + 1` from `m` down to 2.
+fn sample_bound(k: u32, n: u32, m: u32) -> u32 {
+    return select(2u * m - k, n - m + k + 1u, k < m);
+}
+
+// Deal `index` of stream 2 into `deal` (bmn-deals' `sampler.rs`): in each segment, the marked
+// cards' places by Floyd's algorithm and their order by Fisher-Yates, the draws grouped while
+// their bounds' product stays at most 2^24, a group's draws the mixed-radix digits of one
+// 32-bit word, the whole group drawn again when its last word falls below 2^32 mod product.
+fn deal_from_sampler(index: u32) {
+    splitmix = add64(vec2<u32>(params.base_lo, params.base_hi), mul64(vec2<u32>(index, 0u), GAMMA4));
+    s0 = splitmix_next();
+    s1 = splitmix_next();
+    s2 = splitmix_next();
+    s3 = splitmix_next();
+    has_spare = false;
+    let n = params.segment;
+    let m = params.marked;
+    let draws = select(0u, 2u * m - 1u, m > 0u);
+    for (var start = 0u; start < params.len; start += n) {
+        var kinds: array<u32, 64>;
+        for (var f = 0u; f < m; f++) {
+            kinds[f] = cards_in[f];
+        }
+        // Floyd's subset of 0..n as a 64-bit mask.
+        var taken = vec2<u32>(0u);
+        var k = 0u;
+        while (k < draws) {
+            // The group: bounds from k while the product stays at most 2^24.
+            var end = k;
+            var product = 1u;
+            while (end < draws && product * sample_bound(end, n, m) <= 0x1000000u) {
+                product *= sample_bound(end, n, m);
+                end += 1u;
+            }
+            let threshold = (0u - product) % product;
+            var digits: array<u32, 32>;
+            loop {
+                var w = next_u32();
+                for (var d = k; d < end; d++) {
+                    let t = mul_wide(w, sample_bound(d, n, m));
+                    digits[d - k] = t.y;
+                    w = t.x;
+                }
+                if (w >= threshold) {
+                    break;
+                }
+            }
+            for (var d = k; d < end; d++) {
+                let t = digits[d - k];
+                if (d < m) {
+                    let bit = bit64(t);
+                    let hit = any((taken & bit) != vec2<u32>(0u));
+                    taken = taken | select(bit, bit64(n - m + d), hit);
+                } else {
+                    let i = 2u * m - 1u - d;
+                    let x = kinds[i];
+                    kinds[i] = kinds[t];
+                    kinds[t] = x;
+                }
+            }
+            k = end;
+        }
+        var f = 0u;
+        for (var i = 0u; i < n; i++) {
+            let at = any((taken & bit64(i)) != vec2<u32>(0u));
+            deal[start + i] = select(params.background, kinds[min(f, 63u)], at);
+            f += select(0u, 1u, at);
+        }
+    }
+}
+
 // The first deal of work item `item` into `deal`.
 fn load_item(item: u32) {
     let n = params.len;
-    if (params.mode == 0u) {
+    if (params.mode == 0u && params.stream == 2u) {
+        deal_from_sampler(item);
+    } else if (params.mode == 0u) {
         deal_from_stream(item);
     } else if (params.mode == 1u) {
         for (var i = 0u; i < n; i++) {
