@@ -212,7 +212,10 @@ impl TryFrom<&BenchRequest> for BenchPlan {
         Ok(BenchPlan {
             games,
             threads,
-            source: DealSource::new(deck, false).map_err(|e| Error::bad("deck", e))?,
+            // The search row deals as `bmn search` does.
+            source: DealSource::new(deck, false)
+                .map_err(|e| Error::bad("deck", e))?
+                .with_stream(input::DEFAULT_STREAM),
             seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
         })
     }

@@ -99,13 +99,14 @@ pub struct TableInput {
 }
 
 impl TableInput {
-    /// The table of a command that takes no `--balanced`.
+    /// The table of a command that takes no `--balanced` and no `--stream`: its random deals
+    /// are stream 1's, as when its published results (the catalogues) were made.
     pub fn of(deck: &crate::flags::DeckArg, players: &crate::flags::PlayersArg) -> TableInput {
         TableInput {
             deck: deck.deck.clone(),
             players: players.players,
             balanced: false,
-            stream: None,
+            stream: Some(1),
         }
     }
 
