@@ -421,16 +421,22 @@ fn unrank(rank: vec2<u32>) {
     }
 }
 
-// Deal `index` of the seeded stream into `deal`: SplitMix64 from its own counter seeds
-// xoshiro256++, then Durstenfeld's Fisher-Yates from the end of each segment.
-fn deal_from_stream(index: u32) {
-    let n = params.len;
+// The generator of deal `index` (both streams): SplitMix64 from the deal's own counter seeds
+// xoshiro256++ (bmn-deals' `deal_rng`).
+fn seed_deal(index: u32) {
     splitmix = add64(vec2<u32>(params.base_lo, params.base_hi), mul64(vec2<u32>(index, 0u), GAMMA4));
     s0 = splitmix_next();
     s1 = splitmix_next();
     s2 = splitmix_next();
     s3 = splitmix_next();
     has_spare = false;
+}
+
+// Deal `index` of the seeded stream into `deal`: SplitMix64 from its own counter seeds
+// xoshiro256++, then Durstenfeld's Fisher-Yates from the end of each segment.
+fn deal_from_stream(index: u32) {
+    let n = params.len;
+    seed_deal(index);
     for (var i = 0u; i < n; i++) {
         deal[i] = cards_in[i];
     }
@@ -455,12 +461,7 @@ fn sample_bound(k: u32, n: u32, m: u32) -> u32 {
 // their bounds' product stays at most 2^24, a group's draws the mixed-radix digits of one
 // 32-bit word, the whole group drawn again when its last word falls below 2^32 mod product.
 fn deal_from_sampler(index: u32) {
-    splitmix = add64(vec2<u32>(params.base_lo, params.base_hi), mul64(vec2<u32>(index, 0u), GAMMA4));
-    s0 = splitmix_next();
-    s1 = splitmix_next();
-    s2 = splitmix_next();
-    s3 = splitmix_next();
-    has_spare = false;
+    seed_deal(index);
     let n = params.segment;
     let m = params.marked;
     let draws = select(0u, 2u * m - 1u, m > 0u);
