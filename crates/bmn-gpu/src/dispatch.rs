@@ -25,8 +25,9 @@ pub(crate) struct Dispatch {
     max_tricks: u32,
     /// Rank mode: the arrangements of the whole deck.
     block: u64,
-    /// Stream mode: the stream's number; on stream 2, a segment's background code and its
-    /// count of marked cards (`input` holds the marked codes, ascending).
+    /// Stream mode: the stream's number (0 in the other modes); on stream 2, a segment's
+    /// background code and its count of marked cards (`input` holds the marked codes,
+    /// ascending).
     stream: u32,
     background: u32,
     marked: usize,
@@ -43,7 +44,7 @@ impl Dispatch {
         // The most penalty cards one deal holds, and whether any card is a joker.
         let penalties = |codes: &[u8]| codes.iter().filter(|&&c| c != 0).count();
         let (most, jokers);
-        let (mut stream, mut background, mut marked) = (1, 0, 0);
+        let (mut stream, mut background, mut marked) = (0, 0, 0);
         let (mode, base, segment, per_item, block, input) = match &batch.deals {
             DeviceDeals::Stream {
                 seed,
@@ -55,12 +56,12 @@ impl Dispatch {
                 // As bmn_deals::deal_rng: deal k's counter is seed + 4k * GAMMA.
                 let base = seed.wrapping_add(first.wrapping_mul(4).wrapping_mul(GAMMA));
                 (most, jokers) = (penalties(deck), deck.contains(&JOKER));
+                stream = u32::from(which.number());
                 let input = match which {
                     Stream::V1 => words(deck),
                     Stream::V2 => {
                         // Every segment holds the same cards (a balanced deal's shares).
                         let sampler = Sampler::new(&deck[..(*segment).min(deck.len())]);
-                        stream = 2;
                         background = u32::from(sampler.background());
                         marked = sampler.marked().len();
                         words(sampler.marked())

@@ -31,6 +31,11 @@ impl Dealer {
         }
     }
 
+    /// The deck dealt (codes).
+    pub fn deck(&self) -> &[u8] {
+        &self.deck
+    }
+
     /// Cards in a deal.
     pub fn len(&self) -> usize {
         self.deck.len()

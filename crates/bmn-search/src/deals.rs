@@ -18,14 +18,13 @@ pub const MAX_REFERENCE_CARDS: usize = 540;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealSource {
     deck: Deck,
-    /// The deck as kernel codes (kind index = standard penalty), in `Deck::cards` order.
-    codes: Vec<u8>,
     /// With `balanced`: one player's share (every player's is the same multiset).
     share: Option<Vec<u8>>,
     /// Cards of each player, seat order: round-robin dealing from the leader (player 1)
     /// gives the first `len % players` seats one card more.
     sizes: Vec<usize>,
-    /// The whole deck's deals on the source's stream.
+    /// The whole deck's deals on the source's stream; it holds the deck as kernel codes (kind
+    /// index = standard penalty), in `Deck::cards` order.
     dealer: Dealer,
     /// With `balanced` on stream 2: one share's sampler.
     share_sampler: Option<Sampler>,
@@ -85,7 +84,6 @@ impl DealSource {
         Ok(DealSource {
             deck,
             dealer: Dealer::new(Stream::V1, &codes),
-            codes,
             share,
             sizes,
             share_sampler: None,
@@ -94,7 +92,7 @@ impl DealSource {
 
     /// The same deals drawn from `stream` (a source starts on stream 1).
     pub fn with_stream(mut self, stream: Stream) -> DealSource {
-        self.dealer = Dealer::new(stream, &self.codes);
+        self.dealer = Dealer::new(stream, self.dealer.deck());
         self.share_sampler = match (&self.share, stream) {
             (Some(share), Stream::V2) => Some(Sampler::new(share)),
             _ => None,
@@ -122,12 +120,12 @@ impl DealSource {
 
     /// Cards in one deal.
     pub fn len(&self) -> usize {
-        self.codes.len()
+        self.dealer.len()
     }
 
     /// Always false: a source has at least two cards.
     pub fn is_empty(&self) -> bool {
-        self.codes.is_empty()
+        self.dealer.is_empty()
     }
 
     /// Cards of each player, seat order (round-robin dealing from player 1).
@@ -187,7 +185,7 @@ impl DealSource {
             return None;
         }
         let (deck, segment) = match &self.share {
-            None => (Cow::Borrowed(self.codes.as_slice()), self.len()),
+            None => (Cow::Borrowed(self.dealer.deck()), self.len()),
             Some(share) => (Cow::Owned(share.repeat(2)), share.len()),
         };
         Some(DeviceBatch {
