@@ -161,15 +161,15 @@ fn time(
             .fold((0, 0.0), |(g, b), (g2, b2)| (g + g2, b + b2))
     });
     let wall = started.elapsed().as_secs_f64();
-    let (useful, held) = gpu.lane_steps();
-    let (useful, held) = (useful - steps.0, held - steps.1);
-    let busy = if held == 0 {
+    let s = gpu.lane_steps().since(steps);
+    let busy = if s.held == 0 {
         String::new()
     } else {
         format!(
-            ", lanes busy {:.1}% ({:.1} events a game)",
-            100.0 * useful as f64 / held as f64,
-            useful as f64 / games as f64
+            ", lanes busy {:.1}% ({:.1} steps a game, {:.2} events a step)",
+            100.0 * s.played as f64 / s.held as f64,
+            s.played as f64 / games as f64,
+            s.events as f64 / s.played as f64
         )
     };
     println!(

@@ -84,9 +84,10 @@ words! {
     /// only clears it with the rest).
     #[allow(dead_code)]
     TALLY_NEXT = 9;
-    /// The event kernel's schedule (64-bit): lane-steps that played an event, lane-steps held.
+    /// The event kernel's schedule (64-bit): lane-steps that played, lane-steps held, events.
     TALLY_USEFUL = 10;
     TALLY_HELD = 12;
+    TALLY_EVENTS = 14;
     /// The histogram of finished games' cards.
     TALLY_HIST = 16;
     /// Finished games by exact cards, then by exact tricks (with `DigestSpec::lengths`).

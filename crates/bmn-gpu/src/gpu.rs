@@ -12,8 +12,8 @@ use bmn_play::device::{
 
 use crate::adapters::{AdapterSummary, all, instance, summary};
 use crate::contract::{
-    Params, TALLY_BY_CARDS, TALLY_BY_TRICKS, TALLY_CARDS, TALLY_FINISHED, TALLY_HELD, TALLY_HIST,
-    TALLY_KEPT, TALLY_RECORDED, TALLY_TRICKS, TALLY_USEFUL, TALLY_WINS, TALLY_WORDS,
+    Params, TALLY_BY_CARDS, TALLY_BY_TRICKS, TALLY_CARDS, TALLY_EVENTS, TALLY_FINISHED, TALLY_HELD,
+    TALLY_HIST, TALLY_KEPT, TALLY_RECORDED, TALLY_TRICKS, TALLY_USEFUL, TALLY_WINS, TALLY_WORDS,
 };
 use crate::dispatch::Dispatch;
 use crate::error::GpuError;
@@ -87,10 +87,11 @@ pub struct Gpu {
     /// (`every_game_recorded`).
     lanes: usize,
     rank_run: usize,
-    /// The event kernel's lane-steps that played an event, and lane-steps its workgroups held,
-    /// over every dispatch so far.
+    /// The event kernel's lane-steps that played, lane-steps its workgroups held, and the
+    /// events played, over every dispatch so far (`LaneSteps`).
     useful: AtomicU64,
     held: AtomicU64,
+    played_events: AtomicU64,
     /// Games one dispatch of the event kernel deals at most (its `dealt` buffer's binding).
     most_dealt: usize,
     /// The first error the device reported outside a batch's own checks.
@@ -249,6 +250,7 @@ impl Gpu {
             rank_run: if cpu { RANK_RUN_CPU } else { RANK_RUN },
             useful: AtomicU64::new(0),
             held: AtomicU64::new(0),
+            played_events: AtomicU64::new(0),
             most_dealt: (binding / DEALT_BYTES as u64).min(MAX_BATCH as u64) as usize,
             errors,
             failure: OnceLock::new(),
@@ -261,14 +263,13 @@ impl Gpu {
         &self.adapter
     }
 
-    /// The event kernel's lane-steps so far: (those that played an event, those its
-    /// workgroups held). Their ratio is the share of lane time that did work: the rest is
-    /// lanes that had no game left while another lane of their workgroup still played.
-    pub fn lane_steps(&self) -> (u64, u64) {
-        (
-            self.useful.load(Ordering::Relaxed),
-            self.held.load(Ordering::Relaxed),
-        )
+    /// The event kernel's schedule so far (see [`LaneSteps`]).
+    pub fn lane_steps(&self) -> LaneSteps {
+        LaneSteps {
+            played: self.useful.load(Ordering::Relaxed),
+            held: self.held.load(Ordering::Relaxed),
+            events: self.played_events.load(Ordering::Relaxed),
+        }
     }
 
     /// Buffers for `games` results, `words` input words and `dealt` encoded deals, reusing
@@ -529,6 +530,8 @@ impl Gpu {
             |at: usize| u64::from(word(totals, 4 * at)) | u64::from(word(totals, 4 * at + 4)) << 32;
         self.useful.fetch_add(wide(TALLY_USEFUL), Ordering::Relaxed);
         self.held.fetch_add(wide(TALLY_HELD), Ordering::Relaxed);
+        self.played_events
+            .fetch_add(wide(TALLY_EVENTS), Ordering::Relaxed);
     }
 
     /// The device's first error outside a batch's checks, if any.
@@ -817,4 +820,29 @@ fn check(batch: &DeviceBatch<'_>, out: usize) -> Result<(), DeviceError> {
         }
     }
     Ok(())
+}
+
+/// The event kernel's schedule, added up over dispatches: `played` lane-steps that played a
+/// step, `held` lane-steps its workgroups held (a workgroup's lanes times its longest lane's
+/// steps), and `events` the events those steps played (a penalty card, a player out of cards,
+/// a payoff: a step plays a penalty card and the payoff after it at once when it can).
+/// `played / held` is the share of lane time that did work (the rest is lanes with no game
+/// left while another lane of their workgroup still played); `events / played` the events a
+/// step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneSteps {
+    pub played: u64,
+    pub held: u64,
+    pub events: u64,
+}
+
+impl LaneSteps {
+    /// What was added since `earlier`.
+    pub fn since(self, earlier: LaneSteps) -> LaneSteps {
+        LaneSteps {
+            played: self.played - earlier.played,
+            held: self.held - earlier.held,
+            events: self.events - earlier.events,
+        }
+    }
 }

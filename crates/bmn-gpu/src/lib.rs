@@ -4,7 +4,8 @@
 //! lavapipe runs them on the CPU, which is how CI checks them). The event kernel
 //! (`events.wgsl`) deals a dispatch's games in one pass (from the seeded stream, by unranking,
 //! or stepping from starts the host unranked), plays them in a second, every lane advancing
-//! its game by one event a step in lockstep and taking the next game when its own ends, and
+//! its game by a penalty card a step (and the payoff after it, when it follows at once) in
+//! lockstep and taking the next game when its own ends, and
 //! records their results in a third. Decks
 //! its encoding cannot hold (jokers, more than 16 penalty cards) go to the trick kernel
 //! (`tricks.wgsl`, a game per lane, a trick a step). Finished games are added up on the device
@@ -24,7 +25,7 @@ mod pool;
 
 pub use adapters::{AdapterSummary, adapters};
 pub use error::GpuError;
-pub use gpu::{Gpu, Tuning, open};
+pub use gpu::{Gpu, LaneSteps, Tuning, open};
 
 /// Games one dispatch plays at most; a larger batch is played in several. On a GPU the event
 /// kernel's lanes idle only at the end of a dispatch, while the last long games finish: by

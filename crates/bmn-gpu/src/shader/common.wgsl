@@ -87,9 +87,11 @@ const TALLY_RECORDED: u32 = 8u;
 // The event kernel's queue: the next game a lane takes.
 const TALLY_NEXT: u32 = 9u;
 // The event kernel's schedule: lane-steps that played an event (64-bit), and lane-steps a
-// workgroup held (its longest lane's steps times its lanes, 64-bit).
+// workgroup held (its longest lane's steps times its lanes, 64-bit), and the events those
+// steps played (a step plays a penalty card and the payoff after it at once; 64-bit).
 const TALLY_USEFUL: u32 = 10u;
 const TALLY_HELD: u32 = 12u;
+const TALLY_EVENTS: u32 = 14u;
 const TALLY_HIST: u32 = 16u;
 // Histogram bins; a finished game past them is kept instead.
 const BINS: u32 = 256u;
@@ -456,19 +458,24 @@ fn sample_bound(k: u32, n: u32, m: u32) -> u32 {
     return select(2u * m - k, n - m + k + 1u, k < m);
 }
 
+// The marked cards' codes in the order stream 2 deals them (private: a function's array would
+// be cleared on every call).
+var<private> marked_kinds: array<u32, 64>;
+
 // Deal `index` of stream 2 into `deal` (bmn-deals' `sampler.rs`): in each segment, the marked
 // cards' places by Floyd's algorithm and their order by Fisher-Yates, the draws grouped while
 // their bounds' product stays at most 2^24, a group's draws the mixed-radix digits of one
 // 32-bit word, the whole group drawn again when its last word falls below 2^32 mod product.
+// That last word is the first times the product (mod 2^32), so a word is refused before its
+// digits are read and each digit is used as it comes (no array of them).
 fn deal_from_sampler(index: u32) {
     seed_deal(index);
     let n = params.segment;
     let m = params.marked;
     let draws = select(0u, 2u * m - 1u, m > 0u);
     for (var start = 0u; start < params.len; start += n) {
-        var kinds: array<u32, 64>;
         for (var f = 0u; f < m; f++) {
-            kinds[f] = cards_in[f];
+            marked_kinds[f] = cards_in[f];
         }
         // Floyd's subset of 0..n as a 64-bit mask.
         var taken = vec2<u32>(0u);
@@ -482,29 +489,23 @@ fn deal_from_sampler(index: u32) {
                 end += 1u;
             }
             let threshold = (0u - product) % product;
-            var digits: array<u32, 32>;
-            loop {
-                var w = next_u32();
-                for (var d = k; d < end; d++) {
-                    let t = mul_wide(w, sample_bound(d, n, m));
-                    digits[d - k] = t.y;
-                    w = t.x;
-                }
-                if (w >= threshold) {
-                    break;
-                }
+            var w = next_u32();
+            while (w * product < threshold) {
+                w = next_u32();
             }
             for (var d = k; d < end; d++) {
-                let t = digits[d - k];
+                let digit = mul_small(w, sample_bound(d, n, m));
+                w = digit.x;
+                let t = digit.y;
                 if (d < m) {
                     let bit = bit64(t);
                     let hit = any((taken & bit) != vec2<u32>(0u));
                     taken = taken | select(bit, bit64(n - m + d), hit);
                 } else {
                     let i = 2u * m - 1u - d;
-                    let x = kinds[i];
-                    kinds[i] = kinds[t];
-                    kinds[t] = x;
+                    let x = marked_kinds[i];
+                    marked_kinds[i] = marked_kinds[t];
+                    marked_kinds[t] = x;
                 }
             }
             k = end;
@@ -512,7 +513,7 @@ fn deal_from_sampler(index: u32) {
         var f = 0u;
         for (var i = 0u; i < n; i++) {
             let at = any((taken & bit64(i)) != vec2<u32>(0u));
-            deal[start + i] = select(params.background, kinds[min(f, 63u)], at);
+            deal[start + i] = select(params.background, marked_kinds[min(f, 63u)], at);
             f += select(0u, 1u, at);
         }
     }

@@ -1,4 +1,5 @@
-// bmn's event kernel: every lane advances its game by exactly one event a step, with the same
+// bmn's event kernel: every lane advances its game by one penalty card (or a player running
+// out) a step, and the payoff after it when the payer's next cards are plain, with the same
 // instructions for every lane, and a lane whose game ends takes the next one from the
 // dispatch's queue and keeps stepping (persistent lanes, the GPU form of bmn-kernel's
 // streaming lanes, `queue.rs`). An event is a penalty card laid, a debt paid off, or a player
@@ -81,11 +82,24 @@ fn deal_events(
 
 // ---- Playing ------------------------------------------------------------------------------
 
-// The workgroup's lane-steps that played an event, and its longest lane's steps.
+// The workgroup's lane-steps that played an event, its longest lane's steps, and the payoffs
+// its steps played beside a penalty card (so events = steps + payoffs).
 var<workgroup> group_useful: atomic<u32>;
 var<workgroup> group_longest: atomic<u32>;
+var<workgroup> group_payoffs: atomic<u32>;
 
 const NO_GAME: u32 = 0xffffffffu;
+
+// The index of the highest set bit of a 64-bit word that is not 0: a stack's length, from its
+// sentinel.
+fn top64(v: vec2<u32>) -> u32 {
+    return select(firstLeadingBit(v.x), 32u + firstLeadingBit(v.y), v.y != 0u);
+}
+
+// `v >> k` for 1 <= k <= 4 (a debt): no case for shifts past a word.
+fn shr64_debt(v: vec2<u32>, k: u32) -> vec2<u32> {
+    return vec2<u32>((v.x >> k) | (v.y << (32u - k)), v.y >> k);
+}
 
 @compute @workgroup_size(64)
 fn play_events(
@@ -96,6 +110,7 @@ fn play_events(
     if (local == 0u) {
         atomicStore(&group_useful, 0u);
         atomicStore(&group_longest, 0u);
+        atomicStore(&group_payoffs, 0u);
     }
     workgroupBarrier();
 
@@ -103,30 +118,24 @@ fn play_events(
     // A game under way: `x` acts (the leader in a trick's opening exchange, the payer after
     // it), `y` the other (who holds the claim once a penalty card is down); `xid` is 0 if `x`
     // is the deal's leader; `v` the debt, 0 in the opening; the pile's `m` cards, its penalty
-    // cards' positions `pm` and kinds `pq` (`ps` bits of them).
+    // cards' positions `pm` and kinds `pq`. No counters of a stack's length or of its kinds'
+    // bits: the step finds the few it needs from the masks (a leading-bit scan, a bit count),
+    // which costs less than keeping four counters through every step's selects and swaps.
     var game = NO_GAME;
     var taken = 0u;
     var steps = 0u;
+    var payoffs = 0u;
     var xm = vec2<u32>(0u);
     var ym = vec2<u32>(0u);
     var xq = 0u;
     var yq = 0u;
-    // Each stack's length, and the bits its kinds fill (2 per penalty card): kept as counters,
-    // which costs a few adds where finding them again would cost bit counts.
-    var xl = 0u;
-    var yl = 0u;
-    var xs = 0u;
-    var ys = 0u;
     var pm = vec2<u32>(0u);
     var pq = 0u;
-    var ps = 0u;
     var m = 0u;
     var v = 0u;
     var xid = 0u;
     var cards = 0u;
     var tricks = 0u;
-    // The leader's cards and the other's, the same in every deal of the dispatch.
-    let lead_len = select(params.first_hand, params.len - params.first_hand, params.leader != 0u);
     // A lane past `lanes` (the dispatch's last workgroup) plays nothing.
     if (lane < params.lanes) {
         loop {
@@ -150,13 +159,8 @@ fn play_events(
                 let q = dealt[3u * game + 2u];
                 xq = q.x;
                 yq = q.y;
-                xl = lead_len;
-                yl = params.len - lead_len;
-                xs = 2u * (ones64(xm) - 1u);
-                ys = 2u * (ones64(ym) - 1u);
                 pm = vec2<u32>(0u);
                 pq = 0u;
-                ps = 0u;
                 m = 0u;
                 v = 0u;
                 xid = 0u;
@@ -165,7 +169,12 @@ fn play_events(
             }
             steps += 1u;
 
-            // ---- One event, straight-line (every `if` below is a select) ----
+            // ---- One step, straight-line (every `if` below is a select): a penalty card
+            // (or a player out of cards), and the payoff that follows it at once when the
+            // payer's next cards are all plain. bmn-kernel's AVX-512 step has the same shape
+            // (queue/avx512.rs); a standard game takes about 79 steps here where one event a
+            // step took 114. A payment never ends in a payoff: the step that set the debt
+            // played the payoff if there was one.
             // Each stack's first event: its first penalty card, or its sentinel.
             let kx = ctz64(xm);
             let ky = ctz64(ym);
@@ -173,66 +182,63 @@ fn play_events(
             // In the opening, y's card `ky` (laid at step 2ky + 1) comes before x's card `kx`
             // (step 2kx) iff ky < kx; in a payment only x lays.
             let act_y = opening && ky < kx;
-            let payoff = !opening && kx >= v;
-            // The actor's event is its sentinel: it must lay a card and has none.
-            let out = !payoff && select(kx, ky, act_y) == select(xl, yl, act_y);
-            let pen = !payoff && !out;
-            let pen_x = pen && !act_y;
-            let pen_y = pen && act_y;
-            // Plain cards laid in this step before the event's card.
-            let before = select(select(2u * kx, 2u * ky + 1u, act_y), kx, !opening);
-            let w = (select(xq, yq, act_y) & 3u) + 1u;
-            // A penalty card goes onto the pile: its bit at its position, its kind queued.
-            pm = pm | select(vec2<u32>(0u), bit64(m + before), pen);
-            pq = pq | select(0u, (w - 1u) << ps, pen);
-            ps += select(0u, 2u, pen);
-            // Cards each stack lays.
-            let rx = select(select(kx + 1u, ky + 1u, act_y), v, payoff);
-            let ry = select(select(0u, kx, opening), ky + 1u, act_y);
-            var xm2 = shr64(xm, rx);
-            var ym2 = shr64(ym, ry);
-            let xl2 = xl - rx;
-            var yl2 = yl - ry;
-            let xq2 = select(xq, xq >> 2u, pen_x);
-            var yq2 = select(yq, yq >> 2u, pen_y);
-            let xs2 = xs - select(0u, 2u, pen_x);
-            var ys2 = ys - select(0u, 2u, pen_y);
-            let m2 = m + select(before + select(0u, 1u, pen), v, payoff);
-            // A payoff: y puts the pile of `m2` cards under its stack. The pile's mask, its
-            // lowest bit flipped and a sentinel at `m2`, XORed in at y's sentinel, replaces
-            // that sentinel with the pile's first card; its kinds go after y's.
-            ym2 = select(ym2, ym2 ^ shl64((pm ^ vec2<u32>(1u, 0u)) | bit64(m2), yl2), payoff);
-            yq2 = select(yq2, yq2 | (pq << ys2), payoff);
-            yl2 += select(0u, m2, payoff);
-            ys2 += select(0u, ps, payoff);
+            let k = select(kx, ky, act_y);
+            // Cards laid before the event's: 2k (+1 if y acts) in the opening, kx in a
+            // payment. x lays k + 1 of them, y the rest.
+            let before = select(kx, 2u * k + select(0u, 1u, act_y), opening);
+            let pos = m + before;
+            let xm2 = shr64(xm, k + 1u);
+            let ym2 = shr64(ym, before - k);
+            // The actor laid past its sentinel (the other keeps its own).
+            let out = all(xm2 == vec2<u32>(0u)) || all(ym2 == vec2<u32>(0u));
+            // The actor `a` laid a penalty card worth `w`; the other, `b`, owes `w`.
+            let aq = select(xq, yq, act_y);
+            let w = (aq & 3u) + 1u;
+            let am = select(xm2, ym2, act_y);
+            let bm = select(ym2, xm2, act_y);
+            let bq = select(yq, xq, act_y);
+            let aq2 = aq >> 2u;
+            // The pile with the penalty card on it: its bit at its position, its kind after
+            // the pile's others (two bits each).
+            let pm1 = pm | bit64(pos);
+            let pq1 = pq | ((w - 1u) << (2u * ones64(pm)));
+            let m1 = pos + 1u;
+            // The payoff in the same step: b's first w cards are plain (and b has them).
+            let payoff = !out && (bm.x & ((1u << w) - 1u)) == 0u;
+            let bm3 = select(bm, shr64_debt(bm, w), payoff);
+            // Cards on the pile when the trick ends: pos + 1 + w in a payoff, pos when out.
+            let cm = select(pos, m1 + w, payoff);
+            // A payoff: a puts the pile under its stack. The pile's mask, its lowest bit
+            // flipped and a sentinel at `cm`, XORed in at a's sentinel, replaces that sentinel
+            // with the pile's first card; its kinds go after a's.
+            let pile = (pm1 ^ vec2<u32>(1u, 0u)) | bit64(cm);
+            let am3 = select(am, am ^ shl64(pile, top64(am)), payoff);
+            let aq3 = select(aq2, aq2 | (pq1 << (2u * (ones64(am) - 1u))), payoff);
             let ends_trick = payoff || out;
-            cards += select(0u, m2, ends_trick);
+            cards += select(0u, cm, ends_trick);
             tricks += select(0u, 1u, ends_trick);
-            // Over: the actor ran out, or the payer paid with its last card.
-            let finished = out || (payoff && xl2 == 0u);
-            // Out: the actor's opponent wins; a payoff: y wins.
-            let winner = xid ^ select(1u, 0u, out && act_y);
+            // Over: the actor ran out (b wins), or b paid with its last card (a wins).
+            let finished = out || (payoff && all(bm3 == vec2<u32>(1u, 0u)));
+            let ida = xid ^ select(0u, 1u, act_y);
+            let winner = select(ida ^ 1u, ida, payoff);
             let capped = !finished && payoff && tricks >= params.max_tricks;
-            // After x's penalty card, or a payoff, x and y change roles.
-            let swap = pen_x || payoff;
-            pm = select(pm, vec2<u32>(0u), payoff);
-            pq = select(pq, 0u, payoff);
-            ps = select(ps, 0u, payoff);
-            m = select(m2, 0u, payoff);
-            v = select(0u, w, pen);
-            xid ^= select(0u, 1u, swap);
-            xm = select(xm2, ym2, swap);
-            ym = select(ym2, xm2, swap);
-            xq = select(xq2, yq2, swap);
-            yq = select(yq2, xq2, swap);
-            xl = select(xl2, yl2, swap);
-            yl = select(yl2, xl2, swap);
-            xs = select(xs2, ys2, swap);
-            ys = select(ys2, xs2, swap);
+            // A payoff empties the pile and a leads; otherwise b pays next, to a.
+            let going = !payoff;
+            pm = select(vec2<u32>(0u), pm1, going);
+            pq = select(0u, pq1, going);
+            m = select(0u, m1, going);
+            v = select(0u, w, going);
+            xid = select(ida, ida ^ 1u, going);
+            xm = select(am3, bm3, going);
+            ym = select(bm3, am3, going);
+            xq = select(aq3, bq, going);
+            yq = select(bq, aq3, going);
 
             if (finished || capped) {
                 // The result over the deal, and a mask of 0 (never a stack's: every stack has
-                // its sentinel) to say the game was played.
+                // its sentinel) to say the game was played. Every trick but one that ended by
+                // running out was a payoff.
+                payoffs += tricks - select(0u, 1u, out);
                 let status = select(winner, 2u, capped);
                 dealt[3u * game] = vec2<u32>(cards, tricks | (status << 30u));
                 dealt[3u * game + 1u] = vec2<u32>(0u);
@@ -243,10 +249,14 @@ fn play_events(
 
     atomicAdd(&group_useful, steps);
     atomicMax(&group_longest, steps);
+    atomicAdd(&group_payoffs, payoffs);
     workgroupBarrier();
     if (local == 0u) {
-        atomic_add64_tally(TALLY_USEFUL, vec2<u32>(atomicLoad(&group_useful), 0u));
+        let useful = atomicLoad(&group_useful);
+        atomic_add64_tally(TALLY_USEFUL, vec2<u32>(useful, 0u));
         atomic_add64_tally(TALLY_HELD, mul_wide(atomicLoad(&group_longest), 64u));
+        atomic_add64_tally(TALLY_EVENTS, vec2<u32>(useful, 0u));
+        atomic_add64_tally(TALLY_EVENTS, vec2<u32>(atomicLoad(&group_payoffs), 0u));
     }
 }
 
