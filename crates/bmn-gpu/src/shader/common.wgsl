@@ -461,18 +461,26 @@ fn sample_bound(k: u32, n: u32, m: u32) -> u32 {
 // The marked cards' codes in the order stream 2 deals them (private: a function's array would
 // be cleared on every call).
 var<private> marked_kinds: array<u32, 64>;
+// Stream 2's last deal as the event kernel's stacks hold it, when no marked card is plain (a
+// background of 0) and at most 16 are marked: the marked places (bit i: card i) and their
+// codes less one, 2 bits each in the deal's order.
+var<private> sampled_places: vec2<u32>;
+var<private> sampled_kinds: u32;
 
 // Deal `index` of stream 2 into `deal` (bmn-deals' `sampler.rs`): in each segment, the marked
 // cards' places by Floyd's algorithm and their order by Fisher-Yates, the draws grouped while
 // their bounds' product stays at most 2^24, a group's draws the mixed-radix digits of one
 // 32-bit word, the whole group drawn again when its last word falls below 2^32 mod product.
 // That last word is the first times the product (mod 2^32), so a word is refused before its
-// digits are read and each digit is used as it comes (no array of them).
-fn deal_from_sampler(index: u32) {
+// digits are read and each digit is used as it comes (no array of them). `lay_out`: the cards
+// into `deal`; else only into `sampled_places` and `sampled_kinds` (their conditions hold).
+fn deal_from_sampler(index: u32, lay_out: bool) {
     seed_deal(index);
     let n = params.segment;
     let m = params.marked;
     let draws = select(0u, 2u * m - 1u, m > 0u);
+    sampled_places = vec2<u32>(0u);
+    sampled_kinds = 0u;
     for (var start = 0u; start < params.len; start += n) {
         for (var f = 0u; f < m; f++) {
             marked_kinds[f] = cards_in[f];
@@ -510,11 +518,21 @@ fn deal_from_sampler(index: u32) {
             }
             k = end;
         }
-        var f = 0u;
-        for (var i = 0u; i < n; i++) {
-            let at = any((taken & bit64(i)) != vec2<u32>(0u));
-            deal[start + i] = select(params.background, marked_kinds[min(f, 63u)], at);
-            f += select(0u, 1u, at);
+        if (lay_out) {
+            var f = 0u;
+            for (var i = 0u; i < n; i++) {
+                let at = any((taken & bit64(i)) != vec2<u32>(0u));
+                deal[start + i] = select(params.background, marked_kinds[min(f, 63u)], at);
+                f += select(0u, 1u, at);
+            }
+        } else {
+            // This segment's cards follow the earlier segments' `start` cards and their
+            // `start / n * m` marked cards.
+            sampled_places = sampled_places | shl64(taken, start);
+            let at = 2u * (start / n) * m;
+            for (var f = 0u; f < m; f++) {
+                sampled_kinds = sampled_kinds | ((marked_kinds[f] - 1u) << (at + 2u * f));
+            }
         }
     }
 }
@@ -523,7 +541,7 @@ fn deal_from_sampler(index: u32) {
 fn load_item(item: u32) {
     let n = params.len;
     if (params.mode == 0u && params.stream == 2u) {
-        deal_from_sampler(item);
+        deal_from_sampler(item, true);
     } else if (params.mode == 0u) {
         deal_from_stream(item);
     } else if (params.mode == 1u) {

@@ -42,12 +42,34 @@ fn encode_stack(lo: u32, hi: u32) -> vec3<u32> {
     return vec3<u32>(mask, kinds);
 }
 
-// Writes the deal in `deal` as game `game`: the leader's stack, the other's, both kinds.
+// Writes the deal in `deal` as game `game`.
 fn store_dealt(game: u32) {
-    let n = params.len;
+    store_stacks(game, encode_stack(0u, params.first_hand), encode_stack(params.first_hand, params.len));
+}
+
+// Writes stream 2's last deal, from its marked places and kinds (no card laid out, no loop over
+// the cards), as game `game`.
+fn store_sampled(game: u32) {
     let h = params.first_hand;
-    var lead = encode_stack(0u, h);
-    var other = encode_stack(h, n);
+    let places = sampled_places;
+    let other = shr64(places, h);
+    let first = places ^ shl64(other, h);
+    // The first hand's kinds fill 2 bits a penalty card (all 32 with 16 of them).
+    let bits = 2u * ones64(first);
+    let kinds = select(sampled_kinds & ((1u << bits) - 1u), sampled_kinds, bits >= 32u);
+    let rest = select(sampled_kinds >> bits, 0u, bits >= 32u);
+    store_stacks(
+        game,
+        vec3<u32>(first | bit64(h), kinds),
+        vec3<u32>(other | bit64(params.len - h), rest),
+    );
+}
+
+// Writes game `game`'s stacks (player 1's cards, then the other's: mask, its high word, kinds):
+// the leader's stack, the other's, both kinds.
+fn store_stacks(game: u32, one: vec3<u32>, two: vec3<u32>) {
+    var lead = one;
+    var other = two;
     if (params.leader != 0u) {
         let t = lead;
         lead = other;
@@ -70,6 +92,12 @@ fn deal_events(
         return;
     }
     let first = item * params.per_item;
+    // Stream 2 whose marked cards are all penalty cards: the stacks straight from the draws.
+    if (params.mode == 0u && params.stream == 2u && params.background == 0u) {
+        deal_from_sampler(item, false);
+        store_sampled(first);
+        return;
+    }
     let last = min(first + params.per_item, params.count);
     load_item(item);
     for (var game = first; game < last; game++) {
