@@ -1,4 +1,5 @@
-//! Prints the cost of a deal on each stream and dealer, single-threaded, in calls of 4096 as a
+//! Prints the cost of a deal on each stream and dealer (stream 2 laid out as codes, and as the
+//! streaming kernels take it, by its marked cards), single-threaded, in calls of 4096 as a
 //! search deals them, wall and CPU time (the machine is shared), several rounds alternating.
 //!
 //! `cargo run -p bmn-kernel --release --example deal_speed [-- DEALS [DECK [ROUNDS]]]`
@@ -42,6 +43,15 @@ fn main() {
         ("stream 2, batch", {
             let d = Dealer::new(Stream::V2, &cards);
             Box::new(move |first, out: &mut [u8]| d.batch(2026, first, out))
+        }),
+        // As the streaming kernels take them: marked places and codes, nothing laid out.
+        ("stream 2, marked", {
+            let d = Dealer::new(Stream::V2, &cards);
+            let words = std::cell::RefCell::new((vec![0u64; 4096], vec![0u64; 4096]));
+            Box::new(move |first, _: &mut [u8]| {
+                let (masks, codes) = &mut *words.borrow_mut();
+                assert!(d.batch_marked(2026, first, masks, codes));
+            })
         }),
     ];
     println!("{deals} deals of {n} cards a round, calls of 4096, 1 thread");

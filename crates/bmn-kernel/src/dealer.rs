@@ -69,6 +69,82 @@ impl Dealer {
             }
         }
     }
+
+    /// Deals `first ..` of `seed`, `masks.len()` of them, as stream 2 draws them: each deal's
+    /// marked places (bit `i`: card `i`) in `masks` and their codes, 3 bits each in order, in
+    /// `codes`; the other cards are the deck's background code ([`Sampler::background`]). A
+    /// kernel takes them as they are where the background is plain
+    /// ([`crate::KernelBuffers::play_marked`]): no deal laid out card by card. `false`
+    /// (nothing written) on stream 1, or a deck of more than 21 marked cards or a marked code
+    /// above 7.
+    ///
+    /// # Panics
+    /// If `masks` and `codes` differ in length.
+    pub fn batch_marked(
+        &self,
+        seed: u64,
+        first: u64,
+        masks: &mut [u64],
+        codes: &mut [u64],
+    ) -> bool {
+        assert_eq!(masks.len(), codes.len(), "a mask and a code word a deal");
+        let Some(sampler) = self.sampler.as_ref() else {
+            return false;
+        };
+        if sampler.marked().len() > 21 || sampler.marked().iter().any(|&c| c >= 8) {
+            return false;
+        }
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lanes) =
+            crate::dealer_simd::Lanes::best().filter(|_| crate::dealer_simd::samples(sampler))
+        {
+            done = masks.len() / lanes.width() * lanes.width();
+            // SAFETY: `lanes` is what `Lanes::best` found on this CPU.
+            unsafe {
+                lanes.sample_marked_groups(
+                    sampler,
+                    seed,
+                    first,
+                    &mut masks[..done],
+                    &mut codes[..done],
+                )
+            };
+        }
+        for (i, (mask, code)) in masks
+            .iter_mut()
+            .zip(codes.iter_mut())
+            .enumerate()
+            .skip(done)
+        {
+            (*mask, *code) = marked_of(sampler, seed, first.wrapping_add(i as u64));
+        }
+        true
+    }
+
+    /// Stream 2's draws for the deck; `None` on stream 1.
+    pub fn sampler(&self) -> Option<&Sampler> {
+        self.sampler.as_ref()
+    }
+}
+
+/// Deal `index` of `seed` as its marked places and their codes (3 bits each, in order), by the
+/// scalar sampler.
+pub(crate) fn marked_of(sampler: &Sampler, seed: u64, index: u64) -> (u64, u64) {
+    let mut deal = [0u8; crate::MAX_CARDS];
+    let deal = &mut deal[..sampler.len()];
+    sampler.deal(seed, index, deal);
+    let background = sampler.background();
+    let (mut mask, mut codes, mut at) = (0u64, 0u64, 0);
+    for (i, &c) in deal.iter().enumerate() {
+        if c != background {
+            mask |= 1 << i;
+            codes |= u64::from(c) << at;
+            at += 3;
+        }
+    }
+    (mask, codes)
 }
 
 /// [`deal_range`], eight deals at a time in SIMD lanes where the CPU has AVX-512 (F and DQ,

@@ -401,6 +401,7 @@ unsafe fn mix<V: Vector>(z: V) -> V {
 }
 
 /// xoshiro256++ generators, one per u64 lane.
+#[derive(Clone, Copy)]
 struct Xoshiro<V>([V; 4]);
 
 impl<V: Vector> Xoshiro<V> {
@@ -599,6 +600,30 @@ impl Lanes {
     }
 }
 
+impl Lanes {
+    /// [`Lanes::sample_groups`]'s deals as their marked places and codes (a deal each in
+    /// `masks` and `codes`, a multiple of `self.width()` of them).
+    ///
+    /// # Safety
+    /// As [`Lanes::sample_groups`].
+    pub(crate) unsafe fn sample_marked_groups(
+        self,
+        sampler: &Sampler,
+        seed: u64,
+        first: u64,
+        masks: &mut [u64],
+        codes: &mut [u64],
+    ) {
+        // SAFETY: the caller guarantees the features.
+        unsafe {
+            match self {
+                Lanes::Avx512 => sample_marked_avx512(sampler, seed, first, masks, codes),
+                Lanes::Avx2 => sample_marked_avx2(sampler, seed, first, masks, codes),
+            }
+        }
+    }
+}
+
 /// Whether the CPU lays a deal out with byte expansion (AVX-512 VBMI and VBMI2: Ice Lake and
 /// later, Zen 4).
 pub(crate) fn expands() -> bool {
@@ -710,6 +735,65 @@ unsafe fn sample_groups_v<V: Vector, const EXPAND: bool>(
     }
 }
 
+/// [`sample_groups_v`] keeping each deal as its marked places and codes (`masks`, `codes`: a
+/// deal each, a multiple of `V::LANES` of them).
+///
+/// # Safety
+/// As [`sample_groups_v`].
+#[inline(always)]
+unsafe fn sample_marked_v<V: Vector>(
+    sampler: &Sampler,
+    seed: u64,
+    first: u64,
+    masks: &mut [u64],
+    codes: &mut [u64],
+) {
+    let lanes = V::LANES;
+    assert!(samples(sampler) && masks.len() == codes.len() && masks.len().is_multiple_of(lanes));
+    let plan = SamplePlan::new(sampler);
+    let pair = 2 * lanes;
+    let mut pairs = masks
+        .chunks_exact_mut(pair)
+        .zip(codes.chunks_exact_mut(pair));
+    let mut at = first;
+    for (m, c) in &mut pairs {
+        // SAFETY: the caller guarantees `V`'s features.
+        unsafe { sample_marked_k::<V, 2>(&plan, seed, at, m, c) };
+        at = at.wrapping_add(pair as u64);
+    }
+    let done = masks.len() / pair * pair;
+    if done < masks.len() {
+        // SAFETY: as above.
+        unsafe { sample_marked_k::<V, 1>(&plan, seed, at, &mut masks[done..], &mut codes[done..]) };
+    }
+}
+
+/// [`sample_marked_v`] on AVX-512.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn sample_marked_avx512(
+    sampler: &Sampler,
+    seed: u64,
+    first: u64,
+    masks: &mut [u64],
+    codes: &mut [u64],
+) {
+    // SAFETY: this function's target features are the ones `Zmm` needs.
+    unsafe { sample_marked_v::<Zmm>(sampler, seed, first, masks, codes) }
+}
+
+/// [`sample_marked_v`] on AVX2.
+#[target_feature(enable = "avx2")]
+fn sample_marked_avx2(
+    sampler: &Sampler,
+    seed: u64,
+    first: u64,
+    masks: &mut [u64],
+    codes: &mut [u64],
+) {
+    // SAFETY: this function's target features are the ones `Ymm` needs.
+    unsafe { sample_marked_v::<Ymm>(sampler, seed, first, masks, codes) }
+}
+
 /// What every group of a batch shares: the sampler, its codes packed 3 bits a field, its
 /// groups of draws.
 struct SamplePlan<'a> {
@@ -730,26 +814,30 @@ impl<'a> SamplePlan<'a> {
     }
 }
 
-/// `K` groups of `V::LANES` deals from deal `first` into `out`, their steps interleaved (one
-/// group's Floyd mask and codes are chains of dependent steps; two hide each other's latency).
+/// `K` groups of `V::LANES` deals from deal `first`, their steps interleaved (one group's Floyd
+/// mask and codes are chains of dependent steps; two hide each other's latency): each group's
+/// marked places and codes (3 bits each, in order), and the lanes that must be redrawn (bit
+/// `2i` for lane `i`), which the caller redoes with the scalar sampler.
 ///
 /// # Safety
 /// As [`sample_groups_v`].
 #[inline(always)]
-unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
+unsafe fn draw_k<V: Vector, const K: usize>(
     plan: &SamplePlan,
     seed: u64,
     first: u64,
-    out: &mut [u8],
-) {
+) -> ([V; K], [V; K], [u16; K]) {
     let (sampler, lanes) = (plan.sampler, V::LANES);
     let (n, m) = (sampler.len(), sampler.marked().len());
     // SAFETY (every call of a `Vector` method here): the caller guarantees `V`'s features.
     unsafe {
         let (one, seven) = (V::splat(1), V::splat(7));
-        let mut rng: [Xoshiro<V>; K] = core::array::from_fn(|k| {
-            Xoshiro::<V>::for_deals(seed, first.wrapping_add((k * lanes) as u64))
-        });
+        // Loops, not `array::from_fn`: a closure has no target features, so the `Vector`
+        // methods inside it were not inlined (stream 2's deals took 120 ns for 15).
+        let mut rng = [Xoshiro::<V>::for_deals(seed, first); K];
+        for (k, rng) in rng.iter_mut().enumerate().skip(1) {
+            *rng = Xoshiro::<V>::for_deals(seed, first.wrapping_add((k * lanes) as u64));
+        }
         let mut mask = [V::splat(0); K];
         let mut kinds = [V::splat(plan.packed); K];
         let mut output = [V::splat(0); K];
@@ -757,14 +845,15 @@ unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
         let mut draw = 0usize;
         for (i, &(bounds, threshold)) in plan.groups.iter().enumerate() {
             // Words: the low half of an output, then its high half.
-            let mut w: [V; K] = core::array::from_fn(|k| {
-                if i % 2 == 0 {
+            let mut w = [V::splat(0); K];
+            for k in 0..K {
+                w[k] = if i % 2 == 0 {
                     output[k] = rng[k].next();
                     output[k]
                 } else {
                     output[k].shr::<32>()
-                }
-            });
+                };
+            }
             for &b in bounds {
                 let bound = V::splat(u64::from(b));
                 if draw < m {
@@ -795,34 +884,89 @@ unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
                 redo[k] |= w[k].below32(threshold);
             }
         }
-        let background = sampler.background();
-        for k in 0..K {
-            let group = &mut out[k * lanes * n..(k + 1) * lanes * n];
-            let (mut masks, mut codes) = ([0u64; MAX_LANES], [0u64; MAX_LANES]);
+        (mask, kinds, redo)
+    }
+}
+
+/// `K` groups of `V::LANES` deals from deal `first` into `out`, laid out as codes.
+///
+/// # Safety
+/// As [`sample_groups_v`].
+#[inline(always)]
+unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
+    plan: &SamplePlan,
+    seed: u64,
+    first: u64,
+    out: &mut [u8],
+) {
+    let (sampler, lanes, n) = (plan.sampler, V::LANES, plan.sampler.len());
+    // SAFETY: the caller guarantees `V`'s features.
+    let (mask, kinds, mut redo) = unsafe { draw_k::<V, K>(plan, seed, first) };
+    let background = sampler.background();
+    for k in 0..K {
+        let group = &mut out[k * lanes * n..(k + 1) * lanes * n];
+        let (mut masks, mut codes) = ([0u64; MAX_LANES], [0u64; MAX_LANES]);
+        // SAFETY: as above.
+        unsafe {
             mask[k].store(&mut masks);
             kinds[k].store(&mut codes);
-            for ((deal, mut mask), mut code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
-                if EXPAND {
-                    // SAFETY (inside the block above): `EXPAND` is set only by
-                    // `sample_groups_vbmi2`, whose features these are; a deal is at most 64
-                    // bytes, with at most 21 marked cards.
-                    lay_expanded(deal, mask, code, background);
-                    continue;
-                }
-                deal.fill(background);
-                while mask != 0 {
-                    deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
-                    mask &= mask - 1;
-                    code >>= 3;
-                }
+        }
+        for ((deal, mut mask), mut code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
+            if EXPAND {
+                // SAFETY: `EXPAND` is set only by `sample_groups_vbmi2`, whose features these
+                // are; a deal is at most 64 bytes, with at most 21 marked cards.
+                unsafe { lay_expanded(deal, mask, code, background) };
+                continue;
             }
-            let group_first = first.wrapping_add((k * lanes) as u64);
-            while redo[k] != 0 {
-                let lane = redo[k].trailing_zeros() as usize / 2;
-                redo[k] &= redo[k] - 1;
-                let deal = &mut group[lane * n..(lane + 1) * n];
-                sampler.deal(seed, group_first.wrapping_add(lane as u64), deal);
+            deal.fill(background);
+            while mask != 0 {
+                deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
+                mask &= mask - 1;
+                code >>= 3;
             }
+        }
+        let group_first = first.wrapping_add((k * lanes) as u64);
+        while redo[k] != 0 {
+            let lane = redo[k].trailing_zeros() as usize / 2;
+            redo[k] &= redo[k] - 1;
+            let deal = &mut group[lane * n..(lane + 1) * n];
+            sampler.deal(seed, group_first.wrapping_add(lane as u64), deal);
+        }
+    }
+}
+
+/// `K` groups of `V::LANES` deals from deal `first` as their marked places and codes, into
+/// `masks` and `codes` (a deal each), never laid out.
+///
+/// # Safety
+/// As [`sample_groups_v`].
+#[inline(always)]
+unsafe fn sample_marked_k<V: Vector, const K: usize>(
+    plan: &SamplePlan,
+    seed: u64,
+    first: u64,
+    masks: &mut [u64],
+    codes: &mut [u64],
+) {
+    let lanes = V::LANES;
+    // SAFETY: the caller guarantees `V`'s features.
+    let (mask, kinds, mut redo) = unsafe { draw_k::<V, K>(plan, seed, first) };
+    for k in 0..K {
+        let (mut m, mut c) = ([0u64; MAX_LANES], [0u64; MAX_LANES]);
+        // SAFETY: as above.
+        unsafe {
+            mask[k].store(&mut m);
+            kinds[k].store(&mut c);
+        }
+        let group = k * lanes..(k + 1) * lanes;
+        masks[group.clone()].copy_from_slice(&m[..lanes]);
+        codes[group].copy_from_slice(&c[..lanes]);
+        while redo[k] != 0 {
+            let lane = redo[k].trailing_zeros() as usize / 2;
+            redo[k] &= redo[k] - 1;
+            let at = k * lanes + lane;
+            let index = first.wrapping_add(at as u64);
+            (masks[at], codes[at]) = crate::dealer::marked_of(plan.sampler, seed, index);
         }
     }
 }

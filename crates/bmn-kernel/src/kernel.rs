@@ -104,6 +104,16 @@ impl Kernel {
         Kernel::ALL.into_iter().find(|k| k.name() == name)
     }
 
+    /// Whether the kernel streams a batch's deals through its lanes (encoding each once, and
+    /// counting its penalty cards as it does): the kernels that take deals by their penalty
+    /// cards as they are ([`KernelBuffers::play_marked`]).
+    pub fn streams(self) -> bool {
+        matches!(
+            self,
+            Kernel::Avx2Stream4 | Kernel::Avx512Stream8 | Kernel::Avx512Stream16
+        )
+    }
+
     /// Every kernel this CPU can run (and `BMN_SIMD` lets it), in [`Kernel::ALL`]'s order.
     pub fn all_available() -> Vec<Kernel> {
         Kernel::ALL
@@ -223,6 +233,8 @@ pub struct KernelBuffers {
     words: crate::queue::Scratch<u64>,
     #[cfg(target_arch = "x86_64")]
     halves: crate::queue::Scratch<u32>,
+    /// Marked deals laid out for a kernel that reads codes (`play_marked`).
+    codes: Vec<u8>,
 }
 
 impl KernelBuffers {
@@ -244,10 +256,6 @@ impl KernelBuffers {
         max_tricks: u32,
         out: &mut [Played],
     ) {
-        assert!(
-            (1..=crate::MAX_CARDS).contains(&deal_len) && split <= deal_len,
-            "bad deal shape"
-        );
         assert_eq!(
             deals.len(),
             out.len() * deal_len,
@@ -258,48 +266,147 @@ impl KernelBuffers {
             deals.iter().fold(0u8, |a, &c| a.max(c)) <= crate::MAX_CODE,
             "card code above 5"
         );
-        assert!(
-            kernel.is_available(),
-            "kernel {} not available on this CPU",
-            kernel.name()
-        );
-        let shape = Shape {
-            cards: deal_len,
-            split,
-            penalty: 0,
-            max_tricks,
-        };
-        assert!(
-            kernel.takes(&shape),
-            "kernel {} does not take deals of {deal_len} cards split at {split} with a cap of \
-             {max_tricks} tricks",
-            kernel.name()
-        );
+        check(kernel, deal_len, split, max_tricks);
         let job = Batch {
             deals,
+            marked: None,
             deal_len,
             split,
             max_tricks,
         };
         // The streams count penalty cards as they encode; the others are checked here (a
         // vectorized byte sum).
-        let streams = matches!(
-            kernel,
-            Kernel::Avx2Stream4 | Kernel::Avx512Stream8 | Kernel::Avx512Stream16
-        );
         let limit = kernel.max_penalty();
-        let fits = streams
+        let fits = kernel.streams()
             || limit >= crate::MAX_CARDS
             || deals
                 .chunks_exact(deal_len)
                 .all(|d| penalty_cards(d) <= limit);
         let played = fits && run_on(kernel, &job, out, self);
-        assert!(
-            played,
-            "kernel {} takes deals of at most {limit} penalty cards; this batch has more",
-            kernel.name()
-        );
+        assert!(played, "{}", too_many(kernel));
     }
+
+    /// [`Self::play`] on deals given by their penalty cards, as stream 2 draws them
+    /// ([`crate::dealer::Dealer::batch_marked`] on a deck whose background is plain):
+    /// `masks[d]` has bit `i` set iff card `i` of deal `d` is a penalty card, `codes[d]` holds
+    /// those cards' codes (1 to 5), 3 bits each in order. The streaming kernels take them as
+    /// they are, no deal laid out and no byte read (what stream 2 saves a search); the others
+    /// are given them laid out.
+    ///
+    /// The codes are the caller's to get right (the dealer makes them): a code of 0 or above
+    /// 5, or bits past the last penalty card's, give wrong results (debug builds panic), never
+    /// undefined behaviour; the masks are checked.
+    ///
+    /// # Panics
+    /// As [`Self::play`], and if `masks`, `codes` and `out` differ in length or a mask has a
+    /// bit at or past `deal_len`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn play_marked(
+        &mut self,
+        kernel: Kernel,
+        masks: &[u64],
+        codes: &[u64],
+        deal_len: usize,
+        split: usize,
+        max_tricks: u32,
+        out: &mut [Played],
+    ) {
+        assert!(
+            masks.len() == out.len() && codes.len() == out.len(),
+            "masks, codes and out must match"
+        );
+        check(kernel, deal_len, split, max_tricks);
+        // One vectorized pass over the masks; the whole check (a few word operations a deal,
+        // 3% of a search) only in debug builds.
+        let all = masks.iter().fold(0u64, |a, &m| a | m);
+        assert!(
+            deal_len == 64 || all >> deal_len == 0,
+            "a penalty card past the deal's {deal_len} cards"
+        );
+        debug_assert!(
+            masks
+                .iter()
+                .zip(codes)
+                .all(|(&m, &c)| marked_deal(m, c, deal_len)),
+            "a marked deal that is not one"
+        );
+        if !kernel.streams() {
+            let mut laid = core::mem::take(&mut self.codes);
+            laid.clear();
+            laid.resize(out.len() * deal_len, 0);
+            for ((deal, &mask), &code) in laid.chunks_exact_mut(deal_len).zip(masks).zip(codes) {
+                let (mut mask, mut code) = (mask, code);
+                while mask != 0 {
+                    deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
+                    mask &= mask - 1;
+                    code >>= 3;
+                }
+            }
+            self.play(kernel, &laid, deal_len, split, max_tricks, out);
+            self.codes = laid;
+            return;
+        }
+        let job = Batch {
+            deals: &[],
+            marked: Some((masks, codes)),
+            deal_len,
+            split,
+            max_tricks,
+        };
+        assert!(run_on(kernel, &job, out, self), "{}", too_many(kernel));
+    }
+}
+
+/// The checks of a batch's shape every `play` makes (see [`KernelBuffers::play`]'s panics).
+fn check(kernel: Kernel, deal_len: usize, split: usize, max_tricks: u32) {
+    assert!(
+        (1..=crate::MAX_CARDS).contains(&deal_len) && split <= deal_len,
+        "bad deal shape"
+    );
+    assert!(
+        kernel.is_available(),
+        "kernel {} not available on this CPU",
+        kernel.name()
+    );
+    let shape = Shape {
+        cards: deal_len,
+        split,
+        penalty: 0,
+        max_tricks,
+    };
+    assert!(
+        kernel.takes(&shape),
+        "kernel {} does not take deals of {deal_len} cards split at {split} with a cap of \
+         {max_tricks} tricks",
+        kernel.name()
+    );
+}
+
+/// The panic of a batch with more penalty cards than `kernel` holds.
+fn too_many(kernel: Kernel) -> String {
+    format!(
+        "kernel {} takes deals of at most {} penalty cards; this batch has more",
+        kernel.name(),
+        kernel.max_penalty()
+    )
+}
+
+/// Whether (`mask`, `codes`) is a deal of `len` cards by its penalty cards: mask bits below
+/// `len`, at most 21 of them, a code of 1 to 5 for each (3 bits, in order) and nothing past.
+/// Word-wide tests, no loop over the cards.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+fn marked_deal(mask: u64, codes: u64, len: usize) -> bool {
+    // Bit 0 of each of 21 3-bit fields.
+    const LOW: u64 = 0o111_111_111_111_111_111_111;
+    let k = mask.count_ones();
+    if (len < 64 && mask >> len != 0) || k > 21 {
+        return false;
+    }
+    let used = (1u64 << (3 * k)) - 1;
+    let present = (codes | codes >> 1 | codes >> 2) & LOW & used;
+    // Fields 6 and 7: their two high bits both set.
+    let high = (codes >> 2) & (codes >> 1) & LOW;
+    codes & !used == 0 && present == LOW & used && high == 0
 }
 
 /// Runs `job` on `kernel`; false (nothing written) if a stream met a deal of more penalty

@@ -222,6 +222,14 @@ pub trait Deals: Sync {
     /// .. 5 joker), in the layout [`Self::position`] reads; for two players, the leader's
     /// hand first, as the kernels want.
     fn fill(&self, first: DealIndex, out: &mut [u8]);
+    /// Deals `first..first + masks.len()` by their penalty cards, as the streaming kernels
+    /// take them ([`KernelBuffers::play_marked`]: a mask and a word of codes a deal, nothing
+    /// laid out), where this source can make them so; `false` (nothing written) otherwise,
+    /// and [`Self::fill`] deals them.
+    fn fill_marked(&self, first: DealIndex, masks: &mut [u64], codes: &mut [u64]) -> bool {
+        let _ = (first, masks, codes);
+        false
+    }
     /// One deal's codes (as `fill` wrote them) as the position a person reads: seats in
     /// their order, the leader named. The exact hand-over plays it; reports print it.
     fn position(&self, codes: &[u8]) -> Position;
@@ -308,9 +316,40 @@ pub fn play_deals(
     let mut codes = vec![0u8; BATCH * len];
     let mut outcomes = vec![Played::default(); BATCH];
     let mut buffers = KernelBuffers::default();
+    let (mut masks, mut marks) = (vec![0u64; BATCH], vec![0u64; BATCH]);
     let mut start = first;
     while start < end {
         let n = (end - start).min(BATCH as DealIndex) as usize;
+        // A streaming kernel takes the deals by their penalty cards where the source can make
+        // them so; a deal is laid out only for a game that needs its cards (capped, or kept).
+        if let Engine::Kernel(kernel) = engine
+            && kernel.streams()
+            && deals.fill_marked(start, &mut masks[..n], &mut marks[..n])
+        {
+            let out = &mut outcomes[..n];
+            let split = deals.split();
+            buffers.play_marked(
+                kernel,
+                &masks[..n],
+                &marks[..n],
+                len,
+                split,
+                max_tricks,
+                out,
+            );
+            for (i, &played) in out.iter().enumerate() {
+                let index = start + i as DealIndex;
+                let cards = || {
+                    let mut deal = vec![0u8; len];
+                    deals.fill(index, &mut deal);
+                    deal
+                };
+                let result = exact(played, leader, || deals.position(&cards()));
+                record(tally, index, Some(result), || deals.deal_text(&cards()));
+            }
+            start += n as DealIndex;
+            continue;
+        }
         let batch = &mut codes[..n * len];
         deals.fill(start, batch);
         if let Engine::Kernel(kernel) = engine {

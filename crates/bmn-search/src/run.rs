@@ -47,6 +47,11 @@ impl Deals for SearchConfig {
         self.source.deal_batch(self.seed, first as u64, out);
     }
 
+    fn fill_marked(&self, first: DealIndex, masks: &mut [u64], codes: &mut [u64]) -> bool {
+        self.source
+            .deal_batch_marked(self.seed, first as u64, masks, codes)
+    }
+
     fn position(&self, codes: &[u8]) -> Position {
         self.source.position(codes)
     }

@@ -1,9 +1,12 @@
 //! The kernel and the reference engine agree wherever both apply: the same deals give the
-//! same statistics and the same search summary on either, for uniform and balanced deals.
+//! same statistics and the same search summary on either, for uniform and balanced deals, on
+//! both streams (stream 2's deals reach a streaming kernel by their penalty cards, laid out
+//! only for the games that need their cards: capped ones and those kept).
 
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Rules};
+use bmn_deals::Stream;
 use bmn_job::Job;
 use bmn_kernel::{Choice, DEFAULT_MAX_TRICKS, Kernel};
 use bmn_search::{DEFAULT_GIVE_UP, DealSource, Engine, SearchConfig, Stats, search, stream};
@@ -15,9 +18,15 @@ fn fastest(deck: &str) -> Kernel {
 }
 
 fn config(deck: &str, balanced: bool, engine: Engine) -> SearchConfig {
+    on_stream(deck, balanced, engine, Stream::V1)
+}
+
+fn on_stream(deck: &str, balanced: bool, engine: Engine, stream: Stream) -> SearchConfig {
     SearchConfig {
         seed: 2026,
-        source: DealSource::new(Deck::parse(deck).unwrap(), balanced).unwrap(),
+        source: DealSource::new(Deck::parse(deck).unwrap(), balanced)
+            .unwrap()
+            .with_stream(stream),
         top: 5,
         engine,
         max_tricks: DEFAULT_MAX_TRICKS,
@@ -32,14 +41,17 @@ const REFERENCE: Engine = Engine::Reference {
 #[test]
 fn kernel_and_reference_give_the_same_statistics() {
     // The 10-card deck has cycles (golden fixtures), so the cycle hand-over is covered too.
-    for (deck, balanced, games) in [
-        ("standard", false, 30_000),
-        ("standard", true, 20_000),
-        ("2J,2Q,6-", false, 20_000),
+    for (deck, balanced, games, which) in [
+        ("standard", false, 30_000, Stream::V1),
+        ("standard", true, 20_000, Stream::V1),
+        ("2J,2Q,6-", false, 20_000, Stream::V1),
+        ("standard", false, 30_000, Stream::V2),
+        ("standard", true, 20_000, Stream::V2),
+        ("2J,2Q,6-", false, 20_000, Stream::V2),
     ] {
         let run = |engine| {
             stream(
-                &config(deck, balanced, engine),
+                &on_stream(deck, balanced, engine, which),
                 Some(games),
                 2,
                 &mut Job::quiet(&AtomicBool::new(false)),
@@ -49,7 +61,7 @@ fn kernel_and_reference_give_the_same_statistics() {
         };
         let fast = run(Engine::Kernel(fastest(deck)));
         let slow = run(REFERENCE);
-        assert_eq!(fast, slow, "{deck}");
+        assert_eq!(fast, slow, "{deck} on {which:?}");
         assert_eq!(fast.games, games);
         if deck == "2J,2Q,6-" {
             assert!(fast.cycling > 0);
@@ -70,6 +82,28 @@ fn kernel_and_reference_give_the_same_search() {
     );
     let slow = search(
         &config("standard", false, REFERENCE),
+        games,
+        2,
+        &mut Job::quiet(&stop),
+        |_, _| true,
+    );
+    assert_eq!(fast, slow);
+    // Stream 2 on the fastest kernel (a streaming one where the CPU has one): the deals by
+    // their penalty cards, the kept games' text from the deals laid out again.
+    let fast = search(
+        &on_stream(
+            "standard",
+            false,
+            Engine::Kernel(fastest("standard")),
+            Stream::V2,
+        ),
+        games,
+        2,
+        &mut Job::quiet(&stop),
+        |_, _| true,
+    );
+    let slow = search(
+        &on_stream("standard", false, REFERENCE, Stream::V2),
         games,
         2,
         &mut Job::quiet(&stop),

@@ -96,8 +96,11 @@ unsafe fn encode_all<S: Step>(job: &Batch, n: usize, e: &mut Scratch<S::Word>) -
             .zip(&mut e.xq)
             .zip(e.ym.iter_mut().zip(&mut e.yq));
     for (d, ((xm, xq), (ym, yq))) in stacks.take(n).enumerate() {
-        // SAFETY: the caller's instruction sets are the kernel's.
-        let (pen, q) = unsafe { S::penalties(job.deals, d * len, len) };
+        let (pen, q) = match job.marked {
+            Some((masks, codes)) => (masks[d], codes[d]),
+            // SAFETY: the caller's instruction sets are the kernel's.
+            None => unsafe { S::penalties(job.deals, d * len, len) },
+        };
         let total = pen.count_ones();
         if total > S::MAX_PENALTY {
             return false;
