@@ -47,10 +47,9 @@ fn main() {
         // As the streaming kernels take them: marked places and codes, nothing laid out.
         ("stream 2, marked", {
             let d = Dealer::new(Stream::V2, &cards);
-            let words = std::cell::RefCell::new((vec![0u64; 4096], vec![0u64; 4096]));
+            let marked = std::cell::RefCell::new(bmn_kernel::Marked::with_len(4096));
             Box::new(move |first, _: &mut [u8]| {
-                let (masks, codes) = &mut *words.borrow_mut();
-                assert!(d.batch_marked(2026, first, masks, codes));
+                assert!(d.batch_marked(2026, first, &mut marked.borrow_mut()));
             })
         }),
     ];

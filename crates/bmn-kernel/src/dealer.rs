@@ -5,6 +5,8 @@
 pub use bmn_deals::STANDARD_DECK;
 use bmn_deals::{Sampler, Stream, deal_range};
 
+use crate::Marked;
+
 /// The deals of one deck on one stream, in batches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dealer {
@@ -70,30 +72,20 @@ impl Dealer {
         }
     }
 
-    /// Deals `first ..` of `seed`, `masks.len()` of them, as stream 2 draws them: each deal's
-    /// marked places (bit `i`: card `i`) in `masks` and their codes, 3 bits each in order, in
-    /// `codes`; the other cards are the deck's background code ([`Sampler::background`]). A
-    /// kernel takes them as they are where the background is plain
-    /// ([`crate::KernelBuffers::play_marked`]): no deal laid out card by card. `false`
-    /// (nothing written) on stream 1, or a deck of more than 21 marked cards or a marked code
-    /// above 7.
-    ///
-    /// # Panics
-    /// If `masks` and `codes` differ in length.
-    pub fn batch_marked(
-        &self,
-        seed: u64,
-        first: u64,
-        masks: &mut [u64],
-        codes: &mut [u64],
-    ) -> bool {
-        assert_eq!(masks.len(), codes.len(), "a mask and a code word a deal");
+    /// Deals `first ..` of `seed`, `out.len()` of them, as stream 2 draws them: each deal's
+    /// marked places and their codes ([`Marked`], where "penalty" reads "marked"); the other
+    /// cards are the deck's background code ([`Sampler::background`]). A kernel takes them as
+    /// they are where the background is plain ([`crate::KernelBuffers::play_marked`]): no
+    /// deal laid out card by card. `false` (nothing written) on stream 1, or a deck of more
+    /// than 21 marked cards or a marked code above 7.
+    pub fn batch_marked(&self, seed: u64, first: u64, out: &mut Marked) -> bool {
         let Some(sampler) = self.sampler.as_ref() else {
             return false;
         };
         if sampler.marked().len() > 21 || sampler.marked().iter().any(|&c| c >= 8) {
             return false;
         }
+        let (masks, codes) = out.parts_mut();
         #[allow(unused_mut)]
         let mut done = 0;
         #[cfg(target_arch = "x86_64")]
@@ -101,23 +93,16 @@ impl Dealer {
             crate::dealer_simd::Lanes::best().filter(|_| crate::dealer_simd::samples(sampler))
         {
             done = masks.len() / lanes.width() * lanes.width();
+            let (m, c) = (&mut masks[..done], &mut codes[..done]);
             // SAFETY: `lanes` is what `Lanes::best` found on this CPU.
-            unsafe {
-                lanes.sample_marked_groups(
-                    sampler,
-                    seed,
-                    first,
-                    &mut masks[..done],
-                    &mut codes[..done],
-                )
-            };
+            unsafe { lanes.sample_marked_groups(sampler, seed, first, m, c) };
         }
-        for (i, (mask, code)) in masks
+        let rest = masks
             .iter_mut()
             .zip(codes.iter_mut())
             .enumerate()
-            .skip(done)
-        {
+            .skip(done);
+        for (i, (mask, code)) in rest {
             (*mask, *code) = marked_of(sampler, seed, first.wrapping_add(i as u64));
         }
         true

@@ -2,6 +2,7 @@
 //! what each takes ([`Shape`]) and needs from the CPU; and [`play_many`], which runs exactly
 //! the kernel it is given. Which kernel to give it is `choose.rs`'s one table.
 
+use crate::Marked;
 use crate::Played;
 use crate::lockstep::{Batch, run};
 use crate::queue::QueueLanes;
@@ -286,36 +287,30 @@ impl KernelBuffers {
         assert!(played, "{}", too_many(kernel));
     }
 
-    /// [`Self::play`] on deals given by their penalty cards, as stream 2 draws them
-    /// ([`crate::dealer::Dealer::batch_marked`] on a deck whose background is plain):
-    /// `masks[d]` has bit `i` set iff card `i` of deal `d` is a penalty card, `codes[d]` holds
-    /// those cards' codes (1 to 5), 3 bits each in order. The streaming kernels take them as
-    /// they are, no deal laid out and no byte read (what stream 2 saves a search); the others
-    /// are given them laid out.
+    /// [`Self::play`] on deals given by their penalty cards ([`Marked`]), as stream 2 draws
+    /// them ([`crate::dealer::Dealer::batch_marked`] on a deck whose background is plain),
+    /// each code 1 to 5. The streaming kernels take them as they are, no deal laid out and no
+    /// byte read (what stream 2 saves a search); the others are given them laid out.
     ///
     /// The codes are the caller's to get right (the dealer makes them): a code of 0 or above
     /// 5, or bits past the last penalty card's, give wrong results (debug builds panic), never
     /// undefined behaviour; the masks are checked.
     ///
     /// # Panics
-    /// As [`Self::play`], and if `masks`, `codes` and `out` differ in length or a mask has a
-    /// bit at or past `deal_len`.
-    #[allow(clippy::too_many_arguments)]
+    /// As [`Self::play`], and if `deals` and `out` differ in length or a mask has a bit at or
+    /// past `deal_len`.
     pub fn play_marked(
         &mut self,
         kernel: Kernel,
-        masks: &[u64],
-        codes: &[u64],
+        deals: &Marked,
         deal_len: usize,
         split: usize,
         max_tricks: u32,
         out: &mut [Played],
     ) {
-        assert!(
-            masks.len() == out.len() && codes.len() == out.len(),
-            "masks, codes and out must match"
-        );
+        assert_eq!(deals.len(), out.len(), "deals and out must match");
         check(kernel, deal_len, split, max_tricks);
+        let (masks, codes) = deals.parts();
         // One vectorized pass over the masks; the whole check (a few word operations a deal,
         // 3% of a search) only in debug builds.
         let all = masks.iter().fold(0u64, |a, &m| a | m);
@@ -348,7 +343,7 @@ impl KernelBuffers {
         }
         let job = Batch {
             deals: &[],
-            marked: Some((masks, codes)),
+            marked: Some(deals),
             deal_len,
             split,
             max_tricks,

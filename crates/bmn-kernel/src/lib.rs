@@ -24,6 +24,7 @@ mod dealer_simd;
 mod hand;
 mod kernel;
 mod lockstep;
+mod marked;
 mod queue;
 mod scalar;
 mod simd;
@@ -31,6 +32,7 @@ mod simd;
 pub use choose::{Choice, KernelFamily};
 pub use hand::{MAX_CARDS, MAX_CODE};
 pub use kernel::{Kernel, KernelBuffers, Shape, play_many};
+pub use marked::Marked;
 pub use scalar::{CodedPosition, play, play_to_position};
 pub use simd::SimdLimit;
 

@@ -24,7 +24,7 @@ pub(crate) struct Batch<'a> {
     pub(crate) deals: &'a [u8],
     /// The deals as their penalty masks and penalty codes (3 bits each, in order), for the
     /// streaming kernels alone (`KernelBuffers::play_marked`).
-    pub(crate) marked: Option<(&'a [u64], &'a [u64])>,
+    pub(crate) marked: Option<&'a crate::Marked>,
     pub(crate) deal_len: usize,
     pub(crate) split: usize,
     pub(crate) max_tricks: u32,

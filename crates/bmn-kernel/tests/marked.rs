@@ -6,7 +6,7 @@ mod common;
 
 use bmn_deals::{STANDARD_DECK, Stream};
 use bmn_kernel::dealer::Dealer;
-use bmn_kernel::{KernelBuffers, Played, play_many};
+use bmn_kernel::{KernelBuffers, Marked, Played, play_many};
 use common::{deck, kernels_for};
 
 /// Deals `count` deals of `cards` from deal `first` of `seed` both ways and checks that they
@@ -17,8 +17,8 @@ fn same_deals_and_games(cards: &[u8], split: usize, seed: u64, first: u64, count
     let dealer = Dealer::new(Stream::V2, cards);
     let mut laid = vec![0u8; count * n];
     dealer.batch(seed, first, &mut laid);
-    let (mut masks, mut codes) = (vec![0u64; count], vec![0u64; count]);
-    assert!(dealer.batch_marked(seed, first, &mut masks, &mut codes));
+    let mut marked = Marked::with_len(count);
+    assert!(dealer.batch_marked(seed, first, &mut marked));
     let background = dealer.sampler().expect("stream 2").background();
     assert_eq!(background, 0, "a deck whose background is plain");
     for (d, deal) in laid.chunks_exact(n).enumerate() {
@@ -29,19 +29,14 @@ fn same_deals_and_games(cards: &[u8], split: usize, seed: u64, first: u64, count
                 code = code << 3 | u64::from(c);
             }
         }
-        assert_eq!(
-            (masks[d], codes[d]),
-            (mask, code),
-            "deal {}",
-            first + d as u64
-        );
+        assert_eq!(marked.get(d), (mask, code), "deal {}", first + d as u64);
     }
     let mut buffers = KernelBuffers::default();
     for kernel in kernels_for(&laid, n, split, 3000) {
         let mut want = vec![Played::default(); count];
         play_many(kernel, &laid, n, split, 3000, &mut want);
         let mut got = vec![Played::default(); count];
-        buffers.play_marked(kernel, &masks, &codes, n, split, 3000, &mut got);
+        buffers.play_marked(kernel, &marked, n, split, 3000, &mut got);
         assert_eq!(got, want, "{}", kernel.name());
     }
 }
@@ -61,8 +56,7 @@ fn marked_deals_are_the_laid_out_deals_and_play_the_same() {
 #[test]
 fn stream_1_has_no_marked_deals() {
     let dealer = Dealer::new(Stream::V1, &STANDARD_DECK);
-    let (mut masks, mut codes) = ([0u64; 8], [0u64; 8]);
-    assert!(!dealer.batch_marked(1, 0, &mut masks, &mut codes));
+    assert!(!dealer.batch_marked(1, 0, &mut Marked::with_len(8)));
 }
 
 /// Every build refuses a penalty card past the deal; a debug build (the tests') refuses bad
@@ -82,7 +76,10 @@ fn a_pair_that_is_no_deal_is_refused() {
     for (mask, code) in bad {
         let caught = std::panic::catch_unwind(|| {
             let mut out = [Played::default()];
-            KernelBuffers::default().play_marked(kernel, &[mask], &[code], 52, 26, 3000, &mut out);
+            let mut deal = Marked::with_len(1);
+            let (masks, codes) = deal.parts_mut();
+            (masks[0], codes[0]) = (mask, code);
+            KernelBuffers::default().play_marked(kernel, &deal, 52, 26, 3000, &mut out);
         });
         assert!(caught.is_err(), "{mask:#b} {code:#o}");
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use bmn_core::{Cycle, Deck, Kind, Outcome, Player, Position, Rules, play_out, play_out_within};
 use bmn_job::{Claims, Worker};
-use bmn_kernel::{Choice, Kernel, KernelBuffers, Played, Shape};
+use bmn_kernel::{Choice, Kernel, KernelBuffers, Marked, Played, Shape};
 
 use crate::device::{Device, DeviceBatch, Digest, DigestSpec};
 
@@ -222,12 +222,11 @@ pub trait Deals: Sync {
     /// .. 5 joker), in the layout [`Self::position`] reads; for two players, the leader's
     /// hand first, as the kernels want.
     fn fill(&self, first: DealIndex, out: &mut [u8]);
-    /// Deals `first..first + masks.len()` by their penalty cards, as the streaming kernels
-    /// take them ([`KernelBuffers::play_marked`]: a mask and a word of codes a deal, nothing
-    /// laid out), where this source can make them so; `false` (nothing written) otherwise,
-    /// and [`Self::fill`] deals them.
-    fn fill_marked(&self, first: DealIndex, masks: &mut [u64], codes: &mut [u64]) -> bool {
-        let _ = (first, masks, codes);
+    /// Deals `first..first + out.len()` by their penalty cards, as the streaming kernels take
+    /// them ([`KernelBuffers::play_marked`]: nothing laid out), where this source can make them
+    /// so; `false` (nothing written) otherwise, and [`Self::fill`] deals them.
+    fn fill_marked(&self, first: DealIndex, out: &mut Marked) -> bool {
+        let _ = (first, out);
         false
     }
     /// One deal's codes (as `fill` wrote them) as the position a person reads: seats in
@@ -316,27 +315,23 @@ pub fn play_deals(
     let mut codes = vec![0u8; BATCH * len];
     let mut outcomes = vec![Played::default(); BATCH];
     let mut buffers = KernelBuffers::default();
-    let (mut masks, mut marks) = (vec![0u64; BATCH], vec![0u64; BATCH]);
+    let mut marked = Marked::default();
     let mut start = first;
     while start < end {
         let n = (end - start).min(BATCH as DealIndex) as usize;
         // A streaming kernel takes the deals by their penalty cards where the source can make
         // them so; a deal is laid out only for a game that needs its cards (capped, or kept).
-        if let Engine::Kernel(kernel) = engine
-            && kernel.streams()
-            && deals.fill_marked(start, &mut masks[..n], &mut marks[..n])
+        let streaming = match engine {
+            Engine::Kernel(kernel) if kernel.streams() => Some(kernel),
+            _ => None,
+        };
+        marked.resize(n);
+        if let Some(kernel) = streaming
+            && deals.fill_marked(start, &mut marked)
         {
             let out = &mut outcomes[..n];
             let split = deals.split();
-            buffers.play_marked(
-                kernel,
-                &masks[..n],
-                &marks[..n],
-                len,
-                split,
-                max_tricks,
-                out,
-            );
+            buffers.play_marked(kernel, &marked, len, split, max_tricks, out);
             for (i, &played) in out.iter().enumerate() {
                 let index = start + i as DealIndex;
                 let cards = || {

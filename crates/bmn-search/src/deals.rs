@@ -2,6 +2,7 @@
 
 use bmn_core::{Deck, Kind, MAX_PLAYERS, Player, Position};
 use bmn_deals::{Sampler, Stream};
+use bmn_kernel::Marked;
 use bmn_kernel::dealer::Dealer;
 
 use std::borrow::Cow;
@@ -171,20 +172,14 @@ impl DealSource {
         }
     }
 
-    /// [`Self::deal_batch`]'s deals `first..first + masks.len()` by their penalty cards, as
-    /// the streaming kernels take them ([`bmn_kernel::dealer::Dealer::batch_marked`]), where
+    /// [`Self::deal_batch`]'s deals `first..first + out.len()` by their penalty cards, as the
+    /// streaming kernels take them ([`bmn_kernel::dealer::Dealer::batch_marked`]), where
     /// they can be had so: stream 2, the whole deck dealt at once (not `balanced`), plain
     /// cards its background; `false` (nothing written) otherwise.
-    pub fn deal_batch_marked(
-        &self,
-        seed: u64,
-        first: u64,
-        masks: &mut [u64],
-        codes: &mut [u64],
-    ) -> bool {
+    pub fn deal_batch_marked(&self, seed: u64, first: u64, out: &mut Marked) -> bool {
         self.share.is_none()
             && self.dealer.sampler().is_some_and(|s| s.background() == 0)
-            && self.dealer.batch_marked(seed, first, masks, codes)
+            && self.dealer.batch_marked(seed, first, out)
     }
 
     /// Deals `first..first + count` of stream `seed` as a device makes them, to be played

@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use bmn_core::{Player, Position};
 use bmn_job::{Blocks, Job, Worker, run_unit_blocks};
+use bmn_kernel::Marked;
 
 use crate::deals::DealSource;
 use crate::device::DeviceBatch;
@@ -47,9 +48,8 @@ impl Deals for SearchConfig {
         self.source.deal_batch(self.seed, first as u64, out);
     }
 
-    fn fill_marked(&self, first: DealIndex, masks: &mut [u64], codes: &mut [u64]) -> bool {
-        self.source
-            .deal_batch_marked(self.seed, first as u64, masks, codes)
+    fn fill_marked(&self, first: DealIndex, out: &mut Marked) -> bool {
+        self.source.deal_batch_marked(self.seed, first as u64, out)
     }
 
     fn position(&self, codes: &[u8]) -> Position {

@@ -97,7 +97,7 @@ unsafe fn encode_all<S: Step>(job: &Batch, n: usize, e: &mut Scratch<S::Word>) -
             .zip(e.ym.iter_mut().zip(&mut e.yq));
     for (d, ((xm, xq), (ym, yq))) in stacks.take(n).enumerate() {
         let (pen, q) = match job.marked {
-            Some((masks, codes)) => (masks[d], codes[d]),
+            Some(marked) => marked.get(d),
             // SAFETY: the caller's instruction sets are the kernel's.
             None => unsafe { S::penalties(job.deals, d * len, len) },
         };
