@@ -17,7 +17,12 @@ const SHADER: &str = concat!(
 const STEP_FROM: &str = "            steps += 1u;\n";
 const STEP_TO: &str = "            if (finished || capped) {";
 /// What stands for the step when it is cut out: the names the rest of the loop reads.
-const STUB: &str = "            let finished = xm.x == 7u;\n            let capped = false;\n            let winner = 0u;\n            let out = true;\n";
+const STUB: &str = concat!(
+    "            let finished = xm.x == 7u;\n",
+    "            let capped = false;\n",
+    "            let winner = 0u;\n",
+    "            let out = true;\n",
+);
 
 /// SPIR-V words of each entry point of `source`.
 fn words(source: &str) -> Vec<(String, usize)> {

@@ -44,7 +44,8 @@ fn encode_stack(lo: u32, hi: u32) -> vec3<u32> {
 
 // Writes the deal in `deal` as game `game`.
 fn store_dealt(game: u32) {
-    store_stacks(game, encode_stack(0u, params.first_hand), encode_stack(params.first_hand, params.len));
+    let h = params.first_hand;
+    store_stacks(game, encode_stack(0u, h), encode_stack(h, params.len));
 }
 
 // Writes stream 2's last deal, from its marked places and kinds (no card laid out, no loop over
