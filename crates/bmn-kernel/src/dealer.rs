@@ -120,16 +120,7 @@ pub(crate) fn marked_of(sampler: &Sampler, seed: u64, index: u64) -> (u64, u64) 
     let mut deal = [0u8; crate::MAX_CARDS];
     let deal = &mut deal[..sampler.len()];
     sampler.deal(seed, index, deal);
-    let background = sampler.background();
-    let (mut mask, mut codes, mut at) = (0u64, 0u64, 0);
-    for (i, &c) in deal.iter().enumerate() {
-        if c != background {
-            mask |= 1 << i;
-            codes |= u64::from(c) << at;
-            at += 3;
-        }
-    }
-    (mask, codes)
+    crate::marked::marks_of(deal, sampler.background())
 }
 
 /// [`deal_range`], eight deals at a time in SIMD lanes where the CPU has AVX-512 (F and DQ,

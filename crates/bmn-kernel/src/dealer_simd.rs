@@ -911,19 +911,14 @@ unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
             mask[k].store(&mut masks);
             kinds[k].store(&mut codes);
         }
-        for ((deal, mut mask), mut code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
+        for ((deal, mask), code) in group.chunks_exact_mut(n).zip(masks).zip(codes) {
             if EXPAND {
                 // SAFETY: `EXPAND` is set only by `sample_groups_vbmi2`, whose features these
                 // are; a deal is at most 64 bytes, with at most 21 marked cards.
                 unsafe { lay_expanded(deal, mask, code, background) };
                 continue;
             }
-            deal.fill(background);
-            while mask != 0 {
-                deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
-                mask &= mask - 1;
-                code >>= 3;
-            }
+            crate::marked::lay_out(deal, mask, code, background);
         }
         let group_first = first.wrapping_add((k * lanes) as u64);
         while redo[k] != 0 {

@@ -330,12 +330,7 @@ impl KernelBuffers {
             laid.clear();
             laid.resize(out.len() * deal_len, 0);
             for ((deal, &mask), &code) in laid.chunks_exact_mut(deal_len).zip(masks).zip(codes) {
-                let (mut mask, mut code) = (mask, code);
-                while mask != 0 {
-                    deal[mask.trailing_zeros() as usize] = (code & 7) as u8;
-                    mask &= mask - 1;
-                    code >>= 3;
-                }
+                crate::marked::lay_out(deal, mask, code, 0);
             }
             self.play(kernel, &laid, deal_len, split, max_tricks, out);
             self.codes = laid;

@@ -325,9 +325,8 @@ pub fn play_deals(
             Engine::Kernel(kernel) if kernel.streams() => Some(kernel),
             _ => None,
         };
-        marked.resize(n);
         if let Some(kernel) = streaming
-            && deals.fill_marked(start, &mut marked)
+            && deals.fill_marked(start, marked.resized(n))
         {
             let out = &mut outcomes[..n];
             let split = deals.split();
