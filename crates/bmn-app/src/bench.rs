@@ -18,8 +18,9 @@ use bmn_search::{DealSource, Engine, Summary};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::flags::{DeckArg, SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_DECK, DEFAULT_SEED};
+use crate::flags::DeckArg;
+use crate::input::{self, DEFAULT_DECK};
+use crate::seeded::{Run, SeededArgs};
 
 /// Deals played by every engine when not told.
 pub const DEFAULT_BENCH_GAMES: usize = 300_000;
@@ -34,9 +35,7 @@ pub struct BenchRequest {
     #[command(flatten)]
     pub deck: DeckArg,
     #[command(flatten)]
-    pub threads: ThreadsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
+    pub run: SeededArgs,
 }
 
 const BENCH_THREADS: &str = "Worker threads each engine is timed on [default: 1]. Results do \
@@ -47,8 +46,8 @@ const BENCH_THREADS: &str = "Worker threads each engine is timed on [default: 1]
 pub struct BenchReport {
     pub games: usize,
     pub deck: String,
-    pub threads: usize,
-    pub seed: u64,
+    #[serde(flatten)]
+    pub run: Run,
     pub cpu: String,
     pub reference_games_per_second: f64,
     pub fast_games_per_second: f64,
@@ -187,9 +186,8 @@ pub struct KernelRow {
 pub struct BenchPlan {
     pub games: usize,
     /// One thread unless told: a per-core rate is what compares engines.
-    pub threads: usize,
+    pub run: Run,
     pub source: DealSource,
-    pub seed: u64,
 }
 
 impl TryFrom<&BenchRequest> for BenchPlan {
@@ -197,7 +195,7 @@ impl TryFrom<&BenchRequest> for BenchPlan {
 
     fn try_from(req: &BenchRequest) -> Result<Self> {
         let games = input::at_least_one(req.games.unwrap_or(DEFAULT_BENCH_GAMES), "games")?;
-        let threads = input::threads(Some(req.threads.threads.unwrap_or(1)))?;
+        let run = req.run.resolve_or(Some(1))?;
         let deck = input::deck(req.deck.deck.as_deref().unwrap_or(DEFAULT_DECK))?;
         if deck.len() > bmn_kernel::MAX_CARDS as u32 {
             return Err(Error::bad_with(
@@ -211,12 +209,11 @@ impl TryFrom<&BenchRequest> for BenchPlan {
         }
         Ok(BenchPlan {
             games,
-            threads,
+            run,
             // The search row deals as `bmn search` does.
             source: DealSource::new(deck, false)
                 .map_err(|e| Error::bad("deck", e))?
                 .with_stream(input::DEFAULT_STREAM),
-            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
         })
     }
 }
@@ -227,19 +224,14 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
     // Each phase is timed on a job that reports to no one: progress would cost what it times.
     let stop = job.stop_flag();
     let quiet = || Job::quiet(stop);
-    let BenchPlan {
-        games,
-        threads,
-        source,
-        seed,
-    } = BenchPlan::try_from(req)?;
+    let BenchPlan { games, run, source } = BenchPlan::try_from(req)?;
+    let Run { seed, threads } = run;
     let deck = *source.deck();
     let deals = deal_all(&source, seed, games);
     let stopped_report = || BenchReport {
         games,
         deck: deck.to_string(),
-        threads,
-        seed,
+        run,
         cpu: cpu_name(),
         reference_games_per_second: 0.0,
         fast_games_per_second: 0.0,
@@ -350,8 +342,7 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
     Ok(BenchReport {
         games,
         deck: deck.to_string(),
-        threads,
-        seed,
+        run,
         cpu: cpu_name(),
         reference_games_per_second: reference.games_per_second(),
         fast_games_per_second: fast,
@@ -367,7 +358,7 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
 /// bench's deals on `engine` alone, through bmn-search's `counted_*` functions.
 pub fn play_counted(req: &BenchRequest, engine: &str) -> Result<()> {
     let plan = BenchPlan::try_from(req)?;
-    let deals = deal_all(&plan.source, plan.seed, plan.games);
+    let deals = deal_all(&plan.source, plan.run.seed, plan.games);
     if !bmn_search::bench::play_counted(&plan.source, &deals, engine) {
         return Err(Error::bad_with(
             "count_only",
@@ -411,7 +402,7 @@ impl crate::Report for BenchReport {
         let _ = writeln!(
             t,
             "{} random deals of {}, {} thread(s), seed {}, {}",
-            self.games, self.deck, self.threads, self.seed, self.cpu
+            self.games, self.deck, self.run.threads, self.run.seed, self.cpu
         );
         // The instructions column only where some row was counted.
         let counted = self

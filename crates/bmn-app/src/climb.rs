@@ -14,9 +14,10 @@ use bmn_search::{DealSource, Engine};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::flags::{LedgerArgs, SeedArg, ThreadsArg, TopArg};
+use crate::flags::{LedgerArgs, TopArg};
 use crate::input::{self, DEFAULT_SEED, TimeArg};
 use crate::message::message;
+use crate::seeded::SeededArgs;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
 /// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are
@@ -34,14 +35,12 @@ pub const DEFAULT_EVALS: u64 = 10_000_000;
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ClimbRequest {
     #[command(flatten)]
-    pub seed: SeedArg,
+    pub run: SeededArgs,
     #[command(flatten)]
     pub time: TimeArg,
     /// Evaluations (games played) in all, whole rounds [default: 10000000 unless --time].
     #[arg(long, value_name = "N", conflicts_with = "time")]
     pub evals: Option<u64>,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
     /// Start from these deals (deal text, #K) or from the deals in FILE (one per line, or a
     /// `bmn search --json` report, whose longest games are taken); random deals otherwise.
     /// Repeat it for several.
@@ -276,10 +275,10 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
         let (evals, time) = req
             .time
             .with_count(req.evals, "evals", Some(DEFAULT_EVALS))?;
-        let threads = input::threads(req.threads.threads)?;
+        let run = req.run.resolve_or(None)?;
         Ok(ClimbPlan {
             config: ClimbConfig {
-                seed: req.seed.seed.unwrap_or(d.seed),
+                seed: req.run.seed.seed.unwrap_or(d.seed),
                 walkers,
                 neighbours,
                 moves,
@@ -295,7 +294,7 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             },
             evals,
             time,
-            threads,
+            threads: run.threads,
             ledger: req.ledger.choice(),
         })
     }
@@ -608,9 +607,7 @@ mod tests {
     fn a_time_alone_climbs_until_it_is_up_in_seconds_or_text() {
         for time in ["90", "90s"] {
             let req = ClimbRequest {
-                time: TimeArg {
-                    time: Some(time.into()),
-                },
+                time: TimeArg::of(time),
                 walkers: Some(0),
                 ..ClimbRequest::default()
             };
@@ -625,9 +622,7 @@ mod tests {
             assert_eq!(plan.params().rounds, 0);
         }
         let bad = ClimbRequest {
-            time: TimeArg {
-                time: Some("-1".into()),
-            },
+            time: TimeArg::of("-1"),
             ..ClimbRequest::default()
         };
         let e = ClimbPlan::try_from(&bad).unwrap_err().to_string();

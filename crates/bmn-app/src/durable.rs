@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
-use bmn_job::{Claims, Job, Worker};
+use bmn_job::{Job, Worker};
 use bmn_run::{LedgerChoice, Recorder, RunFile, Workers, drive};
 use bmn_search::{Progress, Summary};
 use serde::Serialize;
@@ -28,9 +28,9 @@ pub struct Recording<'a, P> {
     pub same_run: &'a SameRun<P>,
     /// The last unit to play (`None`: until stopped).
     pub end: Option<u64>,
-    pub threads: usize,
-    /// How workers claim units (several at once on a device) and where they play them.
-    pub claims: Claims,
+    /// The worker threads, how they claim units (several at once on a device) and where they
+    /// play them.
+    pub workers: Workers,
     /// What the job's hooks count ("games", "deals") and how many of them are in the range.
     pub what: &'a str,
     pub total: Option<u64>,
@@ -97,10 +97,7 @@ where
         &mut recorder,
         &mut state,
         plan.end,
-        Workers {
-            threads: plan.threads,
-            claims: plan.claims,
-        },
+        plan.workers,
         job,
         |block, worker| units.play(block, worker),
         |job, summary, next| {

@@ -7,7 +7,7 @@ use bmn_core::{Deck, Player, Rules};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_job::{Job, Worker};
 use bmn_run::Shard;
-use bmn_run::{LedgerChoice, RunFile};
+use bmn_run::{LedgerChoice, RunFile, Workers};
 use bmn_search::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -140,10 +140,12 @@ pub struct ExhaustivePlan {
 
 impl ExhaustivePlan {
     /// Every deal of `deck` with `leader` leading, under the standard rules, on the fastest
-    /// kernel and every core, recorded in the default ledger: the defaults of an enumeration.
+    /// kernel and `threads` threads, recorded in the default ledger: the defaults of an
+    /// enumeration.
     pub fn of_deck(
         deck: Deck,
         leader: Player,
+        threads: usize,
     ) -> std::result::Result<Self, bmn_exhaustive::ExhaustiveError> {
         let deals = AllDeals::new(deck, leader)?;
         let count = deals.count();
@@ -159,7 +161,7 @@ impl ExhaustivePlan {
             rules: Rules::STANDARD,
             block: [0, count],
             shard: Shard::WHOLE,
-            threads: input::every_core(),
+            threads,
             checkpoint: None,
             ledger: LedgerChoice::default(),
             engine_note: None,
@@ -229,7 +231,9 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
                 ),
             ));
         }
-        let default = ExhaustivePlan::of_deck(deck, leader).map_err(|e| Error::bad("deck", e))?;
+        let threads = input::threads(req.threads.threads)?;
+        let default =
+            ExhaustivePlan::of_deck(deck, leader, threads).map_err(|e| Error::bad("deck", e))?;
         let deals = default.enumeration.deals;
         let block = block(req, deals.count())?;
         let shard = match &req.shard.shard {
@@ -261,7 +265,7 @@ impl TryFrom<&ExhaustiveRequest> for ExhaustivePlan {
             rules,
             block,
             shard,
-            threads: input::threads(req.threads.threads)?,
+            threads,
             checkpoint: input::file_to_write(req.checkpoint.as_deref(), "checkpoint")?,
             ledger: req.ledger.choice(),
             engine_note: engine.note,
@@ -311,8 +315,10 @@ pub fn run(plan: &ExhaustivePlan, job: &mut Job) -> Result<ExhaustiveReport> {
             file: plan.checkpoint.as_deref(),
             same_run: &same_run,
             end: Some(enumeration.units()),
-            threads,
-            claims: enumeration.claims(),
+            workers: Workers {
+                threads,
+                claims: enumeration.claims(),
+            },
             what: "deals",
             total: Some(total),
         },

@@ -20,16 +20,16 @@ use bmn_search::DealSource;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::flags::{SeedArg, ThreadsArg};
 use crate::input::{self, DEFAULT_SEED, TableRules, TimeArg};
 use crate::message::message;
 use crate::plural;
+use crate::seeded::{Run, SeededArgs};
 
 /// What to run: `bmn pieces factory`'s parameters.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct FactoryRequest {
     #[command(flatten)]
-    pub seed: SeedArg,
+    pub run: SeededArgs,
     #[command(flatten)]
     pub time: TimeArg,
     /// Rounds of walks [default: 200 unless --time].
@@ -37,8 +37,6 @@ pub struct FactoryRequest {
     pub rounds: Option<u64>,
     #[command(flatten)]
     pub table: TableRules,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
     /// Cycles whose closest positions are edited each round [default: 16].
     #[arg(long, value_name = "W")]
     pub walkers: Option<usize>,
@@ -155,13 +153,13 @@ impl FactoryPlan {
     /// The factory at `source`'s table under `rules`, with this seed and these threads and
     /// every other setting its default (the table's default completion included): a request
     /// that names only these, built from values already checked.
-    pub fn at(source: DealSource, rules: Rules, seed: u64, threads: usize) -> FactoryPlan {
+    pub fn at(source: DealSource, rules: Rules, run: Run) -> FactoryPlan {
         let d = FactoryPlan::default_config();
         let table = PieceTable::of(&source, rules, &d.filter);
         let completion = default_completion(table, None);
         FactoryPlan {
             config: FactoryConfig {
-                seed,
+                seed: run.seed,
                 rules,
                 completion: Some(completion),
                 ..d
@@ -169,7 +167,7 @@ impl FactoryPlan {
             source,
             rounds: Some(DEFAULT_ROUNDS),
             time: None,
-            threads,
+            threads: run.threads,
             pool: None,
         }
     }
@@ -181,13 +179,7 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
     fn try_from(req: &FactoryRequest) -> Result<Self> {
         let rules = req.table.rules.rules()?;
         let source = req.table.source()?;
-        let threads = input::threads(req.threads.threads)?;
-        let at = FactoryPlan::at(
-            source,
-            rules,
-            req.seed.seed.unwrap_or(DEFAULT_SEED),
-            threads,
-        );
+        let at = FactoryPlan::at(source, rules, req.run.resolve()?);
         let (rounds, time) = req.time.with_count(req.rounds, "rounds", at.rounds)?;
         let d = at.config;
         let moves = match &req.moves {
@@ -539,9 +531,7 @@ mod tests {
                 players: crate::flags::PlayersArg { players: Some(3) },
                 ..Default::default()
             },
-            time: TimeArg {
-                time: Some("2".into()),
-            },
+            time: TimeArg::of("2"),
             ..FactoryRequest::default()
         };
         let plan = FactoryPlan::try_from(&req).unwrap();

@@ -264,7 +264,7 @@ mod tests {
         assert!(s.table.balanced);
         assert_eq!(s.table.deck.as_deref(), Some("camicia"));
         assert_eq!(s.rules.on_empty.as_deref(), Some("collect"));
-        assert_eq!(s.seed.seed, None);
+        assert_eq!(s.run.seed.seed, None);
         let play: PlayRequest = request(vec![
             ("deal".into(), text("--K-/J-")),
             ("trace".into(), text("yes")),

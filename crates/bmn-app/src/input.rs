@@ -553,6 +553,13 @@ pub struct TimeArg {
 }
 
 impl TimeArg {
+    /// `--time` given as `text`.
+    pub fn of(text: &str) -> TimeArg {
+        TimeArg {
+            time: Some(text.to_string()),
+        }
+    }
+
     /// How far a run goes: `count` units (`count_flag`, at least 1), until the time is up, or
     /// whichever comes first when both are given. A time alone means no count; neither means
     /// `default`.

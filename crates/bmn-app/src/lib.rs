@@ -38,6 +38,7 @@ pub mod play;
 pub mod rank;
 pub mod records;
 pub mod search;
+pub mod seeded;
 pub mod stats;
 pub mod stream;
 pub mod words;

@@ -18,10 +18,10 @@ use serde::Serialize;
 
 use crate::Message;
 use crate::error::{Error, Result};
-use crate::flags::{SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, EngineDefaults};
+use crate::input::{self, EngineDefaults};
 use crate::message::message;
 use crate::records;
+use crate::seeded::{Run, SeededArgs};
 
 /// Round numbers of games at which the chance of a new record is always reported.
 const ROUND_GAMES: [f64; 2] = [1e12, 1e15];
@@ -49,9 +49,7 @@ pub struct OddsRequest {
     #[arg(long, value_name = "N")]
     pub fit_games: Option<u64>,
     #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
+    pub run: SeededArgs,
     /// Use this tail mean (cards) instead of a fit; needs --x0 and --p0.
     #[arg(long, value_name = "M", requires_all = ["x0", "p0"])]
     pub mu: Option<f64>,
@@ -96,9 +94,9 @@ pub struct OddsReport {
 #[derive(Serialize, Clone, Debug)]
 pub struct FitRun {
     pub games: u64,
-    pub seed: u64,
+    #[serde(flatten)]
+    pub run: Run,
     pub engine: String,
-    pub threads: usize,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
     pub mean_cards: f64,
@@ -128,7 +126,6 @@ pub struct Chance {
 struct Fit {
     stats: Stats,
     engine: String,
-    threads: usize,
     elapsed: f64,
 }
 
@@ -145,8 +142,7 @@ pub struct OddsPlan {
     /// The model given instead of fitted.
     pub model: Option<TailModel>,
     pub fit_games: u64,
-    pub seed: u64,
-    pub threads: usize,
+    pub run: Run,
 }
 
 impl TryFrom<&OddsRequest> for OddsPlan {
@@ -166,8 +162,7 @@ impl TryFrom<&OddsRequest> for OddsPlan {
             rate,
             model,
             fit_games,
-            threads: input::threads(req.threads.threads)?,
-            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
+            run: req.run.resolve()?,
         })
     }
 }
@@ -179,12 +174,11 @@ pub fn odds(req: &OddsRequest, job: &mut Job) -> Result<OddsReport> {
 
 /// The model and its report; the fit run (if one is needed) is observed.
 pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsReport> {
-    let (seed, fit_games) = (plan.seed, plan.fit_games);
     // The fit run also times the machine, so it is skipped only when nothing needs it.
     let (model, rate, fit) = match (plan.model, plan.rate) {
         (Some(model), Some(rate)) => (model, rate, None),
         (given, rate) => {
-            let fit = fit_run(fit_games, seed, plan.threads, job)?;
+            let fit = fit_run(plan.fit_games, plan.run, job)?;
             let model = match given {
                 Some(model) => model,
                 None => TailModel::fit(&fit.stats.cards, fit.stats.games, TAIL_FROM_QUANTILE)
@@ -196,8 +190,8 @@ pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsReport> {
                         false => Error::bad_with(
                             "fit_games",
                             format!(
-                                ": {fit_games} games leave too few in the tail to fit; \
-                             play more"
+                                ": {} games leave too few in the tail to fit; play more",
+                                plan.fit_games
                             ),
                         ),
                     })?,
@@ -207,7 +201,7 @@ pub fn run(plan: &OddsPlan, job: &mut Job) -> Result<OddsReport> {
         }
     };
     let mut json = report(plan, &model, fit.as_ref(), rate);
-    json.interrupted = fit.is_some_and(|f| f.stats.games < fit_games);
+    json.interrupted = fit.is_some_and(|f| f.stats.games < plan.fit_games);
     Ok(json)
 }
 
@@ -275,7 +269,7 @@ fn at_least_one_game(x: f64, flag: &'static str) -> Result<f64> {
 }
 
 /// `fit_games` standard deals, played as `stats` plays them (same seed, same games).
-fn fit_run(fit_games: u64, seed: u64, threads: usize, job: &mut Job) -> Result<Fit> {
+fn fit_run(fit_games: u64, Run { seed, threads }: Run, job: &mut Job) -> Result<Fit> {
     let source = DealSource::new(Deck::STANDARD, false).map_err(|e| Error::bad("deck", e))?;
     let plan = EngineDefaults::DEALS.fastest();
     let engine = plan.engine;
@@ -293,13 +287,12 @@ fn fit_run(fit_games: u64, seed: u64, threads: usize, job: &mut Job) -> Result<F
     Ok(Fit {
         stats,
         engine: engine.name(),
-        threads,
         elapsed,
     })
 }
 
 fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsReport {
-    let (seed, target_cards) = (plan.seed, plan.target_cards);
+    let target_cards = plan.target_cards;
     let target = target_cards as f64;
     let history = records::search_history();
     let mut games_list: Vec<f64> = history.iter().map(|h| h.games).collect();
@@ -339,9 +332,8 @@ fn report(plan: &OddsPlan, m: &TailModel, fit: Option<&Fit>, rate: f64) -> OddsR
         fitted: plan.model.is_none(),
         fit: fit.map(|f| FitRun {
             games: f.stats.games,
-            seed,
+            run: plan.run,
             engine: f.engine.clone(),
-            threads: f.threads,
             elapsed_seconds: f.elapsed,
             games_per_second: f.stats.games as f64 / f.elapsed.max(1e-9),
             mean_cards: f.stats.mean_cards(),
@@ -374,9 +366,9 @@ impl crate::Report for OddsReport {
                 t,
                 "fit run:   {} standard deals, seed {}; {} engine, {} thread(s): {:.2} M games/s ({:.2} s); mean {:.1} cards, longest {}",
                 f.games,
-                f.seed,
+                f.run.seed,
                 f.engine,
-                f.threads,
+                f.run.threads,
                 f.games_per_second / 1e6,
                 f.elapsed_seconds,
                 f.mean_cards,

@@ -23,9 +23,10 @@ pub const DEFAULT_BUDGET: u64 = 2000;
 pub const DEFAULT_BASIN_LIMIT: u64 = 2_000_000;
 
 use crate::error::{Error, Result};
-use crate::flags::{GiveUpArg, SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED};
+use crate::flags::{GiveUpArg, ThreadsArg};
+use crate::input;
 use crate::plural;
+use crate::seeded::{Run, SeededArgs};
 
 /// `--filter`: the piece the template tests candidates behind.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -70,7 +71,7 @@ pub struct PieceSearchRequest {
 #[command(mut_arg("give_up", |a| a.help(PIECES_GIVE_UP)))]
 pub struct ConstructRequest {
     #[command(flatten)]
-    pub seed: SeedArg,
+    pub run: SeededArgs,
     /// Decks to draw and play [default: 2000].
     #[arg(long, value_name = "DECKS")]
     pub budget: Option<u64>,
@@ -92,8 +93,6 @@ pub struct ConstructRequest {
     /// Positions a basin search may visit per cycle [default: 2000000].
     #[arg(long, value_name = "M")]
     pub basin_limit: Option<u64>,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
     #[command(flatten)]
     pub give_up: GiveUpArg,
 }
@@ -304,9 +303,9 @@ impl TryFrom<&ConstructRequest> for ConstructPlan {
             req.basin_limit.unwrap_or(DEFAULT_BASIN_LIMIT),
             "basin_limit",
         )?;
-        let threads = input::threads(req.threads.threads)?;
+        let Run { seed, threads } = req.run.resolve()?;
         let construct = ConstructConfig {
-            seed: req.seed.seed.unwrap_or(DEFAULT_SEED),
+            seed,
             decks: req.budget.unwrap_or(DEFAULT_BUDGET),
             give_up,
             basin_limit,

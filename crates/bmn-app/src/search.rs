@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use bmn_job::{Job, Worker};
 use bmn_run::Shard;
-use bmn_run::{LedgerChoice, RunFile, differences};
+use bmn_run::{LedgerChoice, RunFile, Workers, differences};
 use bmn_search::{
     GAMES_PER_UNIT, HISTOGRAM_BIN, SearchConfig, Summary, Units, play_into, units_of,
 };
@@ -195,7 +195,7 @@ pub fn run(plan: &SearchPlan, job: &mut Job) -> Result<SearchReport> {
         deck: source.deck().to_string(),
         players: source.players(),
         balanced: source.balanced(),
-        seed: stream.seed,
+        seed: stream.run.seed,
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
         give_up: stream.engine.give_up,
@@ -205,7 +205,7 @@ pub fn run(plan: &SearchPlan, job: &mut Job) -> Result<SearchReport> {
     };
     let shard = plan.shard;
     let top = plan.top;
-    let threads = stream.threads;
+    let threads = stream.run.threads;
     let (units, range) = match games {
         Some(g) => {
             let (u, r) = shard.units(units_of(g), GAMES_PER_UNIT, g);
@@ -245,8 +245,10 @@ pub fn run(plan: &SearchPlan, job: &mut Job) -> Result<SearchReport> {
             file: plan.out.as_deref(),
             same_run: &same_run,
             end: units.end,
-            threads,
-            claims: config.engine.claims(GAMES_PER_UNIT),
+            workers: Workers {
+                threads,
+                claims: config.engine.claims(GAMES_PER_UNIT),
+            },
             what: "games",
             total: Some((range[1] - range[0]) as u64).filter(|_| games.is_some()),
         },

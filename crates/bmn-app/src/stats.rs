@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::flags::PlotArg;
 use crate::input::{self, TableInput};
+use crate::seeded::Run;
 use crate::stream::{StreamPlan, StreamRequest};
 
 /// Games played when not told.
@@ -42,7 +43,8 @@ const PERCENTILES: [f64; 9] = [1.0, 5.0, 10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.
 pub struct StatsReport {
     pub games: u64,
     pub finished: u64,
-    pub seed: u64,
+    #[serde(flatten)]
+    pub run: Run,
     /// The stream of deals the seed names (`--stream`).
     pub stream: u8,
     pub players: usize,
@@ -53,7 +55,6 @@ pub struct StatsReport {
     pub on_empty: String,
     /// The kernel's name, or `reference`.
     pub engine: String,
-    pub threads: usize,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
     pub interrupted: bool,
@@ -156,12 +157,11 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
     if let Some(note) = &stream.engine.note {
         job.note(note);
     }
-    let (source, rules, games, threads, seed) = (
+    let (source, rules, games, threads) = (
         stream.source.clone(),
         stream.rules,
         stream.games,
-        stream.threads,
-        stream.seed,
+        stream.run.threads,
     );
     let engine = stream.engine.engine;
     let config = |source: DealSource| stream.config(source, 0);
@@ -228,7 +228,7 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
     Ok(StatsReport {
         games: stats.games,
         finished: stats.finished(),
-        seed,
+        run: stream.run,
         stream: source.stream().number(),
         players: source.players(),
         deck: source.deck().to_string(),
@@ -236,7 +236,6 @@ pub fn run(plan: &StatsPlan, job: &mut Job) -> Result<StatsReport> {
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
         engine: engine.name(),
-        threads,
         elapsed_seconds: elapsed,
         games_per_second: stats.games as f64 / elapsed.max(1e-9),
         interrupted,
@@ -323,9 +322,9 @@ impl crate::Report for StatsReport {
             t,
             "games:     {}, seed {}; {} engine, {} thread(s): {:.3} M games/s ({:.2} s)",
             self.games,
-            self.seed,
+            self.run.seed,
             self.engine,
-            self.threads,
+            self.run.threads,
             self.games_per_second / 1e6,
             self.elapsed_seconds
         );

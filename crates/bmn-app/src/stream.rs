@@ -8,8 +8,8 @@ use bmn_core::Rules;
 use bmn_search::{DealSource, SearchConfig};
 
 use crate::error::Result;
-use crate::flags::{SeedArg, ThreadsArg};
-use crate::input::{self, DEFAULT_SEED, EngineInput, EnginePlan, RulesInput, TableInput, TimeArg};
+use crate::input::{EngineInput, EnginePlan, RulesInput, TableInput, TimeArg};
+use crate::seeded::{Run, SeededArgs};
 
 /// `--games` or `--time`: how far a run of random deals goes (`search`, `stats`).
 #[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
@@ -43,9 +43,7 @@ pub struct StreamRequest {
     #[command(flatten)]
     pub games: GamesArg,
     #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
+    pub run: SeededArgs,
     #[command(flatten)]
     pub table: TableInput,
     #[command(flatten)]
@@ -64,8 +62,7 @@ pub struct StreamPlan {
     pub games: Option<u64>,
     /// Stop when this much time has passed (with or without `games`).
     pub time: Option<Duration>,
-    pub seed: u64,
-    pub threads: usize,
+    pub run: Run,
     pub engine: EnginePlan,
 }
 
@@ -77,8 +74,7 @@ impl StreamPlan {
         let (games, time) = given.games.plan(default_games)?;
         Ok(StreamPlan {
             engine: given.engine.plan_deals(&source, rules)?,
-            threads: input::threads(given.threads.threads)?,
-            seed: given.seed.seed.unwrap_or(DEFAULT_SEED),
+            run: given.run.resolve()?,
             source,
             rules,
             games,
@@ -90,7 +86,7 @@ impl StreamPlan {
     /// other kind a plot compares), keeping the `top` longest games.
     pub fn config(&self, source: DealSource, top: usize) -> SearchConfig {
         SearchConfig {
-            seed: self.seed,
+            seed: self.run.seed,
             source,
             top,
             engine: self.engine.engine,

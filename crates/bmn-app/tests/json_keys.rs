@@ -115,8 +115,7 @@ fn search_names_its_lists_engine_and_wins_clearly() {
     let req = SearchRequest {
         stream: bmn_app::stream::StreamRequest {
             games: bmn_app::stream::GamesArg::games(60_000),
-            seed: bmn_app::flags::SeedArg { seed: Some(3) },
-            threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+            run: bmn_app::seeded::SeededArgs::of(Some(3), Some(2)),
             table: table(PAULHUS_6),
             ..Default::default()
         },
@@ -175,8 +174,7 @@ fn stats_names_its_counts_and_balance_clearly() {
     let req = StatsRequest {
         stream: bmn_app::stream::StreamRequest {
             games: bmn_app::stream::GamesArg::games(20_000),
-            seed: bmn_app::flags::SeedArg { seed: Some(2) },
-            threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+            run: bmn_app::seeded::SeededArgs::of(Some(2), Some(2)),
             table: table(PAULHUS_6),
             ..Default::default()
         },
@@ -201,12 +199,11 @@ fn the_factory_names_its_counts_mode_and_representatives_clearly() {
             deck: PAULHUS_6.into(),
             ..Default::default()
         },
-        seed: bmn_app::flags::SeedArg { seed: Some(1) },
+        run: bmn_app::seeded::SeededArgs::of(Some(1), Some(2)),
         rounds: Some(1),
         seeds: Some(3),
         walkers: Some(2),
         neighbours: Some(2),
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         ..FactoryRequest::default()
     };
     let v = value(&bmn_app::factory::factory(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -230,8 +227,7 @@ fn the_census_names_its_runs_lists_and_counts_clearly() {
             deck: SMALL.into(),
             ..Default::default()
         },
-        seed: bmn_app::flags::SeedArg { seed: Some(1) },
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+        run: bmn_app::seeded::SeededArgs::of(Some(1), Some(2)),
         methods: Some("pieces,hands,deals".into()),
         hands: Some(1),
         rounds: Some(1),
@@ -269,7 +265,7 @@ fn the_census_plan_names_its_costs() {
             deck: SMALL.into(),
             ..Default::default()
         },
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
+        run: bmn_app::seeded::SeededArgs::of(None, Some(2)),
         ..CensusRequest::default()
     };
     let v = value(
@@ -288,12 +284,11 @@ fn the_census_plan_names_its_costs() {
 #[test]
 fn construct_names_its_cycles_and_balance_clearly() {
     let req = bmn_app::pieces::ConstructRequest {
-        seed: bmn_app::flags::SeedArg { seed: Some(3) },
+        run: bmn_app::seeded::SeededArgs::of(Some(3), Some(2)),
         budget: Some(4),
         max_len: Some(12),
         sparse_len: Some(20),
         faces: vec!["Q2,K2,A2,-8".into()],
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         ..Default::default()
     };
     let v = value(&bmn_app::pieces::construct(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -309,9 +304,8 @@ fn construct_names_its_cycles_and_balance_clearly() {
 #[test]
 fn climb_names_its_engine_endless_games_and_balance_clearly() {
     let req = ClimbRequest {
-        seed: bmn_app::flags::SeedArg { seed: Some(4) },
+        run: bmn_app::seeded::SeededArgs::of(Some(4), Some(2)),
         evals: Some(64),
-        threads: bmn_app::flags::ThreadsArg { threads: Some(2) },
         walkers: Some(4),
         neighbours: Some(4),
         ledger: bmn_app::flags::LedgerArgs::NONE,
@@ -371,8 +365,7 @@ fn bench_names_each_rows_engine() {
         deck: bmn_app::flags::DeckArg {
             deck: Some(PAULHUS_6.into()),
         },
-        threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
-        seed: bmn_app::flags::SeedArg { seed: Some(1) },
+        run: bmn_app::seeded::SeededArgs::of(Some(1), Some(1)),
     };
     let v = value(&bmn_app::bench::bench(&req, &mut Job::quiet(&no_stop())).unwrap());
     for row in v["kernels"].as_array().unwrap() {

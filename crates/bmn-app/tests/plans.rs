@@ -31,18 +31,18 @@ fn an_empty_request_asks_for_the_plans_default() {
     assert_eq!(plan.stream.games, Some(bmn_app::search::DEFAULT_GAMES));
     assert_eq!(plan.stream.time, None);
     assert_eq!(
-        (plan.stream.seed, plan.top),
+        (plan.stream.run.seed, plan.top),
         (bmn_app::input::DEFAULT_SEED, bmn_app::search::DEFAULT_TOP)
     );
     assert_eq!(plan.shard, Shard::WHOLE);
     assert_eq!(plan.stream.engine, engine);
     assert_eq!(plan.stream.source, TableInput::default().source().unwrap());
     assert_eq!(plan.stream.rules, bmn_core::Rules::STANDARD);
-    assert_eq!(plan.stream.threads, bmn_app::input::every_core());
+    assert_eq!(plan.stream.run.threads, bmn_app::input::every_core());
 
     let plan = StatsPlan::try_from(&StatsRequest::default()).unwrap();
     assert_eq!(
-        (plan.stream.games, plan.stream.time, plan.stream.seed),
+        (plan.stream.games, plan.stream.time, plan.stream.run.seed),
         (
             Some(bmn_app::stats::DEFAULT_STATS_GAMES),
             None,
@@ -63,9 +63,7 @@ fn a_time_is_the_same_given_as_text_or_as_seconds() {
         SearchPlan::try_from(&SearchRequest {
             stream: bmn_app::stream::StreamRequest {
                 games: bmn_app::stream::GamesArg {
-                    time: TimeArg {
-                        time: Some(time.into()),
-                    },
+                    time: TimeArg::of(time),
                     games: None,
                 },
                 ..Default::default()
@@ -95,6 +93,18 @@ fn a_time_is_the_same_given_as_text_or_as_seconds() {
 #[test]
 fn a_count_of_zero_is_refused_by_its_flag() {
     let refused = |e: String, flag: &str| assert_eq!(e, format!("bad {flag}: must be at least 1"));
+    // A request of one field, refused by the plan, naming `flag`.
+    macro_rules! zero {
+        ($plan:ident, $request:ident, $field:ident: $value:expr, $flag:literal) => {
+            refused(
+                error($plan::try_from(&$request {
+                    $field: $value,
+                    ..Default::default()
+                })),
+                $flag,
+            )
+        };
+    }
     refused(
         error(StatsPlan::try_from(&StatsRequest {
             stream: bmn_app::stream::StreamRequest {
@@ -105,48 +115,21 @@ fn a_count_of_zero_is_refused_by_its_flag() {
         })),
         "--games",
     );
-    refused(
-        error(BenchPlan::try_from(&BenchRequest {
-            games: Some(0),
-            ..Default::default()
-        })),
-        "--games",
-    );
-    refused(
-        error(OddsPlan::try_from(&OddsRequest {
-            fit_games: Some(0),
-            ..Default::default()
-        })),
-        "--fit-games",
-    );
-    refused(
-        error(FactoryPlan::try_from(&FactoryRequest {
-            rounds: Some(0),
-            ..Default::default()
-        })),
-        "--rounds",
-    );
-    refused(
-        error(ClimbPlan::try_from(&ClimbRequest {
-            evals: Some(0),
-            ..Default::default()
-        })),
-        "--evals",
-    );
-    refused(
-        error(TreesPlan::try_from(&TreesRequest {
-            samples: Some(0),
-            ..Default::default()
-        })),
-        "--samples",
-    );
-    refused(
-        error(ConstructPlan::try_from(&ConstructRequest {
-            basin_limit: Some(0),
-            ..Default::default()
-        })),
-        "--basin-limit",
-    );
+    zero!(BenchPlan, BenchRequest, games: Some(0), "--games");
+    zero!(OddsPlan, OddsRequest, fit_games: Some(0), "--fit-games");
+    zero!(FactoryPlan, FactoryRequest, rounds: Some(0), "--rounds");
+    zero!(ClimbPlan, ClimbRequest, evals: Some(0), "--evals");
+    zero!(TreesPlan, TreesRequest, samples: Some(0), "--samples");
+    zero!(ConstructPlan, ConstructRequest, basin_limit: Some(0), "--basin-limit");
+    // Counts that were once silently raised to 1.
+    zero!(FactoryPlan, FactoryRequest, walkers: Some(0), "--walkers");
+    zero!(FactoryPlan, FactoryRequest, neighbours: Some(0), "--neighbours");
+    zero!(FactoryPlan, FactoryRequest, basin_limit: Some(0), "--basin-limit");
+    zero!(ClimbPlan, ClimbRequest, walkers: Some(0), "--walkers");
+    zero!(ClimbPlan, ClimbRequest, neighbours: Some(0), "--neighbours");
+    zero!(ClimbPlan, ClimbRequest, restart: Some(0), "--restart");
+    zero!(ClimbPlan, ClimbRequest, top: bmn_app::flags::TopArg { top: Some(0) }, "--top");
+    zero!(CensusPlan, CensusRequest, basin_limit: Some(0), "--basin-limit");
     refused(
         error(ExhaustivePlan::try_from(&ExhaustiveRequest {
             deck: "4A,8-".into(),
@@ -160,77 +143,12 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     refused(
         error(SearchPlan::try_from(&SearchRequest {
             stream: bmn_app::stream::StreamRequest {
-                threads: bmn_app::flags::ThreadsArg { threads: Some(0) },
+                run: bmn_app::seeded::SeededArgs::of(None, Some(0)),
                 ..Default::default()
             },
             ..Default::default()
         })),
         "--threads",
-    );
-    // Counts that were once silently raised to 1.
-    for (req, flag) in [
-        (
-            FactoryRequest {
-                walkers: Some(0),
-                ..Default::default()
-            },
-            "--walkers",
-        ),
-        (
-            FactoryRequest {
-                neighbours: Some(0),
-                ..Default::default()
-            },
-            "--neighbours",
-        ),
-        (
-            FactoryRequest {
-                basin_limit: Some(0),
-                ..Default::default()
-            },
-            "--basin-limit",
-        ),
-    ] {
-        refused(error(FactoryPlan::try_from(&req)), flag);
-    }
-    for (req, flag) in [
-        (
-            ClimbRequest {
-                walkers: Some(0),
-                ..Default::default()
-            },
-            "--walkers",
-        ),
-        (
-            ClimbRequest {
-                neighbours: Some(0),
-                ..Default::default()
-            },
-            "--neighbours",
-        ),
-        (
-            ClimbRequest {
-                restart: Some(0),
-                ..Default::default()
-            },
-            "--restart",
-        ),
-        (
-            ClimbRequest {
-                top: bmn_app::flags::TopArg { top: Some(0) },
-                ..Default::default()
-            },
-            "--top",
-        ),
-    ] {
-        refused(error(ClimbPlan::try_from(&req)), flag);
-    }
-    refused(
-        error(CensusPlan::try_from(&CensusRequest {
-            basin_limit: Some(0),
-            ..Default::default()
-        })),
-        "--basin-limit",
     );
     refused(
         error(SearchPlan::try_from(&SearchRequest {
@@ -299,9 +217,7 @@ fn a_leader_of_zero_is_refused_and_none_is_player_one() {
 fn thousands_of_threads_are_refused() {
     let e = error(SearchPlan::try_from(&SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            threads: bmn_app::flags::ThreadsArg {
-                threads: Some(99_999),
-            },
+            run: bmn_app::seeded::SeededArgs::of(None, Some(99_999)),
             ..Default::default()
         },
         ..Default::default()
@@ -312,14 +228,12 @@ fn thousands_of_threads_are_refused() {
     );
     let plan = SearchPlan::try_from(&SearchRequest {
         stream: bmn_app::stream::StreamRequest {
-            threads: bmn_app::flags::ThreadsArg {
-                threads: Some(1024),
-            },
+            run: bmn_app::seeded::SeededArgs::of(None, Some(1024)),
             ..Default::default()
         },
         ..Default::default()
     });
-    assert_eq!(plan.unwrap().stream.threads, 1024);
+    assert_eq!(plan.unwrap().stream.run.threads, 1024);
 }
 
 /// A run's extent: a count, a time, or both; a time alone means no count, neither the default.
@@ -386,9 +300,7 @@ fn a_search_is_checked_once_with_each_fault_named() {
     let e = error(plan(SearchRequest {
         stream: bmn_app::stream::StreamRequest {
             games: bmn_app::stream::GamesArg {
-                time: TimeArg {
-                    time: Some("10s".into()),
-                },
+                time: TimeArg::of("10s"),
                 games: None,
             },
             ..Default::default()
@@ -458,7 +370,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
                 },
                 ..Default::default()
             },
-            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+            run: bmn_app::seeded::SeededArgs::of(None, Some(1)),
             ..Default::default()
         },
         ledger: bmn_app::flags::LedgerArgs::NONE,
@@ -472,7 +384,7 @@ fn the_give_up_a_report_names_is_the_one_the_plan_resolved() {
             games: bmn_app::stream::GamesArg::games(2000),
             table: req.stream.table.clone(),
             engine: req.stream.engine.clone(),
-            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+            run: bmn_app::seeded::SeededArgs::of(None, Some(1)),
             ..Default::default()
         },
         ..Default::default()
@@ -607,7 +519,7 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
         panic!("two players, 7,567,560 deals: {:?}", plan.deals)
     };
     assert_eq!(enumeration.rules, plan.rules);
-    assert_eq!(enumeration.threads, plan.threads);
+    assert_eq!(enumeration.threads, plan.run.threads);
     assert_eq!(enumeration.block, [0, 7_567_560]);
     assert!(
         enumeration.enumeration.list_cycles,
@@ -626,12 +538,12 @@ fn a_census_plans_its_enumeration_where_the_deals_are_few_enough() {
 fn the_defaults_are_the_documented_numbers() {
     let search = SearchPlan::try_from(&SearchRequest::default()).unwrap();
     assert_eq!(search.stream.games, Some(1_000_000));
-    assert_eq!((search.stream.seed, search.top), (1, 10));
+    assert_eq!((search.stream.run.seed, search.top), (1, 10));
     assert_eq!(search.stream.engine.give_up, 100_000);
     assert_eq!(search.stream.engine.max_tricks, 3000);
     let stats = StatsPlan::try_from(&StatsRequest::default()).unwrap();
     assert_eq!(
-        (stats.stream.games, stats.stream.seed),
+        (stats.stream.games, stats.stream.run.seed),
         (Some(1_000_000), 1)
     );
     let climb = ClimbPlan::try_from(&ClimbRequest::default()).unwrap();
@@ -724,8 +636,7 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
                 rules: rules.clone(),
                 ..Default::default()
             },
-            seed: bmn_app::flags::SeedArg { seed: Some(7) },
-            threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
+            run: bmn_app::seeded::SeededArgs::of(Some(7), Some(3)),
             rounds: Some(5),
             methods: Some("pieces,deals".into()),
             deals_max: Some(u64::MAX),
@@ -738,9 +649,8 @@ fn a_census_plans_its_factory_and_enumeration_as_their_own_requests_would() {
                 rules: rules.clone(),
                 ..Default::default()
             },
-            seed: bmn_app::flags::SeedArg { seed: Some(7) },
+            run: bmn_app::seeded::SeededArgs::of(Some(7), Some(3)),
             rounds: Some(5),
-            threads: bmn_app::flags::ThreadsArg { threads: Some(3) },
             ..Default::default()
         })
         .unwrap();

@@ -13,8 +13,7 @@ fn request(out: PathBuf) -> SearchRequest {
     SearchRequest {
         stream: bmn_app::stream::StreamRequest {
             games: bmn_app::stream::GamesArg::games(20_000),
-            seed: bmn_app::flags::SeedArg { seed: Some(5) },
-            threads: bmn_app::flags::ThreadsArg { threads: Some(1) },
+            run: bmn_app::seeded::SeededArgs::of(Some(5), Some(1)),
             table: TableInput {
                 deck: None,
                 players: None,

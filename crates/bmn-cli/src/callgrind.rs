@@ -67,7 +67,7 @@ pub fn count_rows(req: &BenchRequest, report: &mut BenchReport, stop: &AtomicBoo
             .arg(&exe)
             .args(["bench", "--count-only", &row.engine])
             .args(["--games", &games.to_string()])
-            .args(["--seed", &report.seed.to_string()]);
+            .args(["--seed", &report.run.seed.to_string()]);
         if let Some(deck) = &req.deck.deck {
             child.args(["--deck", deck]);
         }

@@ -139,12 +139,7 @@ impl Deals for AllDeals {
     /// [`MAX_RANKED`] deals), else runs of [`PER_START`] arrangements, each from its first one
     /// unranked here; the device plays them with player 1's part first and the true leader,
     /// as `fill` does in the kernels' layout.
-    fn device_deals(
-        &self,
-        first: DealIndex,
-        count: usize,
-        max_tricks: u32,
-    ) -> Option<DeviceBatch<'_>> {
+    fn device_deals(&self, first: DealIndex, count: usize, cap: u32) -> Option<DeviceBatch<'_>> {
         let len = self.deal_len();
         let deals = if self.count <= MAX_RANKED {
             DeviceDeals::Ranks {
@@ -169,7 +164,7 @@ impl Deals for AllDeals {
             len,
             first_hand: self.first_hand,
             leader: self.leader.index() as u8,
-            max_tricks,
+            max_tricks: cap,
         })
     }
 

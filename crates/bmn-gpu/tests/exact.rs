@@ -5,10 +5,9 @@
 use std::sync::atomic::AtomicBool;
 
 use bmn_core::{Deck, Outcome, Player, Position, Rules, play_out};
-use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
+use bmn_exhaustive::{AllDeals, MAX_TRICKS};
 use bmn_gpu::Tuning;
 use bmn_job::Job;
-use bmn_run::Shard;
 
 mod common;
 use bmn_kernel::{DEFAULT_MAX_TRICKS, Kernel, Played};
@@ -140,6 +139,13 @@ fn small_decks_and_both_leaders_equal_the_cpu_kernel() {
     }
 }
 
+/// Two-player position `p` played alone on the GPU.
+fn play_position(gpu: &bmn_gpu::Gpu, p: &Position) -> Played {
+    let first = p.stack(Player(0)).len();
+    let leader = p.leader().index() as u8;
+    play_listed(gpu, &[p.codes()], first, leader, DEFAULT_MAX_TRICKS)[0]
+}
+
 #[test]
 fn published_records_and_cycles() {
     let Some(gpu) = gpu() else { return };
@@ -149,14 +155,7 @@ fn published_records_and_cycles() {
         if p.players() != 2 {
             continue;
         }
-        let first = p.stack(Player(0)).len();
-        let got = play_listed(
-            gpu,
-            &[p.codes()],
-            first,
-            (r.leader - 1) as u8,
-            DEFAULT_MAX_TRICKS,
-        )[0];
+        let got = play_position(gpu, &p);
         let Played::Finished { cards, tricks, .. } = got else {
             panic!("{}: {got:?}", r.id)
         };
@@ -172,14 +171,7 @@ fn published_records_and_cycles() {
         if p.players() != 2 || p.card_count() > 64 {
             continue;
         }
-        let first = p.stack(Player(0)).len();
-        let got = play_listed(
-            gpu,
-            &[p.codes()],
-            first,
-            (c.leader - 1) as u8,
-            DEFAULT_MAX_TRICKS,
-        )[0];
+        let got = play_position(gpu, &p);
         assert!(matches!(got, Played::Capped { .. }), "{}: {got:?}", c.id);
     }
 }
@@ -193,23 +185,8 @@ fn paulhus_table_1_rows_up_to_ten_by_enumeration_on_the_gpu() {
         if row.plain > 10 {
             continue;
         }
-        let deals = AllDeals::new(Deck::parse(&row.deck()).unwrap(), Player(0)).unwrap();
-        let e = Enumeration {
-            range: Shard::WHOLE.range(deals.count()),
-            deals,
-            engine: Engine::Kernel(Kernel::ScalarPlanes).on_device(device, false),
-            max_tricks: MAX_TRICKS,
-            list_cycles: false,
-        };
-        let mut p = e.start();
-        e.run(
-            &mut p,
-            2,
-            &mut Job::quiet(&AtomicBool::new(false)),
-            |_, _, _| true,
-        );
-        assert!(e.is_complete(&p));
-        let s = p.summary;
+        let engine = Engine::Kernel(Kernel::ScalarPlanes).on_device(device, false);
+        let s = enumerate(&row.deck(), 0, (0, 0), engine);
         assert_eq!(
             (s.games, s.cycling),
             (row.deals, row.cycling_deals),

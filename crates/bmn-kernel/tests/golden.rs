@@ -73,11 +73,7 @@ fn the_nessler_2022_record() {
         "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
         0,
         DEFAULT_MAX_TRICKS,
-        Played::Finished {
-            winner: 1,
-            cards: 8344,
-            tricks: 1164,
-        },
+        finished(1, 8344, 1164),
     );
 }
 
@@ -106,68 +102,14 @@ fn the_golden_cycles_are_capped() {
 
 #[test]
 fn empty_hands_and_tiny_games() {
-    check(
-        "/J",
-        0,
-        10,
-        Played::Finished {
-            winner: 1,
-            cards: 0,
-            tricks: 0,
-        },
-    );
-    check(
-        "J/",
-        1,
-        10,
-        Played::Finished {
-            winner: 0,
-            cards: 0,
-            tricks: 0,
-        },
-    );
+    check("/J", 0, 10, finished(1, 0, 0));
+    check("J/", 1, 10, finished(0, 0, 0));
     // Leader lays J, follower must pay and has only a plain card: pays it, J's owner wins.
-    check(
-        "J/-",
-        0,
-        10,
-        Played::Finished {
-            winner: 0,
-            cards: 2,
-            tricks: 1,
-        },
-    );
+    check("J/-", 0, 10, finished(0, 2, 1));
     // Leader lays a plain card, follower lays J, leader must pay and has none.
-    check(
-        "-/J",
-        0,
-        10,
-        Played::Finished {
-            winner: 1,
-            cards: 2,
-            tricks: 1,
-        },
-    );
-    check(
-        "-/-",
-        0,
-        10,
-        Played::Finished {
-            winner: 1,
-            cards: 2,
-            tricks: 1,
-        },
-    );
-    check(
-        "--/-",
-        0,
-        10,
-        Played::Finished {
-            winner: 0,
-            cards: 3,
-            tricks: 1,
-        },
-    );
+    check("-/J", 0, 10, finished(1, 2, 1));
+    check("-/-", 0, 10, finished(1, 2, 1));
+    check("--/-", 0, 10, finished(0, 3, 1));
     check(
         "J/-",
         0,
@@ -316,4 +258,13 @@ fn the_table_picks_the_first_kernel_that_takes_the_deals() {
         assert!(Choice::from_name(name).is_some(), "{name}");
     }
     assert_eq!(Choice::from_name("avx"), None);
+}
+
+/// A finished game: `winner` (from 0), its length in cards and tricks.
+fn finished(winner: u8, cards: u32, tricks: u32) -> Played {
+    Played::Finished {
+        winner,
+        cards,
+        tricks,
+    }
 }

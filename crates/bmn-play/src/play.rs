@@ -243,16 +243,11 @@ pub trait Deals: Sync {
     fn deal_text(&self, codes: &[u8]) -> String {
         self.position(codes).deal_text()
     }
-    /// Deals `first..first + count` as a device makes them, to be played with at most
-    /// `max_tricks` tricks, if a device can (two players, at most 64 cards); `None` keeps
-    /// them on the CPU.
-    fn device_deals(
-        &self,
-        first: DealIndex,
-        count: usize,
-        max_tricks: u32,
-    ) -> Option<DeviceBatch<'_>> {
-        let _ = (first, count, max_tricks);
+    /// Deals `first..first + count` as a device makes them, to be played with at most `cap`
+    /// tricks (the games' `max_tricks`), if a device can (two players, at most 64 cards);
+    /// `None` keeps them on the CPU.
+    fn device_deals(&self, first: DealIndex, count: usize, cap: u32) -> Option<DeviceBatch<'_>> {
+        let _ = (first, count, cap);
         None
     }
 }

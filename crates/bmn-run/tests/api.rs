@@ -347,14 +347,12 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
         unit(u)
     };
     let mut seen = Vec::new();
+    let two_workers = |claims| Workers { threads: 2, claims };
     drive(
         &mut recorder,
         &mut state,
         Some(100),
-        Workers {
-            threads: 2,
-            claims: Claims::Each(1),
-        },
+        two_workers(Claims::Each(1)),
         &mut Job::quiet(&stop),
         |units: std::ops::Range<u64>, _| play(units.start),
         |_, s, next| {
@@ -381,13 +379,10 @@ fn the_driver_stops_at_a_unit_boundary_and_records_a_whole_prefix() {
         &mut recorder,
         &mut state,
         Some(100),
-        Workers {
-            threads: 2,
-            claims: Claims::Paced {
-                max: 7,
-                shared: true,
-            },
-        },
+        two_workers(Claims::Paced {
+            max: 7,
+            shared: true,
+        }),
         &mut Job::quiet(&resumed),
         // Paced blocks of up to seven units, as a device plays them beside a CPU worker: the
         // same prefix and the same result.

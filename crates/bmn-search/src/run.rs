@@ -64,14 +64,9 @@ impl Deals for SearchConfig {
         self.source.players()
     }
 
-    fn device_deals(
-        &self,
-        first: DealIndex,
-        count: usize,
-        max_tricks: u32,
-    ) -> Option<DeviceBatch<'_>> {
+    fn device_deals(&self, first: DealIndex, count: usize, cap: u32) -> Option<DeviceBatch<'_>> {
         self.source
-            .device_deals(self.seed, first as u64, count, max_tricks)
+            .device_deals(self.seed, first as u64, count, cap)
     }
 
     fn deal_text(&self, codes: &[u8]) -> String {

@@ -71,21 +71,26 @@ pub struct Limits {
     pub write_timeout: Duration,
 }
 
+impl Limits {
+    /// The limits `bmn serve` runs with unless told.
+    pub const DEFAULT: Limits = Limits {
+        request_bytes: 16 * 1024,
+        replay_tricks: 100_000,
+        give_up: 1_000_000,
+        basin_positions: 20_000,
+        graph_nodes: 10_000,
+        search_seconds: 60,
+        searches: 2,
+        basins: 2,
+        connections: 1024,
+        header_timeout: Duration::from_secs(10),
+        write_timeout: Duration::from_secs(30),
+    };
+}
+
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            request_bytes: 16 * 1024,
-            replay_tricks: 100_000,
-            give_up: 1_000_000,
-            basin_positions: 20_000,
-            graph_nodes: 10_000,
-            search_seconds: 60,
-            searches: 2,
-            basins: 2,
-            connections: 1024,
-            header_timeout: Duration::from_secs(10),
-            write_timeout: Duration::from_secs(30),
-        }
+        Limits::DEFAULT
     }
 }
 

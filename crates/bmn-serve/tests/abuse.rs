@@ -18,17 +18,11 @@ use bmn_serve::Limits;
 
 /// Short timeouts, so that every attack is over in seconds.
 const LIMITS: Limits = Limits {
-    request_bytes: 16 * 1024,
-    replay_tricks: 100_000,
-    give_up: 1_000_000,
-    basin_positions: 20_000,
-    graph_nodes: 10_000,
-    search_seconds: 60,
     searches: 1,
-    basins: 2,
     connections: 1100,
     header_timeout: Duration::from_secs(2),
     write_timeout: Duration::from_secs(3),
+    ..Limits::DEFAULT
 };
 
 const DEAL: &str = "--K---A----AAJ-/J-";

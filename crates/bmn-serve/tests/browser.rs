@@ -10,7 +10,7 @@
 mod common;
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use common::webdriver::{Browser, chromedriver};
 use common::{enc, server};
@@ -24,6 +24,14 @@ fn shots() -> PathBuf {
 
 /// One browser at a time: this machine may have two cores.
 static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// The browser, held by this test alone, and the page's address; `None` (and a note) where
+/// this machine has no chromedriver.
+fn open_page() -> Option<(MutexGuard<'static, ()>, Browser, String)> {
+    let one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let browser = browser()?;
+    Some((one, browser, format!("http://{}/", server())))
+}
 
 /// A browser, or `None` (and a note) where this machine has no chromedriver.
 fn browser() -> Option<Browser> {
@@ -50,9 +58,9 @@ fn watch_policy(browser: &Browser) {
 
 #[test]
 fn the_page_replays_games_in_a_real_browser() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = browser() else { return };
-    let page = format!("http://{}/", server());
+    let Some((_one, browser, page)) = open_page() else {
+        return;
+    };
 
     // Casella's deal from a link: step to the cycle's start.
     browser.goto(&format!("{page}?deal={}&leader=1", enc(CASELLA)));
@@ -151,9 +159,10 @@ fn the_page_replays_games_in_a_real_browser() {
 
 #[test]
 fn the_atlas_shows_camicias_cycles_in_a_real_browser() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = browser() else { return };
-    browser.goto(&format!("http://{}/", server()));
+    let Some((_one, browser, page)) = open_page() else {
+        return;
+    };
+    browser.goto(&page);
     watch_policy(&browser);
 
     // Camicia's census is the first table: six cycles and their 18 deals, set beside the
@@ -320,9 +329,9 @@ fn widths(browser: &Browser) -> (f64, f64, f64) {
 /// 10 px tall, deals on one line, and after a `#K` link the view at the left edge.
 #[test]
 fn the_page_fits_a_phone_and_a_desktop() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = browser() else { return };
-    let page = format!("http://{}/", server());
+    let Some((_one, browser, page)) = open_page() else {
+        return;
+    };
     for (width, height, name) in [(390, 844, "phone"), (1280, 800, "desktop")] {
         browser.resize(width, height);
         browser.goto(&format!("{page}?deal={}", enc(CASELLA)));
@@ -376,9 +385,9 @@ fn the_page_fits_a_phone_and_a_desktop() {
 /// glossary the page links to.
 #[test]
 fn the_page_explains_itself_and_each_node_is_one_target() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = browser() else { return };
-    let page = format!("http://{}/", server());
+    let Some((_one, browser, page)) = open_page() else {
+        return;
+    };
     browser.goto(&format!("{page}?deal={}", enc(CASELLA)));
     watch_policy(&browser);
     browser.wait_text("#summary", "the game never ends");

@@ -93,7 +93,7 @@ pub fn cost(req: &CensusRequest) -> Result<CostReport> {
         ));
     }
     let rules = req.table.rules.rules()?;
-    let threads = input::threads(req.threads.threads)?;
+    let threads = req.run.resolve()?.threads;
     let cores = input::at_least_one(cores.unwrap_or(DEFAULT_CORES) as u128, "cores")? as usize;
     let deck = *source.deck();
     let deals = AllDeals::new(deck, Player(0)).map_err(|e| Error::bad("deck", e))?;

@@ -32,9 +32,9 @@ use bmn_search::DealSource;
 use crate::error::{Error, Result};
 use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
-use crate::flags::{SeedArg, ThreadsArg};
 use crate::input::{self, TableInput, TableRules};
 use crate::message::message;
+use crate::seeded::{Run, SeededArgs};
 
 pub use report::{CensusReport, ClassCount, Classes, DealsRun, HandsRun, PeriodCount, PiecesRun};
 use shards::Enumerated;
@@ -43,11 +43,9 @@ use shards::Enumerated;
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct CensusRequest {
     #[command(flatten)]
-    pub seed: SeedArg,
+    pub run: SeededArgs,
     #[command(flatten)]
     pub table: TableRules,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
     /// Methods, comma-separated: `pieces` (the factory: Casella's construction, walks),
     /// `hands` (every position where a player holds at most --hands cards), `deals` (every
     /// deal, the truth, on decks of at most --deals-max deals) [default: all that apply]
@@ -155,8 +153,7 @@ pub enum DealsSource {
 pub struct CensusPlan {
     pub source: DealSource,
     pub rules: Rules,
-    pub seed: u64,
-    pub threads: usize,
+    pub run: Run,
     pub methods: Vec<Method>,
     /// The small-hand enumeration of `hands` (when chosen), checked.
     pub hands: Option<HandsConfig>,
@@ -178,8 +175,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
     fn try_from(req: &CensusRequest) -> Result<Self> {
         let (files, source, rules) = table(req)?;
         let players = source.players();
-        let threads = input::threads(req.threads.threads)?;
-        let seed = req.seed.seed.unwrap_or(input::DEFAULT_SEED);
+        let run = req.run.resolve()?;
         let methods = methods(req, players, source.deck().len(), files.is_some())?;
         let hands_time = req
             .hands_time
@@ -193,7 +189,7 @@ impl TryFrom<&CensusRequest> for CensusPlan {
         let factory = methods
             .contains(&Method::Pieces)
             .then(|| {
-                let plan = FactoryPlan::at(source.clone(), rules, seed, threads);
+                let plan = FactoryPlan::at(source.clone(), rules, run);
                 let rounds = req.rounds.map(|n| input::at_least_one(n, "rounds"));
                 Ok::<_, Error>(FactoryPlan {
                     rounds: rounds.transpose()?.or(plan.rounds),
@@ -211,13 +207,14 @@ impl TryFrom<&CensusRequest> for CensusPlan {
             None if !methods.contains(&Method::Deals) || !enumerable(&source, deals_max) => None,
             None if players != 2 => Some(DealsSource::Reference),
             None => Some(DealsSource::Play(Box::new(enumeration(
-                &source, rules, threads,
+                &source,
+                rules,
+                run.threads,
             )?))),
         };
         Ok(CensusPlan {
             rules,
-            seed,
-            threads,
+            run,
             methods,
             hands,
             hands_time,
@@ -267,14 +264,13 @@ fn hands_config(req: &CensusRequest, source: &DealSource, rules: Rules) -> Resul
 /// The enumeration `deals` plays: every deal, player 1 leading, under the census's rules,
 /// listing every cycling deal (to check the basins' deals against), recorded in no ledger.
 fn enumeration(source: &DealSource, rules: Rules, threads: usize) -> Result<ExhaustivePlan> {
-    let every = ExhaustivePlan::of_deck(*source.deck(), Player(0))
+    let every = ExhaustivePlan::of_deck(*source.deck(), Player(0), threads)
         .map_err(|e| Error::bad("deck", e))?
         .under(rules)?;
     let mut enumeration = every.enumeration;
     enumeration.list_cycles = true;
     Ok(ExhaustivePlan {
         enumeration,
-        threads,
         ledger: crate::LedgerChoice::NONE,
         ..every
     })
@@ -388,7 +384,7 @@ fn hands_stage(
     // the units under way); what those have decided so far is said apart, in the message.
     let result = bmn_census::hands(
         config,
-        plan.threads,
+        plan.run.threads,
         &mut job.stage(&stop_hands),
         |job, p| {
             let units = format!(
@@ -478,7 +474,7 @@ fn every_deal(plan: &CensusPlan, source: &DealsSource, job: &mut Job) -> Result<
         DealsSource::Files(f) => Enumerated::of_summary(&f.report.summary, f.report.leader, true),
         DealsSource::Reference => {
             job.start(None, 0, "deals (reference engine)");
-            let r = bmn_census::every_deal(&plan.source, &plan.rules, plan.threads, job)
+            let r = bmn_census::every_deal(&plan.source, &plan.rules, plan.run.threads, job)
                 .map_err(|e| Error::bad("deck", e))?;
             job.finish();
             Ok(Enumerated {
@@ -501,8 +497,13 @@ fn catalogue_stage(plan: &CensusPlan, reached: &Reached, job: &mut Job) -> Vec<C
     let ids: Vec<CycleId> = reached.0.keys().copied().collect();
     let starts: Vec<Position> = reached.0.values().map(|(p, _)| p.clone()).collect();
     job.start(Some(starts.len() as u64), 0, "basins");
-    let entries =
-        bmn_census::describe_all(&plan.rules, &starts, plan.basin_limit, plan.threads, job);
+    let entries = bmn_census::describe_all(
+        &plan.rules,
+        &starts,
+        plan.basin_limit,
+        plan.run.threads,
+        job,
+    );
     job.finish();
     let mut catalogue: Vec<CensusCycle> = Vec::new();
     for (id, entry) in ids.iter().zip(entries) {
@@ -547,7 +548,7 @@ mod tests {
                 ..Default::default()
             },
             methods: Some("hands".into()),
-            threads: ThreadsArg { threads: Some(1) },
+            run: SeededArgs::of(None, Some(1)),
             hands_time: Some("30".into()),
             ..Default::default()
         })

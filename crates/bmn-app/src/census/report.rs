@@ -239,7 +239,7 @@ pub(super) fn assemble(
         players: plan.source.players(),
         penalties: rules.penalties.to_string(),
         on_empty: rules.on_empty.to_string(),
-        seed: plan.seed,
+        seed: plan.run.seed,
         methods: plan.methods.iter().map(|m| m.name().to_string()).collect(),
         pieces_run: runs.pieces.clone(),
         hands_run: runs.hands.clone(),
