@@ -18,6 +18,7 @@ use crate::flags::{LedgerArgs, TopArg};
 use crate::input::{self, DEFAULT_SEED, TimeArg};
 use crate::message::message;
 use crate::seeded::SeededArgs;
+use crate::walk::{Walk, WalkArgs};
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
 /// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are
@@ -33,6 +34,11 @@ pub const DEFAULT_EVALS: u64 = 10_000_000;
 
 /// What to climb: `bmn climb`'s parameters.
 #[derive(clap::Args, Clone, Debug, Default)]
+#[command(
+    mut_arg("walkers", |a| a.help("Walkers climbing at once [default: 16]")),
+    mut_arg("neighbours", |a| a.help("Neighbours each walker plays per round [default: 32]")),
+    mut_arg("moves", |a| a.help(CLIMB_MOVES)),
+)]
 pub struct ClimbRequest {
     #[command(flatten)]
     pub run: SeededArgs,
@@ -56,15 +62,8 @@ pub struct ClimbRequest {
     /// What a long game is: cards (default) or tricks.
     #[arg(long, value_name = "cards|tricks")]
     pub by: Option<String>,
-    /// Walkers climbing at once [default: 16].
-    #[arg(long, value_name = "W")]
-    pub walkers: Option<usize>,
-    /// Neighbours each walker plays per round [default: 32].
-    #[arg(long, value_name = "K")]
-    pub neighbours: Option<usize>,
-    /// The edits: swap, shift, cut, exchange, mixed, or a list such as swap,cut [default: swap].
-    #[arg(long, value_name = "MOVES")]
-    pub moves: Option<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
     /// The acceptance rule: hill (with restarts), anneal or population [default: hill].
     #[arg(long, value_name = "RULE")]
     pub accept: Option<String>,
@@ -78,6 +77,9 @@ pub struct ClimbRequest {
     #[arg(long, value_name = "C")]
     pub cooling: Option<f64>,
 }
+
+const CLIMB_MOVES: &str =
+    "The edits: swap, shift, cut, exchange, mixed, or a list such as swap,cut [default: swap]";
 
 /// Everything a climb's result depends on (a resumed climb must match it).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -242,10 +244,15 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
             }
             starts.push(cards);
         }
-        let moves = match &req.moves {
-            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("moves", e))?,
-            None => d.moves.clone(),
-        };
+        let Walk {
+            walkers,
+            neighbours,
+            moves,
+        } = req.walk.walk(Walk {
+            walkers: d.walkers,
+            neighbours: d.neighbours,
+            moves: d.moves.clone(),
+        })?;
         if moves.0.contains(&bmn_climb::Move::Transfer) {
             return Err(Error::bad_with(
                 "moves",
@@ -263,8 +270,6 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
                 .ok_or_else(|| Error::bad_with("by", format!(" '{text}': cards or tricks")))?,
             None => d.objective,
         };
-        let walkers = input::or_default(req.walkers, d.walkers, "walkers")?;
-        let neighbours = input::or_default(req.neighbours, d.neighbours, "neighbours")?;
         let temperature = req.temperature.unwrap_or(d.temperature);
         let cooling = req.cooling.unwrap_or(d.cooling);
         if !(temperature > 0.0 && cooling > 0.0 && cooling <= 1.0) {
@@ -608,12 +613,18 @@ mod tests {
         for time in ["90", "90s"] {
             let req = ClimbRequest {
                 time: TimeArg::of(time),
-                walkers: Some(0),
+                walk: WalkArgs {
+                    walkers: Some(0),
+                    ..WalkArgs::default()
+                },
                 ..ClimbRequest::default()
             };
             assert!(ClimbPlan::try_from(&req).is_err(), "walkers 0 is refused");
             let req = ClimbRequest {
-                walkers: Some(4),
+                walk: WalkArgs {
+                    walkers: Some(4),
+                    ..WalkArgs::default()
+                },
                 ..req
             };
             let plan = ClimbPlan::try_from(&req).unwrap();

@@ -9,11 +9,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use bmn_climb::RoundLimits;
 use bmn_climb::factory::{
     Completion, CompletionFound, FactoryConfig, FactoryError, FactoryRun, KeepPieces, Listed,
     PieceStage, PieceTable, StageKey,
 };
-use bmn_climb::{MoveSet, RoundLimits};
 use bmn_core::Rules;
 use bmn_job::Job;
 use bmn_search::DealSource;
@@ -24,9 +24,15 @@ use crate::input::{self, DEFAULT_SEED, TableRules, TimeArg};
 use crate::message::message;
 use crate::plural;
 use crate::seeded::{Run, SeededArgs};
+use crate::walk::{Walk, WalkArgs};
 
 /// What to run: `bmn pieces factory`'s parameters.
 #[derive(clap::Args, Clone, Debug, Default)]
+#[command(
+    mut_arg("walkers", |a| a.help(FACTORY_WALKERS)),
+    mut_arg("neighbours", |a| a.help("Edits of each per round [default: 64]")),
+    mut_arg("moves", |a| a.help("The edits [default: give,transfer,swap,shift]")),
+)]
 pub struct FactoryRequest {
     #[command(flatten)]
     pub run: SeededArgs,
@@ -37,15 +43,8 @@ pub struct FactoryRequest {
     pub rounds: Option<u64>,
     #[command(flatten)]
     pub table: TableRules,
-    /// Cycles whose closest positions are edited each round [default: 16].
-    #[arg(long, value_name = "W")]
-    pub walkers: Option<usize>,
-    /// Edits of each per round [default: 64].
-    #[arg(long, value_name = "K")]
-    pub neighbours: Option<usize>,
-    /// The edits [default: give,transfer,swap,shift].
-    #[arg(long, value_name = "MOVES")]
-    pub moves: Option<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
     /// Positions a basin search may visit per cycle [default: 20000].
     #[arg(long, value_name = "M")]
     pub basin_limit: Option<u64>,
@@ -75,6 +74,8 @@ pub struct FactoryRequest {
     #[arg(long, value_name = "FILE")]
     pub pool: Option<PathBuf>,
 }
+
+const FACTORY_WALKERS: &str = "Cycles whose closest positions are edited each round [default: 16]";
 
 /// Rounds when neither `--time` nor `--rounds` is given.
 pub const DEFAULT_ROUNDS: u64 = 200;
@@ -182,15 +183,16 @@ impl TryFrom<&FactoryRequest> for FactoryPlan {
         let at = FactoryPlan::at(source, rules, req.run.resolve()?);
         let (rounds, time) = req.time.with_count(req.rounds, "rounds", at.rounds)?;
         let d = at.config;
-        let moves = match &req.moves {
-            Some(text) => MoveSet::parse(text).map_err(|e| Error::bad("moves", e))?,
-            None => d.moves.clone(),
-        };
+        let walk = req.walk.walk(Walk {
+            walkers: d.walkers,
+            neighbours: d.neighbours,
+            moves: d.moves.clone(),
+        })?;
         let completion = completion(req, &at.source, rules, &d.filter)?;
         let config = FactoryConfig {
-            walkers: input::or_default(req.walkers, d.walkers, "walkers")?,
-            neighbours: input::or_default(req.neighbours, d.neighbours, "neighbours")?,
-            moves,
+            walkers: walk.walkers,
+            neighbours: walk.neighbours,
+            moves: walk.moves,
             basin_limit: input::or_default(req.basin_limit, d.basin_limit, "basin_limit")?,
             seeds: req.seeds.or(d.seeds),
             completion: Some(completion),
@@ -541,7 +543,10 @@ mod tests {
             (None, Some(Duration::from_secs(2)))
         );
         let zero = FactoryRequest {
-            walkers: Some(0),
+            walk: WalkArgs {
+                walkers: Some(0),
+                ..WalkArgs::default()
+            },
             ..req
         };
         assert_eq!(

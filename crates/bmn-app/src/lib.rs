@@ -41,6 +41,7 @@ pub mod search;
 pub mod seeded;
 pub mod stats;
 pub mod stream;
+pub mod walk;
 pub mod words;
 
 pub use bmn_run::LedgerChoice;

@@ -202,8 +202,11 @@ fn the_factory_names_its_counts_mode_and_representatives_clearly() {
         run: bmn_app::seeded::SeededArgs::of(Some(1), Some(2)),
         rounds: Some(1),
         seeds: Some(3),
-        walkers: Some(2),
-        neighbours: Some(2),
+        walk: bmn_app::walk::WalkArgs {
+            walkers: Some(2),
+            neighbours: Some(2),
+            moves: None,
+        },
         ..FactoryRequest::default()
     };
     let v = value(&bmn_app::factory::factory(&req, &mut Job::quiet(&no_stop())).unwrap());
@@ -306,8 +309,11 @@ fn climb_names_its_engine_endless_games_and_balance_clearly() {
     let req = ClimbRequest {
         run: bmn_app::seeded::SeededArgs::of(Some(4), Some(2)),
         evals: Some(64),
-        walkers: Some(4),
-        neighbours: Some(4),
+        walk: bmn_app::walk::WalkArgs {
+            walkers: Some(4),
+            neighbours: Some(4),
+            moves: None,
+        },
         ledger: bmn_app::flags::LedgerArgs::NONE,
         ..ClimbRequest::default()
     };

@@ -1,6 +1,7 @@
 //! Every request is validated once into a typed plan (`TryFrom<&Request>`), where every check
 //! and default is: these tests call bmn-app directly, without the binary.
 
+use bmn_app::walk::WalkArgs;
 use std::time::Duration;
 
 use bmn_app::backward::{TreesPlan, TreesRequest};
@@ -122,11 +123,11 @@ fn a_count_of_zero_is_refused_by_its_flag() {
     zero!(TreesPlan, TreesRequest, samples: Some(0), "--samples");
     zero!(ConstructPlan, ConstructRequest, basin_limit: Some(0), "--basin-limit");
     // Counts that were once silently raised to 1.
-    zero!(FactoryPlan, FactoryRequest, walkers: Some(0), "--walkers");
-    zero!(FactoryPlan, FactoryRequest, neighbours: Some(0), "--neighbours");
+    zero!(FactoryPlan, FactoryRequest, walk: WalkArgs { walkers: Some(0), ..WalkArgs::default() }, "--walkers");
+    zero!(FactoryPlan, FactoryRequest, walk: WalkArgs { neighbours: Some(0), ..WalkArgs::default() }, "--neighbours");
     zero!(FactoryPlan, FactoryRequest, basin_limit: Some(0), "--basin-limit");
-    zero!(ClimbPlan, ClimbRequest, walkers: Some(0), "--walkers");
-    zero!(ClimbPlan, ClimbRequest, neighbours: Some(0), "--neighbours");
+    zero!(ClimbPlan, ClimbRequest, walk: WalkArgs { walkers: Some(0), ..WalkArgs::default() }, "--walkers");
+    zero!(ClimbPlan, ClimbRequest, walk: WalkArgs { neighbours: Some(0), ..WalkArgs::default() }, "--neighbours");
     zero!(ClimbPlan, ClimbRequest, restart: Some(0), "--restart");
     zero!(ClimbPlan, ClimbRequest, top: bmn_app::flags::TopArg { top: Some(0) }, "--top");
     zero!(CensusPlan, CensusRequest, basin_limit: Some(0), "--basin-limit");

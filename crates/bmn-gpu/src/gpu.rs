@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use bmn_kernel::Played;
 use bmn_play::device::{
-    DIGEST_BINS, DeviceBatch, DeviceDeals, DeviceError, DevicePlayer, Digest, DigestSpec,
+    Answer, DIGEST_BINS, DeviceBatch, DeviceDeals, DeviceError, DevicePlayer, Digest, DigestSpec,
     LENGTH_CARDS, LENGTH_TRICKS,
 };
 
@@ -646,12 +646,7 @@ impl DevicePlayer for Gpu {
         self.noted(self.play_batch(batch, out, wait))
     }
 
-    fn digest(
-        &self,
-        batch: &DeviceBatch<'_>,
-        spec: DigestSpec,
-        wait: bool,
-    ) -> Result<Option<Digest>, DeviceError> {
+    fn digest(&self, batch: &DeviceBatch<'_>, spec: DigestSpec, wait: bool) -> Answer<Digest> {
         self.noted(self.digest_batch(batch, spec, wait))
     }
 
@@ -713,7 +708,7 @@ impl Gpu {
         batch: &DeviceBatch<'_>,
         spec: DigestSpec,
         wait: bool,
-    ) -> Result<Option<Digest>, DeviceError> {
+    ) -> Answer<Digest> {
         check(batch, batch.count)?;
         if spec.bin == 0 {
             return Err(DeviceError::BadBatch("bad digest: bins of 0 cards".into()));

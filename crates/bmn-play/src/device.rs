@@ -188,6 +188,9 @@ pub enum DeviceError {
     BadBatch(String),
 }
 
+/// A device's answer to a batch: `Ok(None)` when it is busy with another caller's batch.
+pub type Answer<T> = Result<Option<T>, DeviceError>;
+
 /// A device that plays batches exactly as bmn-kernel does: one [`Played`] per game, the
 /// winner counted from the leader (0 the leader), the same cards and tricks.
 pub trait DevicePlayer: Sync + Send {
@@ -205,12 +208,7 @@ pub trait DevicePlayer: Sync + Send {
     /// Plays `batch` and returns its [`Digest`] under `spec` (`Ok(None)` as `play` when busy).
     /// The default plays every game through [`Self::play`] and adds them up here; a device
     /// that adds them up itself returns the same digest.
-    fn digest(
-        &self,
-        batch: &DeviceBatch<'_>,
-        spec: DigestSpec,
-        wait: bool,
-    ) -> Result<Option<Digest>, DeviceError> {
+    fn digest(&self, batch: &DeviceBatch<'_>, spec: DigestSpec, wait: bool) -> Answer<Digest> {
         let mut out = vec![Played::default(); batch.count];
         Ok(self
             .play(batch, &mut out, wait)?

@@ -124,15 +124,7 @@ impl<S: AsyncRead + Unpin> FullAnswers<S> {
     }
 }
 
-impl<S: AsyncRead + Unpin> AsyncRead for FullAnswers<S> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
+reads_through!(FullAnswers);
 
 impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for FullAnswers<S> {
     fn poll_write(

@@ -17,6 +17,22 @@
 
 #![forbid(unsafe_code)]
 
+/// `AsyncRead` for `$wrapper<S>`, a stream in its field `inner` whose wrapper sees only to
+/// writes: reads pass straight through.
+macro_rules! reads_through {
+    ($wrapper:ident) => {
+        impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for $wrapper<S> {
+            fn poll_read(
+                mut self: std::pin::Pin<&mut Self>,
+                cx: &mut std::task::Context<'_>,
+                buf: &mut tokio::io::ReadBuf<'_>,
+            ) -> std::task::Poll<std::io::Result<()>> {
+                std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+            }
+        }
+    };
+}
+
 mod api;
 mod assets;
 mod atlas;

@@ -24,7 +24,7 @@ use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::AsyncWrite;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio::time::Sleep;
@@ -122,15 +122,7 @@ impl<S> WriteDeadline<S> {
     }
 }
 
-impl<S: AsyncRead + Unpin> AsyncRead for WriteDeadline<S> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
+reads_through!(WriteDeadline);
 
 impl<S: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<S> {
     fn poll_write(

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::common::{bad, bmn, json, kill_when, recorded, without};
+use crate::common::{bad, bmn, json, kill_when, recorded, without, words};
 use serde_json::Value;
 
 fn p(path: &Path) -> &str {
@@ -91,16 +91,7 @@ fn a_climb_is_a_function_of_its_seed_whatever_the_threads() {
 fn a_killed_climb_resumes_from_the_database_to_the_same_result() {
     let dir = crate::common::scratch("climb-kill");
     let db = dir.join("runs.sqlite");
-    let args = [
-        "climb",
-        "--evals",
-        "4000000",
-        "--seed",
-        "3",
-        "--walkers",
-        "8",
-        "--json",
-    ];
+    let args = words("climb --evals 4000000 --seed 3 --walkers 8 --json");
     let killed = [&args[..], &["--threads", "1", "--db", p(&db)]].concat();
     kill_when(&killed, "a recorded round", || recorded(&db));
     let resume = [&args[..], &["--threads", "2", "--db", p(&db), "--resume"]].concat();
@@ -125,15 +116,7 @@ fn a_killed_climb_resumes_from_the_database_to_the_same_result() {
 fn a_climb_of_an_older_format_is_refused_on_resume() {
     let dir = crate::common::scratch("climb-old-format");
     let db = dir.join("runs.sqlite");
-    let args = [
-        "climb",
-        "--evals",
-        "64",
-        "--walkers",
-        "2",
-        "--neighbours",
-        "2",
-    ];
+    let args = words("climb --evals 64 --walkers 2 --neighbours 2");
     let first = bmn(&[&args[..], &["--db", p(&db)]].concat(), None);
     assert!(first.status.success());
     let conn = rusqlite::Connection::open(&db).unwrap();
@@ -205,16 +188,9 @@ fn a_climb_starts_from_given_deals_files_and_search_reports() {
     ]);
     assert!(v["best"]["cards"].as_u64().unwrap() >= found["longest"][0]["cards"].as_u64().unwrap());
     // Balanced climbs keep both hands' kinds equal.
-    let v = json(&[
-        "climb",
-        "--balanced",
-        "--evals",
-        "20000",
-        "--by",
-        "tricks",
-        "--no-db",
-        "--json",
-    ]);
+    let v = json(&words(
+        "climb --balanced --evals 20000 --by tricks --no-db --json",
+    ));
     let deal = v["best"]["deal"].as_str().unwrap();
     let (a, b) = deal.split_once('/').unwrap();
     let kinds = |h: &str| {
@@ -228,34 +204,20 @@ fn a_climb_starts_from_given_deals_files_and_search_reports() {
 
 #[test]
 fn a_climb_names_bad_input() {
-    bad(
-        &["climb", "--moves", "transfer", "--no-db"],
-        "transfer changes the hands' sizes",
-    );
-    bad(&["climb", "--moves", "jump", "--no-db"], "bad --moves");
-    bad(
-        &["climb", "--accept", "greedy", "--no-db"],
-        "bad --accept 'greedy'",
-    );
-    bad(&["climb", "--by", "time", "--no-db"], "bad --by 'time'");
-    bad(&["climb", "--evals", "0", "--no-db"], "bad --evals");
-    bad(
-        &["climb", "--walkers", "0", "--no-db"],
-        "bad --walkers: must be at least 1",
-    );
-    bad(&["climb", "--cooling", "1.5", "--no-db"], "cooling factor");
-    bad(
-        &["climb", "--start", "AAAAA/", "--no-db"],
-        "hand 2 is empty",
-    );
-    bad(
-        &["climb", "--start", "./nothing.txt", "--no-db"],
-        "no such file",
-    );
-    bad(
-        &["climb", "--start", "JQKA/JQKA", "--no-db"],
-        "the cards do not match",
-    );
+    for (args, why) in [
+        ("--moves transfer", "transfer changes the hands' sizes"),
+        ("--moves jump", "bad --moves"),
+        ("--accept greedy", "bad --accept 'greedy'"),
+        ("--by time", "bad --by 'time'"),
+        ("--evals 0", "bad --evals"),
+        ("--walkers 0", "bad --walkers: must be at least 1"),
+        ("--cooling 1.5", "cooling factor"),
+        ("--start AAAAA/", "hand 2 is empty"),
+        ("--start ./nothing.txt", "no such file"),
+        ("--start JQKA/JQKA", "the cards do not match"),
+    ] {
+        bad(&[&["climb"], &words(args)[..], &["--no-db"]].concat(), why);
+    }
     // A 25/27 deal of the standard deck is a deal, but not one a climb keeps.
     let short = &RECORD.replacen("/-", "-/", 1);
     bad(&["climb", "--start", short, "--no-db"], "26/26");
@@ -359,21 +321,9 @@ fn the_catalogue_files_are_the_factory_s_output() {
 
 #[test]
 fn the_factory_on_the_standard_deck_starts_from_pieces() {
-    let v = json(&[
-        "pieces",
-        "factory",
-        "--rounds",
-        "2",
-        "--seeds",
-        "4",
-        "--walkers",
-        "4",
-        "--neighbours",
-        "8",
-        "--complete",
-        "none",
-        "--json",
-    ]);
+    let v = json(&words(
+        "pieces factory --rounds 2 --seeds 4 --walkers 4 --neighbours 8 --complete none --json",
+    ));
     assert_eq!(v["seeds_from"], "pieces");
     assert_eq!(v["completion"], serde_json::Value::Null);
     assert_eq!(v["deck"], "4J,4Q,4K,4A,36-");
@@ -505,25 +455,11 @@ fn the_factory_names_bad_input() {
         "bad --complete 'all'",
     );
     bad(
-        &[
-            "pieces",
-            "factory",
-            "--deck",
-            "2J,2Q,2K,2A,6-",
-            "--complete",
-            "template",
-        ],
+        &words("pieces factory --deck 2J,2Q,2K,2A,6- --complete template"),
         "pieces fill two-player decks of four jacks",
     );
     bad(
-        &[
-            "pieces",
-            "factory",
-            "--deck",
-            "camicia",
-            "--complete",
-            "template",
-        ],
+        &words("pieces factory --deck camicia --complete template"),
         "does not fit in the deck 4J,4Q,4K,28-",
     );
     bad(
@@ -592,28 +528,16 @@ fn the_census_reaches_every_cycle_of_the_enumerable_decks() {
     }
     // Three players: every deal on the reference engine, and the factory's random cycling
     // deals and walks reach both cycles.
-    let v = json(&[
-        "census",
-        "--deck",
-        "2J,1Q,1K,6-",
-        "--players",
-        "3",
-        "--json",
-    ]);
+    let v = json(&words("census --deck 2J,1Q,1K,6- --players 3 --json"));
     assert_eq!(v["methods"], serde_json::json!(["pieces", "deals"]));
     assert_eq!(v["deals_run"]["cycling_deals"], 16);
     assert_eq!(v["balanced_deals"], 16);
     assert_eq!(v["recall"]["pieces"]["cycles_found"], 2);
     assert_eq!(v["recall"]["pieces"]["enumerated_cycles"], 2);
     // One deck where two cards in hand are not enough: hands reaches one cycle of two.
-    let v = json(&[
-        "census",
-        "--deck",
-        "2J,2Q,2K,13-",
-        "--methods",
-        "hands,deals",
-        "--json",
-    ]);
+    let v = json(&words(
+        "census --deck 2J,2Q,2K,13- --methods hands,deals --json",
+    ));
     assert_eq!(v["recall"]["hands"]["cycles_found"], 1);
     assert_eq!(v["recall"]["hands"]["enumerated_cycles"], 2);
 }
@@ -663,14 +587,7 @@ fn the_census_of_camicia_agrees_with_the_published_enumeration() {
     let found: u64 = by_period.values().map(|v| v.1).sum();
     assert_eq!(found, 18);
     assert_eq!(by_period.get(&33), Some(&(6, 18)));
-    let run = json(&[
-        "census",
-        "--deck",
-        "camicia",
-        "--methods",
-        "pieces",
-        "--json",
-    ]);
+    let run = json(&words("census --deck camicia --methods pieces --json"));
     assert_eq!(run["catalogue"], file["catalogue"]);
 }
 
@@ -678,15 +595,7 @@ fn the_census_of_camicia_agrees_with_the_published_enumeration() {
 fn census_bad_input_is_named() {
     bad(&["census", "--methods", "dice"], "unknown method 'dice'");
     bad(
-        &[
-            "census",
-            "--deck",
-            "2J,2Q,2K,2A,6-",
-            "--hands",
-            "0",
-            "--methods",
-            "hands",
-        ],
+        &words("census --deck 2J,2Q,2K,2A,6- --hands 0 --methods hands"),
         "between 1 and",
     );
     bad(

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{bad, json, ok, scratch, without};
+use crate::common::{bad, json, ok, scratch, without, words};
 
 fn road() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/catalogue/road")
@@ -202,14 +202,7 @@ fn the_road_equals_the_older_tables_where_they_overlap() {
 fn family_refuses_what_is_not_a_row() {
     let dir = scratch("family");
     let floor = dir.join("floor.json");
-    let text = ok(&[
-        "census",
-        "--deck",
-        "2J,2Q,2K,7-",
-        "--methods",
-        "pieces",
-        "--json",
-    ]);
+    let text = ok(&words("census --deck 2J,2Q,2K,7- --methods pieces --json"));
     std::fs::write(&floor, text).unwrap();
     bad(
         &["family", floor.to_str().unwrap()],

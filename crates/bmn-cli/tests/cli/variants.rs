@@ -1,7 +1,7 @@
 //! Every table: `--players`, `--deck`, `--penalties`, `--on-empty` on the commands that play;
 //! `bmn deal`; `bmn stats` and the plots. Full games below were worked by hand from docs/rules.md.
 
-use crate::common::{bad, json, ok};
+use crate::common::{bad, json, ok, words};
 use serde_json::Value;
 
 /// `(winner, cards, tricks)` of `bmn play --json` with extra flags.
@@ -80,15 +80,7 @@ fn deal_is_round_robin_reproducible_and_playable() {
     assert_eq!(ok(&["deal", "--players", "3", "--seed", "9"]).trim(), deal);
     ok(&["play", deal, "--deck", "standard", "--players", "3"]);
     // Balanced with four players: one of each face per hand.
-    let v = json(&[
-        "deal",
-        "--players",
-        "4",
-        "--balanced",
-        "--seed",
-        "2",
-        "--json",
-    ]);
+    let v = json(&words("deal --players 4 --balanced --seed 2 --json"));
     for hand in v["deal"].as_str().unwrap().split('/') {
         assert_eq!(hand.len(), 13);
         for face in ['J', 'Q', 'K', 'A'] {
@@ -99,16 +91,7 @@ fn deal_is_round_robin_reproducible_and_playable() {
     let v = json(&["deal", "--deck", "camicia", "--seed", "1", "--json"]);
     assert_eq!(v["hand_sizes"], serde_json::json!([20, 20]));
     // Two decks for six players.
-    let v = json(&[
-        "deal",
-        "--deck",
-        "2xstandard",
-        "--players",
-        "6",
-        "--seed",
-        "1",
-        "--json",
-    ]);
+    let v = json(&words("deal --deck 2xstandard --players 6 --seed 1 --json"));
     assert_eq!(v["hand_sizes"], serde_json::json!([18, 18, 17, 17, 17, 17]));
 }
 
@@ -171,15 +154,7 @@ fn stats_with_more_players_use_the_reference_engine() {
     assert_eq!(v["win_share_by_seat"].as_array().unwrap().len(), 4);
     let mean = v["mean_cards"].as_f64().unwrap();
     assert!((330.0..400.0).contains(&mean), "{mean}");
-    let text = ok(&[
-        "stats",
-        "--games",
-        "500",
-        "--players",
-        "3",
-        "--on-empty",
-        "collect",
-    ]);
+    let text = ok(&words("stats --games 500 --players 3 --on-empty collect"));
     assert!(text.contains("on-empty collect"), "{text}");
 }
 
@@ -204,16 +179,9 @@ fn stats_give_up_on_games_that_neither_end_nor_repeat() {
 
 #[test]
 fn search_plays_any_table() {
-    let v = json(&[
-        "search",
-        "--games",
-        "2000",
-        "--players",
-        "3",
-        "--deck",
-        "camicia",
-        "--json",
-    ]);
+    let v = json(&words(
+        "search --games 2000 --players 3 --deck camicia --json",
+    ));
     assert_eq!(v["engine"], "reference");
     assert_eq!(v["wins_by_seat"].as_array().unwrap().len(), 3);
     assert_eq!(v["players"], 3);
@@ -256,15 +224,7 @@ fn bad_tables_are_named() {
     bad(&["stats", "--games", "0"], "--games");
     bad(&["play", "--J/J-", "--players", "3"], "--players 3");
     bad(
-        &[
-            "search",
-            "--games",
-            "10",
-            "--deck",
-            "1J,1Q",
-            "--players",
-            "3",
-        ],
+        &words("search --games 10 --deck 1J,1Q --players 3"),
         "--deck",
     );
 }

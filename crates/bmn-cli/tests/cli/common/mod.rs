@@ -45,6 +45,11 @@ pub fn test_db() -> PathBuf {
         .join(format!("bmn-test-runs-{}.sqlite", std::process::id()))
 }
 
+/// A command line's words, split at spaces (so no word of it may hold one).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split(' ').collect()
+}
+
 #[track_caller]
 pub fn ok(args: &[&str]) -> String {
     let out = bmn(args, None);
