@@ -2,6 +2,8 @@
 //!
 //! - [`arrangements`]: the deals of a deck as multiset permutations in lexicographic order,
 //!   counted, ranked, unranked and stepped (deal `k` of `bmn exhaustive`).
+//! - [`marked`]: the same order stepped in the streaming kernels' form (a mask of the marked
+//!   cards' places and their codes), with no deal laid out.
 //! - [`rank`]: the same numbering in arbitrary precision, for decks past `u128` (and the
 //!   standard deck's 2^69 deals, past `u64`).
 //! - [`stream`]: the seeded random stream, deal `k` of seed `s` a pure function of `(s, k)`
@@ -16,12 +18,14 @@
 #![forbid(unsafe_code)]
 
 pub mod arrangements;
+pub mod marked;
 pub mod rank;
 pub mod sampler;
 pub mod stream;
 pub mod version;
 
 pub use arrangements::{Arrangements, SYMBOLS, next_arrangement};
+pub use marked::{MAX_MARKED, marked_of, next_marked};
 pub use num_bigint::BigUint;
 pub use sampler::Sampler;
 pub use stream::{

@@ -10,7 +10,8 @@ use bmn_play::device::{DeviceBatch, DeviceDeals, MAX_RANKED, PER_START};
 use bmn_play::{DealIndex, Deals, two_hand_text};
 
 use crate::error::ExhaustiveError;
-use bmn_deals::{Arrangements, next_arrangement};
+use bmn_deals::{Arrangements, MAX_MARKED, marked_of, next_arrangement, next_marked};
+use bmn_kernel::Marked;
 
 /// The deals of one deck with one seat leading.
 #[derive(Clone, Debug)]
@@ -77,6 +78,23 @@ impl AllDeals {
         self.position(&codes)
     }
 
+    /// An arrangement's marked form in the kernels' order, the leader's hand first: with
+    /// player 2 leading, its cards (the arrangement's second part) move to the front.
+    #[inline]
+    fn leader_first(&self, mask: u64, codes: u64) -> (u64, u64) {
+        if self.leader == Player(0) {
+            return (mask, codes);
+        }
+        let (len, first) = (self.deal_len() as u32, self.first_hand as u32);
+        let mine = mask & ((1 << first) - 1);
+        let k = 3 * mine.count_ones();
+        let theirs = 3 * (mask >> first).count_ones();
+        (
+            (mask >> first) | mine << (len - first),
+            (codes >> k) | (codes & ((1 << k) - 1)) << theirs,
+        )
+    }
+
     /// The index of `position` among these deals, if it is one of them.
     pub fn index_of(&self, position: &Position) -> Option<DealIndex> {
         if position.players() != 2
@@ -118,6 +136,24 @@ impl Deals for AllDeals {
             }
             next_arrangement(arrangement);
         }
+    }
+
+    /// Stepped in the marked form itself ([`next_marked`]): nothing laid out card by card.
+    fn fill_marked(&self, first: DealIndex, out: &mut Marked) -> bool {
+        let len = self.deal_len();
+        let marked = len - self.deck.counts()[0] as usize;
+        if marked > MAX_MARKED {
+            return false;
+        }
+        let mut buffer = [0u8; bmn_kernel::MAX_CARDS];
+        self.arrangements.unrank(first, &mut buffer[..len]);
+        let (mut mask, mut codes) = marked_of(&buffer[..len]);
+        let (masks, words) = out.parts_mut();
+        for (m, c) in masks.iter_mut().zip(words) {
+            (*m, *c) = self.leader_first(mask, codes);
+            next_marked(&mut mask, &mut codes, len, marked as u32);
+        }
+        true
     }
 
     fn position(&self, codes: &[u8]) -> Position {

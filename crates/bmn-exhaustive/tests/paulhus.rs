@@ -138,6 +138,44 @@ fn every_kernel_agrees_with_the_reference_engine_on_sampled_deals() {
     }
 }
 
+/// Deals in the kernels' marked form, stepped as masks and codes, are the deals `fill` lays
+/// out: both leaders, odd and even decks, runs from anywhere in the range (the last deal
+/// included), up to a 64-card deck.
+#[test]
+fn deals_stepped_in_marked_form_are_the_deals_laid_out() {
+    for (deck, leader) in [
+        ("2J,2Q,2K,2A,8-", 0),
+        ("2J,2Q,2K,2A,9-", 1),
+        ("2J,2Q,2K,2A,9-", 0),
+        ("camicia", 1),
+        ("standard", 0),
+        ("standard", 1),
+        ("4J,4Q,4K,4A,2X,46-", 1),
+        ("1A,2-", 0),
+    ] {
+        let all = AllDeals::new(Deck::parse(deck).unwrap(), Player(leader)).unwrap();
+        let len = all.deal_len();
+        let n = 300u128.min(all.count()) as usize;
+        let step = (all.count() - n as u128) / 7;
+        for first in (0..8).map(|k| k * step) {
+            let mut marked = bmn_kernel::Marked::with_len(n);
+            assert!(all.fill_marked(first, &mut marked), "{deck}");
+            let mut codes = vec![0u8; n * len];
+            all.fill(first, &mut codes);
+            let mut deal = vec![0u8; len];
+            for (d, want) in codes.chunks_exact(len).enumerate() {
+                marked.lay_out(d, &mut deal);
+                assert_eq!(
+                    deal,
+                    want,
+                    "{deck}, leader {leader}, rank {}",
+                    first + d as u128
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_reference_engine_enumerates_the_same_table() {
     let fast = enumeration("2J,2Q,2K,2A,4-", 0, Shard::WHOLE, true);

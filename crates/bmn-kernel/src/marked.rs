@@ -42,6 +42,12 @@ impl Marked {
         (self.masks[d], self.codes[d])
     }
 
+    /// Deal `d` laid out card by card in `deal` (its length the deal's), the cards it does not
+    /// mark plain.
+    pub fn lay_out(&self, d: usize, deal: &mut [u8]) {
+        lay_out(deal, self.masks[d], self.codes[d], 0);
+    }
+
     /// The masks and the codes, a deal each.
     pub fn parts(&self) -> (&[u64], &[u64]) {
         (&self.masks, &self.codes)

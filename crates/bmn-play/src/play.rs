@@ -330,7 +330,7 @@ pub fn play_deals(
                 let index = start + i as DealIndex;
                 let cards = || {
                     let mut deal = vec![0u8; len];
-                    deals.fill(index, &mut deal);
+                    marked.lay_out(i, &mut deal);
                     deal
                 };
                 let result = exact(played, leader, || deals.position(&cards()));
