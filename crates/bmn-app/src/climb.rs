@@ -280,10 +280,10 @@ impl TryFrom<&ClimbRequest> for ClimbPlan {
         let (evals, time) = req
             .time
             .with_count(req.evals, "evals", Some(DEFAULT_EVALS))?;
-        let run = req.run.resolve_or(None)?;
+        let run = req.run.resolve()?;
         Ok(ClimbPlan {
             config: ClimbConfig {
-                seed: req.run.seed.seed.unwrap_or(d.seed),
+                seed: run.seed,
                 walkers,
                 neighbours,
                 moves,
