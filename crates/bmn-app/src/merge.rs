@@ -68,9 +68,18 @@ pub fn merge(paths: &[PathBuf]) -> Result<MergeReport> {
             let (file, label, ranks) = merged::<ExhaustiveParams>(paths, exhaustive::FORMAT)?;
             let deck = Deck::parse(&file.params.deck)
                 .map_err(|e| Error::input(format!("bad deck in checkpoint: {e}")))?;
+            // Written by bmn as 1 or 2; a file sealed by hand may say anything.
+            let leader = match file.params.leader {
+                n @ (1 | 2) => Player(n - 1),
+                n => {
+                    return Err(Error::input(format!(
+                        "bad leader in checkpoint: {n} (an enumeration deals to players 1 and 2)"
+                    )));
+                }
+            };
             Ok(MergeReport::Exhaustive(ExhaustiveReport {
                 deck,
-                leader: Player(file.params.leader - 1),
+                leader,
                 penalties: file.params.penalties.clone(),
                 ranks,
                 deck_deals: file.total,
