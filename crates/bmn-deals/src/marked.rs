@@ -1,6 +1,7 @@
-//! Arrangements stepped in lexicographic order in their marked form, the form the streaming
-//! kernels take: a mask of the places of the marked symbols (every symbol but 0, the plain
-//! card) and a word of their codes, 3 bits each in order of place. The step is
+//! Deals in their marked form, the form the streaming kernels take: a mask of the places of the
+//! marked cards (every card but the background's, the plain card in an enumeration) and a word
+//! of their codes, 3 bits each in order of place; read off a deal ([`marked_of`]), laid out
+//! again ([`lay_out`]), and stepped in lexicographic order ([`next_marked`]). The step is
 //! [`next_arrangement`](crate::next_arrangement)'s (Narayana Pandita's) read off that form, so
 //! an enumeration never lays a deal out card by card: on Paulhus's reduced decks laying out
 //! and re-reading the bytes was a third of an enumeration's time.
@@ -13,18 +14,18 @@
 /// The most marked symbols the codes word holds (21 fields of 3 bits).
 pub const MAX_MARKED: usize = 21;
 
-/// An arrangement's marked form: `(mask, codes)`, bit `p` of `mask` set iff place `p` holds
-/// a marked symbol, whose codes (each below 8) stand in `codes` 3 bits each, the lowest place
-/// first.
+/// A deal's marked form: `(mask, codes)`, bit `p` of `mask` set iff place `p` holds a card
+/// other than `background`, whose codes (each below 8) stand in `codes` 3 bits each, the lowest
+/// place first. [`lay_out`]'s inverse.
 ///
 /// # Panics
-/// If the arrangement is longer than 64 or holds more than [`MAX_MARKED`] marked symbols, or a
-/// symbol of 8 or more.
-pub fn marked_of(arrangement: &[u8]) -> (u64, u64) {
-    assert!(arrangement.len() <= 64, "at most 64 places");
+/// If the deal is longer than 64 or holds more than [`MAX_MARKED`] marked cards, or a code of 8
+/// or more.
+pub fn marked_of(deal: &[u8], background: u8) -> (u64, u64) {
+    assert!(deal.len() <= 64, "at most 64 places");
     let (mut mask, mut codes, mut at) = (0u64, 0u64, 0);
-    for (p, &s) in arrangement.iter().enumerate() {
-        if s != 0 {
+    for (p, &s) in deal.iter().enumerate() {
+        if s != background {
             assert!(
                 s < 8 && at < 3 * MAX_MARKED,
                 "a symbol of 3 bits, at most 21 marked"
@@ -37,13 +38,25 @@ pub fn marked_of(arrangement: &[u8]) -> (u64, u64) {
     (mask, codes)
 }
 
+/// Lays a deal out from its marked form: `background` everywhere but at `mask`'s bits, which
+/// take the 3-bit fields of `codes` in order.
+#[inline]
+pub fn lay_out(deal: &mut [u8], mut mask: u64, mut codes: u64, background: u8) {
+    deal.fill(background);
+    while mask != 0 {
+        deal[mask.trailing_zeros() as usize] = (codes & 7) as u8;
+        mask &= mask - 1;
+        codes >>= 3;
+    }
+}
+
 /// Places `lo..=hi`.
 #[inline(always)]
 fn places(lo: u32, hi: u32) -> u64 {
     (u64::MAX >> (63 - hi)) & (u64::MAX << lo)
 }
 
-/// Steps `(mask, codes)`, the marked form ([`marked_of`]) of an arrangement of `len` places
+/// Steps `(mask, codes)`, the marked form ([`marked_of`], background 0) of an arrangement of `len` places
 /// with `marked` marked symbols (`mask.count_ones()`, the same for every arrangement of a
 /// multiset: a caller that steps many knows it, where a popcount without the instruction
 /// costs a dozen), to the next arrangement in lexicographic order; `false` (nothing changed)
@@ -114,7 +127,7 @@ mod tests {
         let arr = Arrangements::new(counts).unwrap();
         let mut bytes = vec![0u8; arr.len()];
         arr.unrank(0, &mut bytes);
-        let (mut mask, mut codes) = marked_of(&bytes);
+        let (mut mask, mut codes) = marked_of(&bytes, 0);
         let mut steps = 1;
         loop {
             let more = next_arrangement(&mut bytes);
@@ -126,7 +139,11 @@ mod tests {
                 assert_eq!((mask, codes), before, "nothing changed after the last");
                 break;
             }
-            assert_eq!((mask, codes), marked_of(&bytes), "{counts:?} at {bytes:?}");
+            assert_eq!(
+                (mask, codes),
+                marked_of(&bytes, 0),
+                "{counts:?} at {bytes:?}"
+            );
             steps += 1;
         }
         assert_eq!(steps, arr.count(), "{counts:?}");
@@ -177,7 +194,7 @@ mod tests {
                 )
             {
                 arr.unrank(r, &mut bytes);
-                let (mut mask, mut codes) = marked_of(&bytes);
+                let (mut mask, mut codes) = marked_of(&bytes, 0);
                 for _ in 0..50 {
                     let more = next_arrangement(&mut bytes);
                     let marked = mask.count_ones();
@@ -185,12 +202,16 @@ mod tests {
                     if !more {
                         break;
                     }
-                    assert_eq!((mask, codes), marked_of(&bytes), "{counts:?} from rank {r}");
+                    assert_eq!(
+                        (mask, codes),
+                        marked_of(&bytes, 0),
+                        "{counts:?} from rank {r}"
+                    );
                 }
             }
             // The last arrangement has no next.
             arr.unrank(arr.count() - 1, &mut bytes);
-            let (mut mask, mut codes) = marked_of(&bytes);
+            let (mut mask, mut codes) = marked_of(&bytes, 0);
             let marked = mask.count_ones();
             assert!(!next_marked(&mut mask, &mut codes, arr.len(), marked));
         }

@@ -147,7 +147,7 @@ impl Deals for AllDeals {
         }
         let mut buffer = [0u8; bmn_kernel::MAX_CARDS];
         self.arrangements.unrank(first, &mut buffer[..len]);
-        let (mut mask, mut codes) = marked_of(&buffer[..len]);
+        let (mut mask, mut codes) = marked_of(&buffer[..len], 0);
         let (masks, words) = out.parts_mut();
         for (m, c) in masks.iter_mut().zip(words) {
             (*m, *c) = self.leader_first(mask, codes);

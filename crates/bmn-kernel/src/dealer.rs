@@ -82,7 +82,9 @@ impl Dealer {
         let Some(sampler) = self.sampler.as_ref() else {
             return false;
         };
-        if sampler.marked().len() > 21 || sampler.marked().iter().any(|&c| c >= 8) {
+        if sampler.marked().len() > bmn_deals::MAX_MARKED
+            || sampler.marked().iter().any(|&c| c >= 8)
+        {
             return false;
         }
         let (masks, codes) = out.parts_mut();
@@ -120,7 +122,7 @@ pub(crate) fn marked_of(sampler: &Sampler, seed: u64, index: u64) -> (u64, u64) 
     let mut deal = [0u8; crate::MAX_CARDS];
     let deal = &mut deal[..sampler.len()];
     sampler.deal(seed, index, deal);
-    crate::marked::marks_of(deal, sampler.background())
+    bmn_deals::marked_of(deal, sampler.background())
 }
 
 /// [`deal_range`], eight deals at a time in SIMD lanes where the CPU has AVX-512 (F and DQ,

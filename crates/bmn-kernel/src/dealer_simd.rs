@@ -918,7 +918,7 @@ unsafe fn sample_k<V: Vector, const EXPAND: bool, const K: usize>(
                 unsafe { lay_expanded(deal, mask, code, background) };
                 continue;
             }
-            crate::marked::lay_out(deal, mask, code, background);
+            bmn_deals::marked::lay_out(deal, mask, code, background);
         }
         let group_first = first.wrapping_add((k * lanes) as u64);
         while redo[k] != 0 {

@@ -329,8 +329,8 @@ impl KernelBuffers {
             let mut laid = core::mem::take(&mut self.codes);
             laid.clear();
             laid.resize(out.len() * deal_len, 0);
-            for ((deal, &mask), &code) in laid.chunks_exact_mut(deal_len).zip(masks).zip(codes) {
-                crate::marked::lay_out(deal, mask, code, 0);
+            for (d, deal) in laid.chunks_exact_mut(deal_len).enumerate() {
+                deals.lay_out(d, deal);
             }
             self.play(kernel, &laid, deal_len, split, max_tricks, out);
             self.codes = laid;

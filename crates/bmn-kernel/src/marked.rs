@@ -45,7 +45,7 @@ impl Marked {
     /// Deal `d` laid out card by card in `deal` (its length the deal's), the cards it does not
     /// mark plain.
     pub fn lay_out(&self, d: usize, deal: &mut [u8]) {
-        lay_out(deal, self.masks[d], self.codes[d], 0);
+        bmn_deals::marked::lay_out(deal, self.masks[d], self.codes[d], 0);
     }
 
     /// The masks and the codes, a deal each.
@@ -57,29 +57,4 @@ impl Marked {
     pub fn parts_mut(&mut self) -> (&mut [u64], &mut [u64]) {
         (&mut self.masks, &mut self.codes)
     }
-}
-
-/// Lays one deal out from its marked places and codes: `background` everywhere but at `mask`'s
-/// bits, which take the 3-bit fields of `codes` in order.
-pub(crate) fn lay_out(deal: &mut [u8], mut mask: u64, mut codes: u64, background: u8) {
-    deal.fill(background);
-    while mask != 0 {
-        deal[mask.trailing_zeros() as usize] = (codes & 7) as u8;
-        mask &= mask - 1;
-        codes >>= 3;
-    }
-}
-
-/// [`lay_out`]'s inverse: the places of a deal's cards other than `background`, and their codes
-/// in order (at most 21 of them, each below 8).
-pub(crate) fn marks_of(deal: &[u8], background: u8) -> (u64, u64) {
-    let (mut mask, mut codes, mut at) = (0u64, 0u64, 0);
-    for (i, &c) in deal.iter().enumerate() {
-        if c != background {
-            mask |= 1 << i;
-            codes |= u64::from(c) << at;
-            at += 3;
-        }
-    }
-    (mask, codes)
 }
