@@ -202,10 +202,10 @@ mod cpu {
         )
     }
 
-    /// What the streaming AVX-512 kernels need besides: VPOPCNTDQ and VBMI2 (Ice Lake and
+    /// What the streaming AVX-512 kernels need besides: VPOPCNTDQ, VBMI2 and GFNI (Ice Lake and
     /// Zen 4 on; not Skylake-X).
     pub(super) fn avx512_streams() -> bool {
-        has!("avx512vpopcntdq", "avx512vbmi2")
+        has!("avx512vpopcntdq", "avx512vbmi2", "gfni")
     }
 }
 

@@ -46,6 +46,22 @@ pub(crate) trait Step {
     unsafe fn penalties(deals: &[u8], at: usize, len: usize) -> (u64, u64);
     /// A stack's mask and queue words from their bottom-first forms (`queue.rs`).
     fn words(mask: u64, queue: u64) -> (Self::Word, Self::Word);
+    /// Encodes deals given by their penalty cards (`masks[d]`, `codes[d]`) into `e`'s first
+    /// `masks.len()` entries, as [`encode_one`] does; false if some deal holds more than
+    /// `MAX_PENALTY` penalty cards. One deal at a time unless a kernel does better.
+    #[inline(always)]
+    unsafe fn encode_marked(
+        masks: &[u64],
+        codes: &[u64],
+        split: usize,
+        len: usize,
+        e: &mut Scratch<Self::Word>,
+    ) -> bool
+    where
+        Self: Sized,
+    {
+        encode_from::<Self>(masks, codes, split, len, e, 0)
+    }
     /// One step on every lane: the lanes that finished, and those that reached the cap.
     unsafe fn step(s: &mut Self::Lanes, c: &Self::Consts) -> (Self::Flags, Self::Flags);
     /// The lanes that ended (finished or capped), bit `i` for lane `i`.
@@ -90,30 +106,82 @@ unsafe fn encode_all<S: Step>(job: &Batch, n: usize, e: &mut Scratch<S::Word>) -
         v.clear();
         v.resize(n + S::LANES, empty);
     }
-    let first = (1u64 << split) - 1;
-    let stacks =
-        e.xm.iter_mut()
-            .zip(&mut e.xq)
-            .zip(e.ym.iter_mut().zip(&mut e.yq));
-    for (d, ((xm, xq), (ym, yq))) in stacks.take(n).enumerate() {
-        let (pen, q) = match job.marked {
-            Some(marked) => marked.get(d),
+    match job.marked {
+        Some(marked) => {
+            let (masks, codes) = marked.parts();
             // SAFETY: the caller's instruction sets are the kernel's.
-            None => unsafe { S::penalties(job.deals, d * len, len) },
-        };
-        let total = pen.count_ones();
-        if total > S::MAX_PENALTY {
-            return false;
+            unsafe { S::encode_marked(&masks[..n], &codes[..n], split, len, e) }
         }
-        let mine = (pen & first).count_ones();
-        let (sx, sy) = (3 * mine, 3 * (total - mine));
-        (*xm, *xq) = S::words(
-            (pen & first) | (1 << split),
-            (q & ((1u64 << sx) - 1)) | (1 << sx),
-        );
-        (*ym, *yq) = S::words((pen >> split) | (1 << (len - split)), (q >> sx) | (1 << sy));
+        None => encode_each::<S>(e, 0, n, split, len, |d| {
+            // SAFETY: as above.
+            unsafe { S::penalties(job.deals, d * len, len) }
+        }),
+    }
+}
+
+/// One deal's stack words from its penalty mask and codes (bit `i` of `pen`: card `i` is a
+/// penalty card; their codes 3 bits each in order): `(xm, xq, ym, yq)`, player 1 holding the
+/// first `split` cards; `None` if it holds more than `S::MAX_PENALTY` penalty cards.
+#[inline(always)]
+pub(crate) fn encode_one<S: Step>(
+    pen: u64,
+    q: u64,
+    split: usize,
+    len: usize,
+) -> Option<[S::Word; 4]> {
+    let total = pen.count_ones();
+    if total > S::MAX_PENALTY {
+        return None;
+    }
+    let first = (1u64 << split) - 1;
+    let mine = (pen & first).count_ones();
+    let (sx, sy) = (3 * mine, 3 * (total - mine));
+    let (xm, xq) = S::words(
+        (pen & first) | (1 << split),
+        (q & ((1u64 << sx) - 1)) | (1 << sx),
+    );
+    let (ym, yq) = S::words((pen >> split) | (1 << (len - split)), (q >> sx) | (1 << sy));
+    Some([xm, xq, ym, yq])
+}
+
+/// Encodes deals `from..to` into `e`, deal `d` given by `deal(d)` (its penalty mask and
+/// codes); false if some deal holds too many penalty cards.
+#[inline(always)]
+fn encode_each<S: Step>(
+    e: &mut Scratch<S::Word>,
+    from: usize,
+    to: usize,
+    split: usize,
+    len: usize,
+    mut deal: impl FnMut(usize) -> (u64, u64),
+) -> bool {
+    // Zipped slices, not indices: no bounds check a deal.
+    let stacks = e.xm[from..to]
+        .iter_mut()
+        .zip(&mut e.xq[from..to])
+        .zip(e.ym[from..to].iter_mut().zip(&mut e.yq[from..to]));
+    for (d, ((xm, xq), (ym, yq))) in (from..to).zip(stacks) {
+        let (pen, q) = deal(d);
+        match encode_one::<S>(pen, q, split, len) {
+            Some(words) => [*xm, *xq, *ym, *yq] = words,
+            None => return false,
+        }
     }
     true
+}
+
+/// [`Step::encode_marked`] one deal at a time, from deal `from` on (a vector kernel's ragged
+/// end).
+#[inline(always)]
+pub(crate) fn encode_from<S: Step>(
+    masks: &[u64],
+    codes: &[u64],
+    split: usize,
+    len: usize,
+    e: &mut Scratch<S::Word>,
+    from: usize,
+) -> bool {
+    encode_each::<S>(e, from, masks.len(), split, len, |d| (masks[d], codes[d]))
 }
 
 /// Loads the next deals into the lanes in `ended`; `live` marks the lanes that hold a deal of
