@@ -11,10 +11,10 @@ use Kernel::*;
 /// The kernels, fastest first, each request tries. Measured (kernel_speed, one thread, CPU
 /// time; BENCHMARKS.md): on Zen 4, standard deals, avx512-stream-8x64 4.2, avx2-stream-4x64
 /// 3.0-3.3, avx512-lanes-16x64 2.2, scalar-queue 2.0 M games/s; on the Xeon of family 6 model
-/// 207, 5.3, 2.1, 2.2 and 1.1. So a CPU with AVX-512 but not the streams' VPOPCNTDQ and VBMI2
-/// (Skylake-X) gets the AVX2 stream, the faster of the two on Zen 4 and even on the Xeon. The
-/// 16-lane stream comes first: it takes only small decks, where it plays 1.4x the 8-lane one's
-/// games (2J,2Q,2K,2A,16-: 18.5 against 13.6 M games/s on the Xeon).
+/// 207, 5.3, 2.1, 2.2 and 1.1. So a CPU with AVX-512 but not the streams' VPOPCNTDQ, VBMI2
+/// and GFNI (Skylake-X) gets the AVX2 stream, the faster of the two on Zen 4 and even on the
+/// Xeon. The 16-lane stream comes first: it takes only small decks, where it plays 1.4x the
+/// 8-lane one's games (2J,2Q,2K,2A,16-: 18.5 against 13.6 M games/s on the Xeon).
 const FASTEST: &[Kernel] = &[
     Avx512Stream16,
     Avx512Stream8,
