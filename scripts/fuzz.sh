@@ -38,6 +38,13 @@ else
     done
 fi
 
+# The fuzz workspace's lock is committed; cargo-fuzz has no --locked, so a stale one would be
+# resolved afresh on every build, silently. Say so instead.
+if ! cargo +nightly metadata --locked --format-version 1 >/dev/null 2>&1; then
+    echo "fuzz.sh: fuzz/Cargo.lock is out of date: run 'cargo +nightly update -w' in fuzz/ and commit it" >&2
+    exit 1
+fi
+
 echo "fuzz.sh: building ${#targets[@]} targets"
 start=$(date +%s)
 cargo +nightly fuzz build -s none >/dev/null
