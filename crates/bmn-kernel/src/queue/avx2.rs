@@ -52,8 +52,8 @@ struct Lanes {
     pm: __m256i,
     pq: __m256i,
     ps: __m256i,
+    /// Cards on the pile: none exactly in an opening, so no debt is kept (as `avx512.rs`).
     m: __m256i,
-    v: __m256i,
     xid: __m256i,
     ctr: __m256i,
     /// The deal each lane plays.
@@ -156,7 +156,7 @@ fn select(m: __m256i, a: __m256i, b: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
-    let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
+    let (xm, xq, ym, yq, m) = (s.xm, s.xq, s.ym, s.yq, s.m);
     let zero = _mm256_setzero_si256();
     let all = _mm256_cmpeq_epi64(zero, zero);
     // The event: the first penalty card (or missing card) in the opening or the payment. A
@@ -164,7 +164,7 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     // there was one.
     let kx = lowest(xm, c);
     let ky = lowest(ym, c);
-    let opening = _mm256_cmpeq_epi64(v, zero);
+    let opening = _mm256_cmpeq_epi64(m, zero);
     let act_y = _mm256_and_si256(opening, _mm256_cmpgt_epi64(kx, ky));
     let k = select(act_y, kx, ky);
     // before = kx in a payment, 2k + act_y in the opening; y lays ry = before - k, x lays
@@ -215,7 +215,6 @@ fn step(s: &mut Lanes, c: &Consts) -> (__m256i, __m256i) {
     s.pq = _mm256_andnot_si256(payoff, pq1);
     s.ps = _mm256_andnot_si256(payoff, _mm256_add_epi64(s.ps, c.three));
     s.m = _mm256_andnot_si256(payoff, m1);
-    s.v = _mm256_andnot_si256(payoff, w);
     s.xid = _mm256_xor_si256(
         s.xid,
         _mm256_xor_si256(_mm256_xor_si256(act_y, payoff), all),
@@ -296,7 +295,6 @@ impl Step for Avx2 {
             pq: z,
             ps: z,
             m: z,
-            v: z,
             xid: z,
             ctr: z,
             slot: z,
@@ -397,7 +395,6 @@ impl Step for Avx2 {
         s.pq = _mm256_andnot_si256(fresh, s.pq);
         s.ps = _mm256_andnot_si256(fresh, s.ps);
         s.m = _mm256_andnot_si256(fresh, s.m);
-        s.v = _mm256_andnot_si256(fresh, s.v);
         s.xid = _mm256_andnot_si256(fresh, s.xid);
         s.ctr = _mm256_andnot_si256(fresh, s.ctr);
     }

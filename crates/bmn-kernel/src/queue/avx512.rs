@@ -96,8 +96,11 @@ macro_rules! stream_kernel {
                 pm: __m512i,
                 pq: __m512i,
                 ps: __m512i,
+                /// Cards on the pile; none exactly in an opening (a payoff empties it, and a
+                /// penalty card starts a payment on it), so no separate debt is kept: the
+                /// step that sets a debt plays its payoff too if there is one, so a payment's
+                /// size is never read.
                 m: __m512i,
-                v: __m512i,
                 /// Which player `x` is, one bit per lane (a `k` register: flipping it is
                 /// one mask operation, where a vector `xid` took three instructions).
                 xid: $mask,
@@ -138,7 +141,6 @@ macro_rules! stream_kernel {
                     pq: _mm512_setzero_si512(),
                     ps: c.ps0,
                     m: _mm512_setzero_si512(),
-                    v: _mm512_setzero_si512(),
                     xid: 0,
                     ctr: _mm512_setzero_si512(),
                     slot: _mm512_setzero_si512(),
@@ -169,13 +171,13 @@ macro_rules! stream_kernel {
             #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq")]
             #[inline]
             fn step(s: &mut Lanes, c: &Consts) -> ($mask, $mask) {
-                let (xm, xq, ym, yq, v, m) = (s.xm, s.xq, s.ym, s.yq, s.v, s.m);
+                let (xm, xq, ym, yq, m) = (s.xm, s.xq, s.ym, s.yq, s.m);
                 // The event: the first penalty card (or missing card) in the opening or the
                 // payment. A payment never ends in a payoff here: the step that set the
                 // debt played the payoff if there was one.
                 let kx = lzcnt(xm);
                 let ky = lzcnt(ym);
-                let opening = testn(v, v);
+                let opening = testn(m, m);
                 let act_y = cmplt(opening, ky, kx);
                 let k = blend(act_y, kx, ky);
                 // pos = m + before, before = kx in a payment, 2k + act_y in the opening;
@@ -225,7 +227,6 @@ macro_rules! stream_kernel {
                 s.pq = maskz_mov(going, pq1);
                 s.ps = mask_add(c.ps0, going, s.ps, c.three);
                 s.m = maskz_mov(going, m1);
-                s.v = maskz_mov(going, w);
                 // x is a after a payoff, b otherwise; the winner is a after a payoff, b
                 // when a is out.
                 s.xid = !(s.xid ^ act_y ^ payoff);
@@ -244,7 +245,6 @@ macro_rules! stream_kernel {
                 s.pq = maskz_mov(!fresh, s.pq);
                 s.ps = mask_mov(s.ps, fresh, c.ps0);
                 s.m = maskz_mov(!fresh, s.m);
-                s.v = maskz_mov(!fresh, s.v);
                 s.xid &= !fresh;
                 s.ctr = maskz_mov(!fresh, s.ctr);
             }
