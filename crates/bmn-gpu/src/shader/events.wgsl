@@ -146,10 +146,11 @@ fn play_events(
     let lane = flat_index(gid, groups);
     // A game under way: `x` acts (the leader in a trick's opening exchange, the payer after
     // it), `y` the other (who holds the claim once a penalty card is down); `xid` is 0 if `x`
-    // is the deal's leader; `v` the debt, 0 in the opening; the pile's `m` cards, its penalty
-    // cards' positions `pm` and kinds `pq`. No counters of a stack's length or of its kinds'
-    // bits: the step finds the few it needs from the masks (a leading-bit scan, a bit count),
-    // which costs less than keeping four counters through every step's selects and swaps.
+    // is the deal's leader; the pile's `m` cards (none exactly in an opening, so no debt is
+    // kept: a payment's size is never read), its penalty cards' positions `pm` and kinds `pq`.
+    // No counters of a stack's length or of its kinds' bits: the step finds the few it needs
+    // from the masks (a leading-bit scan, a bit count), which costs less than keeping four
+    // counters through every step's selects and swaps.
     var game = NO_GAME;
     var taken = 0u;
     var steps = 0u;
@@ -161,7 +162,6 @@ fn play_events(
     var pm = vec2<u32>(0u);
     var pq = 0u;
     var m = 0u;
-    var v = 0u;
     var xid = 0u;
     var cards = 0u;
     var tricks = 0u;
@@ -191,7 +191,6 @@ fn play_events(
                 pm = vec2<u32>(0u);
                 pq = 0u;
                 m = 0u;
-                v = 0u;
                 xid = 0u;
                 cards = 0u;
                 tricks = 0u;
@@ -207,7 +206,7 @@ fn play_events(
             // Each stack's first event: its first penalty card, or its sentinel.
             let kx = ctz64(xm);
             let ky = ctz64(ym);
-            let opening = v == 0u;
+            let opening = m == 0u;
             // In the opening, y's card `ky` (laid at step 2ky + 1) comes before x's card `kx`
             // (step 2kx) iff ky < kx; in a payment only x lays.
             let act_y = opening && ky < kx;
@@ -256,7 +255,6 @@ fn play_events(
             pm = select(vec2<u32>(0u), pm1, going);
             pq = select(0u, pq1, going);
             m = select(0u, m1, going);
-            v = select(0u, w, going);
             xid = select(ida, ida ^ 1u, going);
             xm = select(am3, bm3, going);
             ym = select(bm3, am3, going);
