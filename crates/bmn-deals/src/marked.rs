@@ -68,8 +68,15 @@ pub fn next_marked(mask: &mut u64, codes: &mut u64, len: usize, marked: u32) -> 
     if m == 0 {
         return false;
     }
-    let code = |k: u32| (c >> (3 * k)) & 7;
     let hi = 63 - m.leading_zeros();
+    if hi > 0 && m & (1 << (hi - 1)) == 0 {
+        // The commonest step (most of an enumeration's): the last marked card has a plain
+        // card before it, and moves there; the codes keep their order. The general step below
+        // does the same in four times the instructions.
+        *mask = m ^ (0b11 << (hi - 1));
+        return true;
+    }
+    let code = |k: u32| (c >> (3 * k)) & 7;
     // The run: fields `first..marked`, at places `start..=hi`, contiguous, their codes not
     // increasing left to right.
     let (mut first, mut start) = (marked - 1, hi);

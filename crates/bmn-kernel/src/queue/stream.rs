@@ -123,12 +123,7 @@ unsafe fn encode_all<S: Step>(job: &Batch, n: usize, e: &mut Scratch<S::Word>) -
 /// penalty card; their codes 3 bits each in order): `(xm, xq, ym, yq)`, player 1 holding the
 /// first `split` cards; `None` if it holds more than `S::MAX_PENALTY` penalty cards.
 #[inline(always)]
-pub(crate) fn encode_one<S: Step>(
-    pen: u64,
-    q: u64,
-    split: usize,
-    len: usize,
-) -> Option<[S::Word; 4]> {
+fn encode_one<S: Step>(pen: u64, q: u64, split: usize, len: usize) -> Option<[S::Word; 4]> {
     let total = pen.count_ones();
     if total > S::MAX_PENALTY {
         return None;
