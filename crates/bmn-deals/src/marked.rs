@@ -56,11 +56,11 @@ fn places(lo: u32, hi: u32) -> u64 {
     (u64::MAX >> (63 - hi)) & (u64::MAX << lo)
 }
 
-/// Steps `(mask, codes)`, the marked form ([`marked_of`], background 0) of an arrangement of `len` places
-/// with `marked` marked symbols (`mask.count_ones()`, the same for every arrangement of a
-/// multiset: a caller that steps many knows it, where a popcount without the instruction
-/// costs a dozen), to the next arrangement in lexicographic order; `false` (nothing changed)
-/// after the last.
+/// Steps `(mask, codes)`, the marked form ([`marked_of`], background 0) of an arrangement of
+/// `len` places with `marked` marked symbols (`mask.count_ones()`, the same for every
+/// arrangement of a multiset: a caller that steps many knows it, where a popcount without the
+/// instruction costs a dozen), to the next arrangement in lexicographic order; `false`
+/// (nothing changed) after the last.
 #[inline]
 pub fn next_marked(mask: &mut u64, codes: &mut u64, len: usize, marked: u32) -> bool {
     let (m, c) = (*mask, *codes);

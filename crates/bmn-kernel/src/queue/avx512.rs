@@ -269,7 +269,8 @@ macro_rules! stream_kernel {
             #[inline]
             fn reversed(v: __m512i) -> __m512i {
                 // Row `7 - i` of the map picks bit `i`.
-                let bits = _mm512_gf2p8affine_epi64_epi8::<0>(v, _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64));
+                let map = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
+                let bits = _mm512_gf2p8affine_epi64_epi8::<0>(v, map);
                 // Within each 16-byte lane: bytes 7..0, then 15..8.
                 let order = _mm512_set4_epi64(
                     0x0809_0a0b_0c0d_0e0f,
@@ -417,7 +418,8 @@ macro_rules! stream_kernel {
                                 _mm512_sllv_epi64(one, sy),
                             );
                             let xm = reversed(_mm512_or_si512(mine, x_end));
-                            let ym = reversed(_mm512_or_si512(_mm512_srl_epi64(pen, by_split), y_end));
+                            let theirs = _mm512_srl_epi64(pen, by_split);
+                            let ym = reversed(_mm512_or_si512(theirs, y_end));
                             put(e.xm.as_mut_ptr().add(d), xm);
                             put(e.xq.as_mut_ptr().add(d), xq);
                             put(e.ym.as_mut_ptr().add(d), ym);
