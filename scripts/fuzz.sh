@@ -40,8 +40,11 @@ fi
 
 # The fuzz workspace's lock is committed; cargo-fuzz has no --locked, so a stale one would be
 # resolved afresh on every build, silently. Say so instead.
-if ! cargo +nightly metadata --locked --format-version 1 >/dev/null 2>&1; then
-    echo "fuzz.sh: fuzz/Cargo.lock is out of date: run 'cargo +nightly update -w' in fuzz/ and commit it" >&2
+# Cargo's own words are shown: a failure may have another cause (no registry, say).
+if ! err=$(cargo +nightly metadata --locked --format-version 1 2>&1 >/dev/null); then
+    echo "fuzz.sh: 'cargo metadata --locked' failed in fuzz/; if fuzz/Cargo.lock is out of" \
+        "date, run 'cargo +nightly update -w' there and commit it:" >&2
+    echo "$err" >&2
     exit 1
 fi
 
