@@ -263,7 +263,7 @@ mod tests {
         for n in 1..=64usize {
             let deck: Vec<u8> = (0..n).map(|i| ((i * 7 + n) % 6) as u8).collect();
             for (seed, first) in [(0, 0), (2026, 3), (u64::MAX, 1 << 40), (99, u64::MAX - 80)] {
-                for count in [0, 1, 7, 8, 9, 23, 64] {
+                for count in [0, 1, 7, 8, 9, 23, 64, 72] {
                     assert_batch_matches(seed, first, &deck, count);
                 }
             }
@@ -360,7 +360,7 @@ mod tests {
             let s = Sampler::new(deck);
             let n = deck.len();
             for (seed, first) in [(0, 0), (2026, 3), (u64::MAX, 1 << 40), (99, u64::MAX - 80)] {
-                for count in [0, 1, 7, 8, 9, 23, 64] {
+                for count in [0, 1, 7, 8, 9, 23, 64, 72] {
                     let mut one = vec![0u8; count * n];
                     samplers()[0].1(&s, seed, first, &mut one);
                     for (name, dealer) in samplers() {

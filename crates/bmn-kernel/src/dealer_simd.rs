@@ -26,6 +26,9 @@ use bmn_deals::{GAMMA, Sampler, deal_for};
 pub(crate) const MAX_LEN: usize = 64;
 /// Deals a group holds at most.
 const MAX_LANES: usize = 8;
+/// Groups of stream 2's lanes drawn at once, their chains interleaved: on Zen 5 three took
+/// 4.5-4.8 ns a standard deal where two took 5.3 and four spilled registers (7.8).
+const IN_FLIGHT: usize = 3;
 
 /// Which SIMD dealer this CPU runs, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +93,7 @@ trait Vector: Copy {
     /// `0, 1, 2, ...`: lane numbers.
     unsafe fn iota() -> Self;
     unsafe fn add(self, other: Self) -> Self;
+    unsafe fn sub(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
     unsafe fn shl<const K: i32>(self) -> Self;
     unsafe fn shr<const K: i32>(self) -> Self;
@@ -105,13 +109,16 @@ trait Vector: Copy {
     unsafe fn bounded_pair(self, b: u32, row: &mut [u64; MAX_LANES]) -> u16;
     unsafe fn and(self, other: Self) -> Self;
     unsafe fn or(self, other: Self) -> Self;
-    /// Each lane shifted by its own count (below 64).
-    unsafe fn sllv(self, counts: Self) -> Self;
-    unsafe fn srlv(self, counts: Self) -> Self;
+    /// Each lane shifted left by its own count, where no set bit passes bit 63 (so a
+    /// rotation is the same): AVX-512 rotates, since stdarch gives a variable shift a range
+    /// check (a compare and a masked move) for counts of 64 and more, which never occur here.
+    unsafe fn shl_in(self, counts: Self) -> Self;
+    /// Each lane's bits from its own count (below 64) up, in its low bits; the bits above the
+    /// low `64 - count` are not specified (AVX-512 rotates: see [`Vector::shl_in`]), so the
+    /// caller masks them off.
+    unsafe fn shr_low(self, counts: Self) -> Self;
     /// The full product of each lane's low 32 bits and `other`'s.
     unsafe fn mul32(self, other: Self) -> Self;
-    /// `a` in the lanes where `self` is zero, `b` elsewhere.
-    unsafe fn where_zero(self, a: Self, b: Self) -> Self;
     /// Bit `2l` set where lane `l`'s low 32 bits are below `other`'s (unsigned).
     unsafe fn below32(self, other: Self) -> u16;
     unsafe fn store(self, row: &mut [u64; MAX_LANES]);
@@ -140,6 +147,12 @@ impl Vector for Zmm {
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn add(self, other: Zmm) -> Zmm {
         Zmm(_mm512_add_epi64(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    unsafe fn sub(self, other: Zmm) -> Zmm {
+        Zmm(_mm512_sub_epi64(self.0, other.0))
     }
 
     #[inline]
@@ -203,30 +216,20 @@ impl Vector for Zmm {
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn sllv(self, counts: Zmm) -> Zmm {
-        Zmm(_mm512_sllv_epi64(self.0, counts.0))
+    unsafe fn shl_in(self, counts: Zmm) -> Zmm {
+        Zmm(_mm512_rolv_epi64(self.0, counts.0))
     }
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn srlv(self, counts: Zmm) -> Zmm {
-        Zmm(_mm512_srlv_epi64(self.0, counts.0))
+    unsafe fn shr_low(self, counts: Zmm) -> Zmm {
+        Zmm(_mm512_rorv_epi64(self.0, counts.0))
     }
 
     #[inline]
     #[target_feature(enable = "avx512f,avx512dq")]
     unsafe fn mul32(self, other: Zmm) -> Zmm {
         Zmm(_mm512_mul_epu32(self.0, other.0))
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512dq")]
-    unsafe fn where_zero(self, a: Zmm, b: Zmm) -> Zmm {
-        Zmm(_mm512_mask_blend_epi64(
-            _mm512_test_epi64_mask(self.0, self.0),
-            a.0,
-            b.0,
-        ))
     }
 
     #[inline]
@@ -266,6 +269,12 @@ impl Vector for Ymm {
     #[target_feature(enable = "avx2")]
     unsafe fn add(self, other: Ymm) -> Ymm {
         Ymm(_mm256_add_epi64(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sub(self, other: Ymm) -> Ymm {
+        Ymm(_mm256_sub_epi64(self.0, other.0))
     }
 
     #[inline]
@@ -345,13 +354,14 @@ impl Vector for Ymm {
 
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn sllv(self, counts: Ymm) -> Ymm {
+    unsafe fn shl_in(self, counts: Ymm) -> Ymm {
+        // No variable rotation in AVX2: the shift, and its range check.
         Ymm(_mm256_sllv_epi64(self.0, counts.0))
     }
 
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn srlv(self, counts: Ymm) -> Ymm {
+    unsafe fn shr_low(self, counts: Ymm) -> Ymm {
         Ymm(_mm256_srlv_epi64(self.0, counts.0))
     }
 
@@ -359,13 +369,6 @@ impl Vector for Ymm {
     #[target_feature(enable = "avx2")]
     unsafe fn mul32(self, other: Ymm) -> Ymm {
         Ymm(_mm256_mul_epu32(self.0, other.0))
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    unsafe fn where_zero(self, a: Ymm, b: Ymm) -> Ymm {
-        let zero = _mm256_cmpeq_epi64(self.0, _mm256_setzero_si256());
-        Ymm(_mm256_blendv_epi8(b.0, a.0, zero))
     }
 
     #[inline]
@@ -705,8 +708,9 @@ fn sample_groups_avx2(sampler: &Sampler, seed: u64, first: u64, out: &mut [u8]) 
 /// Stream 2 in `V::LANES` deals at once (`bmn_deals::sampler` specifies it): every lane draws
 /// the same bounds, so each draw is one 32x32-bit multiply of the lanes' words; Floyd's subset
 /// is a u64 mask a lane, the marked codes three bits each in another, swapped by variable
-/// shifts. The deals are then laid out byte by byte, lane by lane. A lane that redraws a group
-/// (its words shift; about 1 deal in 100) is redone by the scalar sampler.
+/// rotations (AVX-512) or shifts (AVX2). [`IN_FLIGHT`] groups are drawn at once. The deals are
+/// then laid out lane by lane. A lane that redraws a group (its words shift; about 1 deal in
+/// 100) is redone by the scalar sampler.
 ///
 /// # Safety
 /// The CPU must have `V`'s features (this is inlined into the functions that enable them).
@@ -720,18 +724,20 @@ unsafe fn sample_groups_v<V: Vector, const EXPAND: bool>(
     let lanes = V::LANES;
     assert!(samples(sampler) && out.len().is_multiple_of(lanes * sampler.len()));
     let plan = SamplePlan::new(sampler);
-    let pair = 2 * lanes * sampler.len();
-    let mut pairs = out.chunks_exact_mut(pair);
+    let mut runs = out.chunks_exact_mut(IN_FLIGHT * lanes * sampler.len());
     let mut at = first;
-    for two in &mut pairs {
+    for run in &mut runs {
         // SAFETY: the caller guarantees `V`'s features (and `EXPAND`'s).
-        unsafe { sample_k::<V, EXPAND, 2>(&plan, seed, at, two) };
-        at = at.wrapping_add(2 * lanes as u64);
+        unsafe { sample_k::<V, EXPAND, IN_FLIGHT>(&plan, seed, at, run) };
+        at = at.wrapping_add((IN_FLIGHT * lanes) as u64);
     }
-    let rest = pairs.into_remainder();
-    if !rest.is_empty() {
+    for group in runs
+        .into_remainder()
+        .chunks_exact_mut(lanes * sampler.len())
+    {
         // SAFETY: as above.
-        unsafe { sample_k::<V, EXPAND, 1>(&plan, seed, at, rest) };
+        unsafe { sample_k::<V, EXPAND, 1>(&plan, seed, at, group) };
+        at = at.wrapping_add(lanes as u64);
     }
 }
 
@@ -751,20 +757,22 @@ unsafe fn sample_marked_v<V: Vector>(
     let lanes = V::LANES;
     assert!(samples(sampler) && masks.len() == codes.len() && masks.len().is_multiple_of(lanes));
     let plan = SamplePlan::new(sampler);
-    let pair = 2 * lanes;
-    let mut pairs = masks
-        .chunks_exact_mut(pair)
-        .zip(codes.chunks_exact_mut(pair));
+    let run = IN_FLIGHT * lanes;
+    let mut runs = masks.chunks_exact_mut(run).zip(codes.chunks_exact_mut(run));
     let mut at = first;
-    for (m, c) in &mut pairs {
+    for (m, c) in &mut runs {
         // SAFETY: the caller guarantees `V`'s features.
-        unsafe { sample_marked_k::<V, 2>(&plan, seed, at, m, c) };
-        at = at.wrapping_add(pair as u64);
+        unsafe { sample_marked_k::<V, IN_FLIGHT>(&plan, seed, at, m, c) };
+        at = at.wrapping_add(run as u64);
     }
-    let done = masks.len() / pair * pair;
-    if done < masks.len() {
+    let done = masks.len() / run * run;
+    let rest = masks[done..]
+        .chunks_exact_mut(lanes)
+        .zip(codes[done..].chunks_exact_mut(lanes));
+    for (m, c) in rest {
         // SAFETY: as above.
-        unsafe { sample_marked_k::<V, 1>(&plan, seed, at, &mut masks[done..], &mut codes[done..]) };
+        unsafe { sample_marked_k::<V, 1>(&plan, seed, at, m, c) };
+        at = at.wrapping_add(lanes as u64);
     }
 }
 
@@ -857,13 +865,18 @@ unsafe fn draw_k<V: Vector, const K: usize>(
             for &b in bounds {
                 let bound = V::splat(u64::from(b));
                 if draw < m {
-                    // Floyd at j: take d, or j if d is taken.
-                    let j = V::splat(1 << (n - m + draw));
+                    // Floyd at j: take d, or j if d is taken. j is never taken before this
+                    // draw, so the taken bit (d's, or none) moved up by j - d is j's or
+                    // none: three operations on the mask's chain, where a test and a blend
+                    // took about five cycles.
+                    let j = V::splat((n - m + draw) as u64);
                     for k in 0..K {
                         let t = w[k].mul32(bound);
                         w[k] = t;
-                        let bit = one.sllv(t.shr::<32>());
-                        mask[k] = mask[k].or(mask[k].and(bit).where_zero(bit, j));
+                        let d = t.shr::<32>();
+                        let bit = one.shl_in(d);
+                        let moved = mask[k].and(bit).shl_in(j.sub(d));
+                        mask[k] = mask[k].or(bit).or(moved);
                     }
                 } else {
                     // Fisher-Yates: swap field i with field d.
@@ -873,8 +886,9 @@ unsafe fn draw_k<V: Vector, const K: usize>(
                         w[k] = t;
                         let d = t.shr::<32>();
                         let dj = d.add(d).add(d);
-                        let x = kinds[k].srlv(i).xor(kinds[k].srlv(dj)).and(seven);
-                        kinds[k] = kinds[k].xor(x.sllv(i).or(x.sllv(dj)));
+                        // Fields end by bit 63 (at most 21 of 3 bits): rotations serve.
+                        let x = kinds[k].shr_low(i).xor(kinds[k].shr_low(dj)).and(seven);
+                        kinds[k] = kinds[k].xor(x.shl_in(i).or(x.shl_in(dj)));
                     }
                 }
                 draw += 1;
