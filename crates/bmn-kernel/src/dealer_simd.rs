@@ -26,8 +26,9 @@ use bmn_deals::{GAMMA, Sampler, deal_for};
 pub(crate) const MAX_LEN: usize = 64;
 /// Deals a group holds at most.
 const MAX_LANES: usize = 8;
-/// Groups of stream 2's lanes drawn at once, their chains interleaved: on Zen 5 three took
-/// 4.5-4.8 ns a standard deal where two took 5.3 and four spilled registers (7.8).
+/// Groups of stream 2's lanes drawn at once, their chains interleaved. Zen 5, a standard deal
+/// by its marked cards: AVX-512 4.5-4.8 ns with three, 5.3 with two, 7.8 with four (spilled
+/// registers); AVX2 (`BMN_SIMD=avx2`) 20-21 ns with three, 23-26 with two.
 const IN_FLIGHT: usize = 3;
 
 /// Which SIMD dealer this CPU runs, if any.
