@@ -28,7 +28,8 @@ pub(crate) const MAX_LEN: usize = 64;
 const MAX_LANES: usize = 8;
 /// Groups of stream 2's lanes drawn at once, their chains interleaved. Zen 5, a standard deal
 /// by its marked cards: AVX-512 4.5-4.8 ns with three, 5.3 with two, 7.8 with four (spilled
-/// registers); AVX2 (`BMN_SIMD=avx2`) 20-21 ns with three, 23-26 with two.
+/// registers); AVX2 (`BMN_SIMD=avx2`, measured before its shift counts were masked) 20-21 ns
+/// with three, 23-26 with two.
 const IN_FLIGHT: usize = 3;
 
 /// Which SIMD dealer this CPU runs, if any.
