@@ -207,7 +207,7 @@ pub fn basin(req: &BasinRequest, job: &mut Job) -> Result<BasinReport> {
             cycle: &marks_cycle,
             balanced: true,
         };
-        dot::write(path, &dot::graph(&rules, &title, members, &marks))?;
+        dot::write(path, &title, &rules, members, &marks)?;
     }
     let mut report = basin_report(start, &basin, limit, plan.balanced);
     if let Some(cap) = plan.graph {

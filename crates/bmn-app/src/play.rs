@@ -2,7 +2,7 @@
 //! plot, its positions as a graph.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bmn_core::{Game, Outcome, Position, Rules, Span};
 use serde::Serialize;
@@ -317,7 +317,7 @@ pub fn run_watched(plan: &PlayPlan, go: &mut dyn FnMut(u64, &Game) -> bool) -> R
         .trace
         .then(|| bmn_core::trace(&rules, start, trace_len));
     if let Some(path) = &plan.dot {
-        dot::write(path, &game_graph(&rules, start, &result, trace_len))?;
+        game_graph(path, &rules, start, &result, trace_len)?;
     }
     if let Some(path) = &plan.plot {
         let title = format!("Stacks trick by trick: {}", dot::short(&start.deal_text()));
@@ -433,8 +433,15 @@ impl PlayReport {
     }
 }
 
-/// The game's positions as DOT: a path from the start, the cycle (if any) in red.
-fn game_graph(rules: &Rules, start: &Position, result: &HowItWent, tricks: u64) -> String {
+/// Writes the game's positions as DOT to `path`: a path from the start, the cycle (if any) in
+/// red.
+fn game_graph(
+    path: &Path,
+    rules: &Rules,
+    start: &Position,
+    result: &HowItWent,
+    tricks: u64,
+) -> Result<()> {
     let mut positions: Vec<Position> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (p, _) in bmn_core::trace(rules, start, tricks) {
@@ -466,7 +473,7 @@ fn game_graph(rules: &Rules, start: &Position, result: &HowItWent, tricks: u64) 
         cycle: &cycle,
         balanced: false,
     };
-    dot::graph(rules, &title, &positions, &marks)
+    dot::write(path, &title, rules, &positions, &marks)
 }
 
 /// A trace's positions, each with the play before it.

@@ -15,6 +15,7 @@
 //!   a random final position, which would equal [`no_cycle_mean`] if nothing cycled.
 //! - [`extend`]: balanced deals that run into a finishing game from before its start and last
 //!   longer (applied to the record games).
+//! - [`graph`]: a set of positions under one trick, marked, as a value or as Graphviz DOT.
 //!
 //! Searches keep visited positions as [`PackedPosition`]s (24 bytes) in a hash set, stop at
 //! a limit on positions and say so ([`Basin::complete`], [`Extension::complete`]). Results
@@ -29,6 +30,7 @@ mod basin;
 mod bfs;
 mod error;
 mod extend;
+pub mod graph;
 mod packed;
 mod predecessors;
 mod trees;
