@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::Message;
-use crate::census::{ClassCount, Classes, PeriodCount};
 use crate::error::{Error, Result};
 use crate::json::LongGameJson;
 use crate::message::message;
 use crate::thousands;
+use bmn_census::{ClassCount, Classes, PeriodCount};
 
 /// What `bmn family` is asked: its parameters.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -19,6 +19,7 @@ pub mod estimate;
 pub mod hands;
 pub mod method;
 pub mod progress;
+pub mod tally;
 
 pub use catalogue::{CensusCycle, CensusDeal, describe, describe_all};
 pub use class::{anti_periodic, splits_at_rest_state};
@@ -28,3 +29,4 @@ pub use estimate::{Chapman, Recall, chapman, recall};
 pub use hands::{HandsConfig, HandsCycle, HandsResult, hands};
 pub use method::Method;
 pub use progress::HandsProgress;
+pub use tally::{ClassCount, Classes, PeriodCount};

@@ -36,7 +36,7 @@ use crate::input::{self, TableInput, TableRules};
 use crate::message::message;
 use crate::seeded::{Run, SeededArgs};
 
-pub use report::{CensusReport, ClassCount, Classes, DealsRun, HandsRun, PeriodCount, PiecesRun};
+pub use report::{CensusReport, DealsRun, HandsRun, PiecesRun};
 use shards::Enumerated;
 
 /// What to run: `bmn census`'s parameters.

@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use bmn_census::{CensusCycle, Chapman, Method, Recall};
+use bmn_census::{CensusCycle, Chapman, Classes, Method, PeriodCount, Recall};
 use bmn_core::CycleId;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::CensusPlan;
 
@@ -118,75 +118,6 @@ pub struct CensusReport {
     pub elapsed_seconds: f64,
 }
 
-/// The catalogue's cycles of one period, and their balanced deals.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PeriodCount {
-    pub tricks: u64,
-    pub cycles: usize,
-    pub deals: usize,
-}
-
-/// The catalogue's cycles of one class, and their balanced deals.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClassCount {
-    pub cycles: usize,
-    pub deals: usize,
-    /// The largest `min_hand` among them: some cycle's hands never fall below this many
-    /// cards (null where the class is empty).
-    pub largest_min_hand: Option<usize>,
-}
-
-impl ClassCount {
-    fn add(&mut self, c: &CensusCycle) {
-        self.cycles += 1;
-        self.deals += c.deals.len();
-        self.largest_min_hand = self.largest_min_hand.max(Some(c.min_hand));
-    }
-}
-
-/// The catalogue by class (docs/census.md): every cycle, the anti-periodic ones, those that
-/// split at a rest state, and those of neither class.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Classes {
-    pub all: ClassCount,
-    pub anti_periodic: ClassCount,
-    pub splits_at_rest_state: ClassCount,
-    pub neither: ClassCount,
-}
-
-impl Classes {
-    fn of(catalogue: &[CensusCycle]) -> Classes {
-        let mut k = Classes::default();
-        for c in catalogue {
-            k.all.add(c);
-            if c.anti_periodic {
-                k.anti_periodic.add(c);
-            }
-            if c.splits_at_rest_state {
-                k.splits_at_rest_state.add(c);
-            }
-            if !c.anti_periodic && !c.splits_at_rest_state {
-                k.neither.add(c);
-            }
-        }
-        k
-    }
-}
-
-fn by_period(catalogue: &[CensusCycle]) -> Vec<PeriodCount> {
-    let mut by: BTreeMap<u64, PeriodCount> = BTreeMap::new();
-    for c in catalogue {
-        let row = by.entry(c.period.tricks).or_insert(PeriodCount {
-            tricks: c.period.tricks,
-            cycles: 0,
-            deals: 0,
-        });
-        row.cycles += 1;
-        row.deals += c.deals.len();
-    }
-    by.into_values().collect()
-}
-
 /// What each method did (`None`: it did not run).
 pub(super) struct Runs {
     pub pieces: Option<PiecesRun>,
@@ -247,7 +178,7 @@ pub(super) fn assemble(
         cycles_found,
         balanced_cycles: catalogue.len(),
         balanced_deals: catalogue.iter().map(|c| c.deals.len()).sum(),
-        by_period: by_period(&catalogue),
+        by_period: PeriodCount::of(&catalogue),
         by_class: Classes::of(&catalogue),
         catalogue,
         recall,
