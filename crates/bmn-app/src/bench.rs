@@ -90,7 +90,7 @@ fn time_enumerations(games: usize, threads: usize, stop: &AtomicBool) -> Vec<Enu
         .adapters
         .into_iter()
         .filter_map(|a| {
-            let device = crate::devices::open(Some(a.index)).ok()?;
+            let device = bmn_params::device::open(Some(a.index)).ok()?;
             Some((format!("gpu:{}", a.index), Some(a.name), device))
         })
         .collect();
@@ -279,7 +279,7 @@ pub fn bench(req: &BenchRequest, job: &mut Job) -> Result<BenchReport> {
         .into_iter()
         .take_while(|_| !stopped())
         .filter_map(|a| {
-            let device = crate::devices::open(Some(a.index)).ok()?;
+            let device = bmn_params::device::open(Some(a.index)).ok()?;
             let engine =
                 Engine::Kernel(fastest_kernel(&deck, DEFAULT_MAX_TRICKS)).on_device(device, false);
             let (wall, summary) = time_search(

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, TopArg};
 use crate::input::{self, DEFAULT_SEED, TimeArg};
-use crate::message::message;
 use crate::seeded::SeededArgs;
 use crate::walk::{Walk, WalkArgs};
+use bmn_params::message;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
 /// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are

@@ -16,10 +16,10 @@ use crate::error::{Error, Result};
 use crate::flags::{DeckArg, LeaderArg, LedgerArgs, ShardArg, ThreadsArg};
 use crate::input::{self, EngineDefaults, EngineInput, RulesInput};
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
-use crate::message::message;
 use crate::numbers::whole;
 use crate::plural;
 use bmn_core::serialize_fields;
+use bmn_params::message;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
 /// files (before shards and searches shared one format) are refused, not misread.
@@ -27,7 +27,7 @@ pub const FORMAT: &str = "bmn-exhaustive-2";
 
 const EXHAUSTIVE_DECK: &str = concat!(
     "The deck whose every deal is played: ",
-    crate::decks!(),
+    bmn_params::decks!(),
     " (required unless --merge; a deck of more than 2^64 - 1 deals, such as the standard \
      deck, is played in blocks: --from and --count, or --block)"
 );

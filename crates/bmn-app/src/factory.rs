@@ -21,10 +21,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::input::{self, DEFAULT_SEED, TableRules, TimeArg};
-use crate::message::message;
 use crate::plural;
 use crate::seeded::{Run, SeededArgs};
 use crate::walk::{Walk, WalkArgs};
+use bmn_params::message;
 
 /// What to run: `bmn pieces factory`'s parameters.
 #[derive(clap::Args, Clone, Debug, Default)]

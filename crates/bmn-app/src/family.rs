@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use crate::Message;
 use crate::error::{Error, Result};
 use crate::json::LongGameJson;
-use crate::message::message;
 use crate::thousands;
 use bmn_census::{ClassCount, Classes, PeriodCount};
+use bmn_params::message;
 
 /// What `bmn family` is asked: its parameters.
 #[derive(clap::Args, Clone, Debug, Default)]

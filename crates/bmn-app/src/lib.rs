@@ -20,33 +20,26 @@ pub mod deal;
 pub mod devices;
 pub mod dot;
 mod durable;
-pub mod error;
 pub mod exhaustive;
 pub mod factory;
 pub mod family;
-pub mod flags;
-pub mod front;
 pub mod given;
-pub mod input;
 pub mod json;
 pub mod merge;
-mod message;
-pub mod numbers;
 pub mod odds;
 pub mod pieces;
 pub mod play;
 pub mod rank;
 pub mod records;
 pub mod search;
-pub mod seeded;
 pub mod stats;
 pub mod stream;
-pub mod walk;
 pub mod words;
 
+// The parameter layer, under the paths commands and front ends have always named it by.
+pub use bmn_params::{Error, Message, Result, Spelling, name_of, one_line, own_name};
+pub use bmn_params::{error, flags, front, input, numbers, seeded, walk};
 pub use bmn_run::LedgerChoice;
-pub use error::{Error, Result};
-pub use message::{Message, Spelling, name_of, one_line, own_name};
 
 /// `n` and its noun, singular for one: `plural(1, "trick")` is "1 trick", `plural(2, "trick")`
 /// "2 tricks" (for the nouns of the reports, whose plurals add an s).

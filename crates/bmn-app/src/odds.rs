@@ -19,9 +19,9 @@ use serde::Serialize;
 use crate::Message;
 use crate::error::{Error, Result};
 use crate::input::{self, EngineDefaults};
-use crate::message::message;
 use crate::records;
 use crate::seeded::{Run, SeededArgs};
+use bmn_params::message;
 
 /// Round numbers of games at which the chance of a new record is always reported.
 const ROUND_GAMES: [f64; 2] = [1e12, 1e15];

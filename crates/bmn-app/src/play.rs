@@ -11,9 +11,9 @@ use crate::dot;
 use crate::error::{Error, Result};
 use crate::flags::{DotArg, GiveUpArg, LeaderArg, PlotArg, ThreadsArg};
 use crate::input::{self, TableRules};
-use crate::message::message;
 use crate::numbers::whole;
 use crate::plural;
+use bmn_params::message;
 
 /// Tricks after which `play` gives up on a game that neither ends nor repeats: some penalty
 /// tables make games millions of tricks long, and one game may take that long.
@@ -21,7 +21,7 @@ pub const PLAY_GIVE_UP: u64 = 10_000_000;
 
 const PLAY_DECK: &str = concat!(
     "Check that the hands hold exactly this deck: ",
-    crate::decks!(),
+    bmn_params::decks!(),
     ". Unchecked unless given (the hands hold any cards); with DEAL \"#K\" or --rank K, deal K \
      is one of this deck (standard unless given)"
 );

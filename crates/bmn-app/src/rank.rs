@@ -33,7 +33,7 @@ pub struct RankReport {
 
 const RANK_DECK: &str = concat!(
     "Rank the deal among the deals of this deck, whose cards it must hold exactly: ",
-    crate::decks!(),
+    bmn_params::decks!(),
     " [default: the deal's own cards]"
 );
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::input;
-use crate::message::message;
+use bmn_params::message;
 
 const DATA: &str = include_str!("../data/records.json");
 

@@ -18,10 +18,10 @@ use crate::error::{Error, Result};
 use crate::flags::{LedgerArgs, ShardArg, TopArg};
 use crate::input;
 use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
-use crate::message::message;
 use crate::plural;
 use crate::stream::{StreamPlan, StreamRequest};
 use bmn_core::serialize_fields;
+use bmn_params::message;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
 pub const FORMAT: &str = "bmn-search-2";

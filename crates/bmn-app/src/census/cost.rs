@@ -159,7 +159,7 @@ fn gpus(deals: &AllDeals, cpu: Engine, threads: usize, deck: &Deck, total: f64) 
         if a.kind == "cpu" {
             continue;
         }
-        let Ok(device) = crate::devices::open(Some(a.index)) else {
+        let Ok(device) = bmn_params::device::open(Some(a.index)) else {
             continue;
         };
         let engine = cpu.on_device(device, false);

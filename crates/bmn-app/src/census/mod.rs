@@ -33,8 +33,8 @@ use crate::error::{Error, Result};
 use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
 use crate::input::{self, TableInput, TableRules};
-use crate::message::message;
 use crate::seeded::{Run, SeededArgs};
+use bmn_params::message;
 
 pub use report::{CensusReport, DealsRun, HandsRun, PiecesRun};
 use shards::Enumerated;

@@ -20,7 +20,7 @@ use crate::error::{Error, Input, Result};
 use crate::exhaustive::ExhaustiveReport;
 use crate::json::LongGameJson;
 use crate::merge::{MergeReport, merge};
-use crate::message::message;
+use bmn_params::message;
 
 /// The shards' files, read and merged.
 #[derive(Clone, Debug)]

@@ -10,7 +10,8 @@ use bmn_kernel::{Choice, Kernel};
 use bmn_search::{DealSource, Engine, SearchError};
 
 use crate::error::{Error, Result};
-use crate::message::{Message, message};
+use crate::message;
+use crate::message::Message;
 
 /// The deck a table deals when none is named.
 pub const DEFAULT_DECK: &str = "standard";
@@ -264,10 +265,10 @@ impl EngineInput {
         let engine = Engine::choose(cpu, rules, players, deck.len() as usize, give_up);
         let (engine, note) = match on_device {
             Some(false) => (
-                engine.on_device(crate::devices::open(self.device)?, false),
+                engine.on_device(crate::device::open(self.device)?, false),
                 None,
             ),
-            Some(true) => match crate::devices::open_to_share(self.device)? {
+            Some(true) => match crate::device::open_to_share(self.device)? {
                 Ok(device) => (engine.on_device(device, true), None),
                 Err(left_out) => (engine, Some(left_out)),
             },

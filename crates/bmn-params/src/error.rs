@@ -3,7 +3,8 @@
 use bmn_run::RunError;
 use bmn_run::{SchedulerError, ShardError};
 
-use crate::message::{Message, Spelling, message};
+use crate::message;
+use crate::message::{Message, Spelling};
 
 /// Why a command gave no answer. `Input` is the user's to fix and names the parameter or value
 /// at fault (exit code 2 in the CLI, HTTP 400 on the web, `ValueError` in Python); `Failed` is
@@ -244,7 +245,7 @@ mod tests {
         );
         let e = Error::bad_with(
             "on_empty",
-            crate::message::message!(" '{}': give pass or collect (--basin-limit too)", "keep"),
+            crate::message!(" '{}': give pass or collect (--basin-limit too)", "keep"),
         );
         assert_eq!(
             e.spelled(Spelling::Names),

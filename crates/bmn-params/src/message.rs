@@ -32,12 +32,12 @@ enum Part {
 /// written in the template as the command line spells it (`--on-empty`), and only there; the
 /// values (what the user typed, a file name, a library's error) are text whatever they hold.
 /// A command line quoted in backticks (`` `bmn census --json` ``) is kept as it is.
+#[macro_export]
 macro_rules! message {
     ($template:literal $(, $value:expr)* $(,)?) => {
         $crate::Message::template($template, &[$(&$value as &dyn std::fmt::Display),*])
     };
 }
-pub(crate) use message;
 
 impl Message {
     /// Text that names no parameter (or names them only as values: a deal's `--K`).
