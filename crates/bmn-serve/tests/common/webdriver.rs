@@ -236,11 +236,19 @@ impl Browser {
     /// Waits up to 20 s for the page to download `name`; returns its text.
     pub fn downloaded(&self, name: &str) -> String {
         let path = self.downloads.join(name);
+        let partial = self.downloads.join(format!("{name}.crdownload"));
         let started = Instant::now();
+        let mut last: Option<String> = None;
         loop {
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                return text;
+            // Chromium may create the file before it has written it (an empty file was read
+            // once): the text counts when it is not empty, no partial download is left, and
+            // it reads the same twice 100 ms apart.
+            let text = std::fs::read_to_string(&path).ok();
+            let whole = text.as_ref().is_some_and(|t| !t.is_empty()) && !partial.exists();
+            if whole && text == last {
+                return text.expect("read");
             }
+            last = text;
             assert!(
                 started.elapsed() < Duration::from_secs(20),
                 "{name} was never downloaded into {}",
