@@ -9,6 +9,7 @@ use bmn_climb::{Cards, Evaluator, MoveSet, RoundLimits, Rounds, run_rounds};
 use bmn_core::{Deck, Rules};
 use bmn_job::Job;
 use bmn_kernel::{Choice, Kernel};
+use bmn_params::message;
 use bmn_run::{LedgerChoice, Recorder, RunFile};
 use bmn_search::{DealSource, Engine};
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,6 @@ use crate::flags::{LedgerArgs, TopArg};
 use crate::input::{self, DEFAULT_SEED, TimeArg};
 use crate::seeded::SeededArgs;
 use crate::walk::{Walk, WalkArgs};
-use bmn_params::message;
 
 /// The format of a climb's ledger rows: a `RunFile` whose `summary` is the climb's state
 /// (`bmn-climb-1` rows kept it in a `state` field beside a search's empty summary, and are

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-pub use bmn_backward::graph::{Graph, Mark, Marks, Node};
+pub use bmn_backward::graph::{Graph, Marks};
 use bmn_core::{Position, Rules};
 
 use crate::error::{Error, Result};
@@ -25,6 +25,7 @@ pub fn write(
         ))
     })
 }
+
 /// A deal for a title: whole if short, else its start and end.
 pub fn short(deal: &str) -> String {
     let chars: Vec<char> = deal.chars().collect();

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use bmn_core::{Deck, Player, Rules};
 use bmn_exhaustive::{AllDeals, Enumeration, MAX_TRICKS};
 use bmn_job::{Job, Worker};
+use bmn_params::message;
 use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile, Workers};
 use bmn_search::Summary;
@@ -19,7 +20,6 @@ use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::numbers::whole;
 use crate::plural;
 use bmn_core::serialize_fields;
-use bmn_params::message;
 
 /// The format of an enumeration's checkpoint and result file (`bmn_run::RunFile`); version 1
 /// files (before shards and searches shared one format) are refused, not misread.

@@ -16,6 +16,7 @@ use bmn_climb::factory::{
 };
 use bmn_core::Rules;
 use bmn_job::Job;
+use bmn_params::message;
 use bmn_search::DealSource;
 use serde::Serialize;
 
@@ -24,7 +25,6 @@ use crate::input::{self, DEFAULT_SEED, TableRules, TimeArg};
 use crate::plural;
 use crate::seeded::{Run, SeededArgs};
 use crate::walk::{Walk, WalkArgs};
-use bmn_params::message;
 
 /// What to run: `bmn pieces factory`'s parameters.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use bmn_params::message;
 use serde::{Deserialize, Serialize};
 
 use crate::Message;
@@ -17,7 +18,6 @@ use crate::error::{Error, Result};
 use crate::json::LongGameJson;
 use crate::thousands;
 use bmn_census::{ClassCount, Classes, PeriodCount};
-use bmn_params::message;
 
 /// What `bmn family` is asked: its parameters.
 #[derive(clap::Args, Clone, Debug, Default)]

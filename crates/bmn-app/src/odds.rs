@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use bmn_core::Deck;
+use bmn_params::message;
 use bmn_search::stats::{TAIL_FROM_QUANTILE, quantile};
 use bmn_search::{DealSource, SearchConfig, Stats, TailModel};
 use serde::Serialize;
@@ -21,7 +22,6 @@ use crate::error::{Error, Result};
 use crate::input::{self, EngineDefaults};
 use crate::records;
 use crate::seeded::{Run, SeededArgs};
-use bmn_params::message;
 
 /// Round numbers of games at which the chance of a new record is always reported.
 const ROUND_GAMES: [f64; 2] = [1e12, 1e15];

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use bmn_core::{Game, Outcome, Position, Rules, Span};
+use bmn_params::message;
 use serde::Serialize;
 
 use crate::dot;
@@ -13,7 +14,6 @@ use crate::flags::{DotArg, GiveUpArg, LeaderArg, PlotArg, ThreadsArg};
 use crate::input::{self, TableRules};
 use crate::numbers::whole;
 use crate::plural;
-use bmn_params::message;
 
 /// Tricks after which `play` gives up on a game that neither ends nor repeats: some penalty
 /// tables make games millions of tricks long, and one game may take that long.

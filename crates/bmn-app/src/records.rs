@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use bmn_core::{Outcome, Player, Position, Rules, play_out};
+use bmn_params::message;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::input;
-use bmn_params::message;
 
 const DATA: &str = include_str!("../data/records.json");
 

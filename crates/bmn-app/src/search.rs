@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use bmn_job::{Job, Worker};
+use bmn_params::message;
 use bmn_run::Shard;
 use bmn_run::{LedgerChoice, RunFile, Workers, differences};
 use bmn_search::{
@@ -21,7 +22,6 @@ use crate::json::{CycleClassJson, CyclingDealJson, LongGameJson};
 use crate::plural;
 use crate::stream::{StreamPlan, StreamRequest};
 use bmn_core::serialize_fields;
-use bmn_params::message;
 
 /// The format of a search's result file (`bmn_run::RunFile`).
 pub const FORMAT: &str = "bmn-search-2";

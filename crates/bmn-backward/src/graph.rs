@@ -113,12 +113,9 @@ impl Graph {
             truncated: kept.len() < positions.len(),
         }
     }
-}
 
-impl Graph {
     /// The graph as Graphviz DOT under `title`.
     pub fn dot(&self, title: &str) -> String {
-        let g = self;
         let mut out = String::new();
         let _ = writeln!(out, "digraph bmn {{");
         let _ = writeln!(out, "  label={};", quote(title));
@@ -127,7 +124,7 @@ impl Graph {
             out,
             "  node [shape=box, fontname=\"DejaVu Sans Mono\", fontsize=10];"
         );
-        for (i, n) in g.nodes.iter().enumerate() {
+        for (i, n) in self.nodes.iter().enumerate() {
             let style = match n.mark {
                 "cycle" => ", color=red, penwidth=2",
                 "balanced" => ", style=filled, fillcolor=palegreen",
@@ -138,7 +135,7 @@ impl Graph {
             let label = format!("{} ({})", n.deal, n.leader);
             let _ = writeln!(out, "  n{i} [label={}{style}];", quote(&label));
         }
-        for [i, j, cards] in &g.edges {
+        for [i, j, cards] in &self.edges {
             let _ = writeln!(out, "  n{i} -> n{j} [label=\"{cards}\"];");
         }
         out.push_str("}\n");

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use bmn_census::{CensusCycle, HandsConfig, Method};
 use bmn_core::{CycleId, Player, Position, Rules};
+use bmn_params::message;
 use bmn_search::DealSource;
 
 use crate::error::{Error, Result};
@@ -34,7 +35,6 @@ use crate::exhaustive::{self, ExhaustivePlan};
 use crate::factory::FactoryPlan;
 use crate::input::{self, TableInput, TableRules};
 use crate::seeded::{Run, SeededArgs};
-use bmn_params::message;
 
 pub use report::{CensusReport, DealsRun, HandsRun, PiecesRun};
 use shards::Enumerated;

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use bmn_census::CensusCycle;
 use bmn_core::{CycleId, Deck, Player, Position, Rules};
+use bmn_params::message;
 use bmn_search::{DealSource, Summary};
 
 use crate::Message;
@@ -20,7 +21,6 @@ use crate::error::{Error, Input, Result};
 use crate::exhaustive::ExhaustiveReport;
 use crate::json::LongGameJson;
 use crate::merge::{MergeReport, merge};
-use bmn_params::message;
 
 /// The shards' files, read and merged.
 #[derive(Clone, Debug)]
